@@ -1,0 +1,222 @@
+//===- FeatureExtractor.cpp - Kernels and launch sites of a TU ------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Features/FeatureExtractor.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace autoprof;
+
+namespace {
+
+std::string qualifiedName(const FunctionDecl &FD) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  PrintingPolicy PP = FD.getASTContext().getPrintingPolicy();
+  PP.SuppressTagKeyword = true;
+  FD.getNameForDiagnostic(OS, PP, /*Qualified=*/true);
+  return S;
+}
+
+std::optional<int64_t> evaluateCount(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent() ||
+      E->containsErrors() || !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+/// Threads per block described by a launch's block argument, when it is a
+/// compile-time constant: an integer, a dim3 built from constants, or a local
+/// dim3 variable initialised from constants.
+std::optional<int64_t> constantBlockSize(const Expr *E, const ASTContext &Ctx,
+                                         unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+    return constantBlockSize(DA->getExpr(), Ctx, Depth + 1);
+  if (auto V = evaluateCount(E, Ctx))
+    return V;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 1 &&
+        CE->getArg(0)->getType()->getAsCXXRecordDecl() ==
+            CE->getType()->getAsCXXRecordDecl())
+      return constantBlockSize(CE->getArg(0), Ctx, Depth + 1);
+    int64_t Product = 1;
+    for (const Expr *A : CE->arguments()) {
+      auto V = constantBlockSize(A, Ctx, Depth + 1);
+      if (!V)
+        return std::nullopt;
+      Product *= *V;
+    }
+    return Product;
+  }
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      if (V->isLocalVarDecl() && V->getInit() &&
+          V->getType()->isRecordType())
+        return constantBlockSize(V->getInit(), Ctx, Depth + 1);
+  return std::nullopt;
+}
+
+class TUVisitor : public RecursiveASTVisitor<TUVisitor> {
+  using Base = RecursiveASTVisitor<TUVisitor>;
+
+public:
+  TUVisitor(ASTContext &Ctx, const KernelFilter &Filter, FeatureReport &Report)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Filter(Filter), Report(Report) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool inUserCode(SourceLocation Loc) const {
+    Loc = SM.getFileLoc(Loc);
+    return Loc.isValid() && !SM.isInSystemHeader(Loc);
+  }
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Caller;
+    Caller = FD;
+    bool R = Base::TraverseFunctionDecl(FD);
+    Caller = Saved;
+    return R;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *MD) {
+    const FunctionDecl *Saved = Caller;
+    Caller = MD;
+    bool R = Base::TraverseCXXMethodDecl(MD);
+    Caller = Saved;
+    return R;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
+        FD->isInvalidDecl() || !inUserCode(FD->getLocation()))
+      return true;
+    std::string Qualified = qualifiedName(*FD);
+    if (!Filter(FD->getNameAsString(), Qualified))
+      return true;
+    KernelRecord R = analyzeKernel(*FD, Ctx);
+    for (const KernelRecord &K : Report.Kernels)
+      if (K.QualifiedName == R.QualifiedName && K.File == R.File &&
+          K.Line == R.Line && K.Template == R.Template)
+        return true;
+    Report.Kernels.push_back(std::move(R));
+    return true;
+  }
+
+  std::optional<std::string> text(const Expr *E) const {
+    if (!E || isa<CXXDefaultArgExpr>(E))
+      return std::nullopt;
+    CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
+    return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *CE) {
+    const FunctionDecl *K = CE->getDirectCallee();
+    const CallExpr *Config = CE->getConfig();
+    if (!K || !Config || !inUserCode(CE->getBeginLoc()))
+      return true;
+    LaunchSite L;
+    L.Kernel = K->getNameAsString();
+    L.QualifiedKernel = qualifiedName(*K);
+    if (!Filter(L.Kernel, L.QualifiedKernel))
+      return true;
+    L.Caller = Caller ? qualifiedName(*Caller) : "";
+    PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(CE->getBeginLoc()));
+    if (PL.isValid()) {
+      L.File = PL.getFilename();
+      L.Line = PL.getLine();
+      L.Column = PL.getColumn();
+    }
+    auto Arg = [&](unsigned I) -> const Expr * {
+      return I < Config->getNumArgs() ? Config->getArg(I) : nullptr;
+    };
+    L.Grid = text(Arg(0)).value_or("");
+    L.Block = text(Arg(1)).value_or("");
+    L.SharedMem = text(Arg(2));
+    L.Stream = text(Arg(3));
+    L.BlockSize = constantBlockSize(Arg(1), Ctx);
+    for (const LaunchSite &O : Report.LaunchSites)
+      if (O.File == L.File && O.Line == L.Line && O.Column == L.Column &&
+          O.QualifiedKernel == L.QualifiedKernel)
+        return true;
+    Report.LaunchSites.push_back(std::move(L));
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const KernelFilter &Filter;
+  FeatureReport &Report;
+  const FunctionDecl *Caller = nullptr;
+};
+
+class FeatureConsumer : public ASTConsumer {
+public:
+  FeatureConsumer(FeatureReport &Report, const KernelFilter &Filter)
+      : Report(Report), Filter(Filter) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    extractFeatures(Ctx, Filter, Report);
+  }
+
+private:
+  FeatureReport &Report;
+  const KernelFilter &Filter;
+};
+
+class FeatureAction : public ASTFrontendAction {
+public:
+  FeatureAction(FeatureReport &Report, const KernelFilter &Filter)
+      : Report(Report), Filter(Filter) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    return std::make_unique<FeatureConsumer>(Report, Filter);
+  }
+
+private:
+  FeatureReport &Report;
+  const KernelFilter &Filter;
+};
+
+class FeatureActionFactory : public tooling::FrontendActionFactory {
+public:
+  FeatureActionFactory(FeatureReport &Report, KernelFilter Filter)
+      : Report(Report), Filter(std::move(Filter)) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<FeatureAction>(Report, Filter);
+  }
+
+private:
+  FeatureReport &Report;
+  KernelFilter Filter;
+};
+
+} // namespace
+
+void autoprof::extractFeatures(ASTContext &Ctx, const KernelFilter &Filter,
+                               FeatureReport &Report) {
+  TUVisitor V(Ctx, Filter, Report);
+  V.TraverseDecl(Ctx.getTranslationUnitDecl());
+}
+
+std::unique_ptr<tooling::FrontendActionFactory>
+autoprof::newFeatureActionFactory(FeatureReport &Report, KernelFilter Filter) {
+  return std::make_unique<FeatureActionFactory>(Report, std::move(Filter));
+}

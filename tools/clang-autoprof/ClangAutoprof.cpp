@@ -1,0 +1,117 @@
+//===- ClangAutoprof.cpp - The clang-autoprof tool ------------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Entry point: splits off the arguments after `--`, parses the subcommand
+/// and its options, and runs it.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace llvm;
+using namespace autoprof;
+using namespace autoprof::tool;
+
+std::optional<std::vector<std::string>> autoprof::tool::ArgsAfterDashDash;
+
+cl::SubCommand &autoprof::tool::featuresCommand() {
+  static cl::SubCommand S("features",
+                          "Print the static features of every CUDA kernel");
+  return S;
+}
+
+static cl::OptionCategory &toolCategory() {
+  static cl::OptionCategory C("clang-autoprof options");
+  return C;
+}
+
+SourceOptions::SourceOptions()
+    : BuildPath("p", cl::desc("Build directory holding compile_commands.json"),
+                cl::value_desc("build-dir"), cl::sub(featuresCommand()),
+                cl::cat(toolCategory())),
+      Sources(cl::Positional, cl::desc("<source>..."), cl::OneOrMore,
+              cl::sub(featuresCommand()), cl::cat(toolCategory())),
+      ExtraArgs("extra-arg",
+                cl::desc("Additional argument to append to the compiler "
+                         "command line"),
+                cl::sub(featuresCommand()), cl::cat(toolCategory())),
+      ExtraArgsBefore("extra-arg-before",
+                      cl::desc("Additional argument to prepend to the "
+                               "compiler command line"),
+                      cl::sub(featuresCommand()), cl::cat(toolCategory())),
+      CudaPath("cuda-path",
+               cl::desc("CUDA installation used when the compile command "
+                        "names none (default: $CUDA_PATH, $CUDA_HOME, the "
+                        "toolkit found at build time, /usr/local/cuda)"),
+               cl::value_desc("dir"), cl::sub(featuresCommand()),
+               cl::cat(toolCategory())),
+      GpuArch("gpu-arch",
+              cl::desc("GPU architecture used when the compile command names "
+                       "none"),
+              cl::value_desc("sm_XX"), cl::init("sm_90"),
+              cl::sub(featuresCommand()), cl::cat(toolCategory())) {}
+
+SourceOptions &autoprof::tool::sourceOptions() {
+  static SourceOptions O;
+  return O;
+}
+
+void autoprof::tool::reportError(const Twine &Message) {
+  WithColor::error(errs(), "clang-autoprof") << Message << "\n";
+}
+
+void autoprof::tool::reportWarning(const Twine &Message) {
+  WithColor::warning(errs(), "clang-autoprof") << Message << "\n";
+}
+
+Error autoprof::tool::writeOutput(StringRef Path, StringRef Text) {
+  if (Path == "-") {
+    outs() << Text;
+    outs().flush();
+    return Error::success();
+  }
+  if (Error E = writeToOutput(Path, [&](raw_ostream &OS) {
+        OS << Text;
+        return Error::success();
+      }))
+    return createStringError("cannot write '%s': %s", Path.str().c_str(),
+                             toString(std::move(E)).c_str());
+  return Error::success();
+}
+
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  // Split off everything after the first `--`: the compiler arguments.
+  for (int I = 1; I < argc; ++I)
+    if (std::strcmp(argv[I], "--") == 0) {
+      ArgsAfterDashDash.emplace(argv + I + 1, argv + argc);
+      argc = I;
+      break;
+    }
+  sourceOptions();
+  cl::HideUnrelatedOptions(toolCategory());
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "clang-autoprof " << AUTOPROF_VERSION << "\n";
+  });
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "clang-autoprof: profile-guided analysis and optimisation of CUDA "
+          "kernels\n",
+          &errs()))
+    return 1;
+  if (featuresCommand())
+    return runFeatures();
+  reportError("no subcommand given; try 'clang-autoprof --help'");
+  return 1;
+}

@@ -1,0 +1,58 @@
+//===- Commands.h - Subcommands of clang-autoprof ---------------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The subcommands of the tool, their shared options, and the helpers they
+/// use to report errors and write output.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_TOOLS_COMMANDS_H
+#define AUTOPROF_TOOLS_COMMANDS_H
+
+#include "autoprof/Tooling/Compilations.h"
+#include "autoprof/Tooling/CudaCommand.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace autoprof {
+namespace tool {
+
+llvm::cl::SubCommand &featuresCommand();
+
+/// Options of the subcommands that parse sources (-p, sources, extra args).
+struct SourceOptions {
+  llvm::cl::opt<std::string> BuildPath;
+  llvm::cl::list<std::string> Sources;
+  llvm::cl::list<std::string> ExtraArgs;
+  llvm::cl::list<std::string> ExtraArgsBefore;
+  llvm::cl::opt<std::string> CudaPath;
+  llvm::cl::opt<std::string> GpuArch;
+  SourceOptions();
+};
+SourceOptions &sourceOptions();
+
+/// The arguments after `--`, removed from argv before parsing.
+extern std::optional<std::vector<std::string>> ArgsAfterDashDash;
+
+/// Prints "clang-autoprof: error: <message>" on stderr.
+void reportError(const llvm::Twine &Message);
+/// Prints "clang-autoprof: warning: <message>" on stderr.
+void reportWarning(const llvm::Twine &Message);
+
+/// Writes \p Text to \p Path atomically, or to stdout when \p Path is "-".
+llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Text);
+
+/// Runs `features`; returns the exit status.
+int runFeatures();
+
+} // namespace tool
+} // namespace autoprof
+
+#endif // AUTOPROF_TOOLS_COMMANDS_H

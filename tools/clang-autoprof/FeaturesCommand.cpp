@@ -1,0 +1,123 @@
+//===- FeaturesCommand.cpp - clang-autoprof features ----------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "autoprof/Features/FeatureExtractor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Regex.h"
+
+using namespace llvm;
+using namespace autoprof;
+using namespace autoprof::tool;
+
+namespace {
+
+enum class OutputFormat { Text, JSON };
+
+struct FeaturesOptions {
+  cl::opt<std::string> Kernel{
+      "kernel", cl::desc("Report only kernels whose name or qualified name "
+                         "matches this regular expression"),
+      cl::value_desc("regex"), cl::sub(featuresCommand())};
+  cl::opt<OutputFormat> Format{
+      "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
+      cl::values(clEnumValN(OutputFormat::Text, "text", "readable text"),
+                 clEnumValN(OutputFormat::JSON, "json",
+                            "JSON (docs/features.md)")),
+      cl::sub(featuresCommand())};
+  cl::opt<std::string> Output{"o", cl::desc("Output file (default: stdout)"),
+                              cl::value_desc("file"), cl::init("-"),
+                              cl::sub(featuresCommand())};
+};
+
+FeaturesOptions &featuresOptions() {
+  static FeaturesOptions O;
+  return O;
+}
+
+// Register the options before the command line is parsed.
+[[maybe_unused]] const FeaturesOptions &Registered = featuresOptions();
+
+} // namespace
+
+int autoprof::tool::runFeatures() {
+  SourceOptions &S = sourceOptions();
+  FeaturesOptions &O = featuresOptions();
+  int Status = 0;
+
+  std::optional<Regex> KernelRegex;
+  if (O.Kernel.getNumOccurrences()) {
+    std::string Err;
+    KernelRegex.emplace(O.Kernel);
+    if (!KernelRegex->isValid(Err)) {
+      reportError("invalid --kernel regular expression '" + O.Kernel +
+                  "': " + Err);
+      return 1;
+    }
+  }
+
+  CompilationOptions CO;
+  CO.BuildPath = S.BuildPath;
+  CO.FixedArgs = ArgsAfterDashDash;
+  CO.ExtraArgs.assign(S.ExtraArgs.begin(), S.ExtraArgs.end());
+  CO.ExtraArgsBefore.assign(S.ExtraArgsBefore.begin(), S.ExtraArgsBefore.end());
+  Expected<Compilations> DB = Compilations::load(CO, S.Sources.front());
+  if (!DB) {
+    reportError(toString(DB.takeError()));
+    return 1;
+  }
+
+  std::vector<std::string> Sources;
+  for (const std::string &Src : S.Sources) {
+    if (!sys::fs::exists(Src)) {
+      reportError("no such file: '" + Src + "'");
+      Status = 1;
+      continue;
+    }
+    if (sys::fs::is_directory(Src)) {
+      reportError("'" + Src + "' is a directory, not a source file");
+      Status = 1;
+      continue;
+    }
+    if (Error E = DB->checkHasCommand(Src)) {
+      reportError(toString(std::move(E)));
+      Status = 1;
+      continue;
+    }
+    Sources.push_back(Src);
+  }
+
+  FeatureReport Report;
+  if (!Sources.empty()) {
+    clang::tooling::ClangTool Tool(DB->database(), Sources);
+    CudaSettings Cuda;
+    Cuda.CudaPath = S.CudaPath.empty() ? defaultCudaPath() : S.CudaPath;
+    Cuda.GpuArch = S.GpuArch;
+    Tool.appendArgumentsAdjuster(
+        getCudaArgumentsAdjuster(Cuda, [](const std::string &Flag) {
+          reportWarning("ignoring compiler flag '" + Flag +
+                        "' that Clang does not know");
+        }));
+    KernelFilter Filter = [&](const std::string &Name,
+                              const std::string &Qualified) {
+      return !KernelRegex || KernelRegex->match(Name) ||
+             KernelRegex->match(Qualified);
+    };
+    if (Tool.run(newFeatureActionFactory(Report, Filter).get()) != 0)
+      Status = 1;
+  }
+
+  std::string Text = O.Format == OutputFormat::JSON
+                         ? writeFeaturesJSON(Report)
+                         : writeFeaturesText(Report);
+  if (Error E = writeOutput(O.Output, Text)) {
+    reportError(toString(std::move(E)));
+    return 1;
+  }
+  return Status;
+}
