@@ -1,0 +1,38 @@
+# -*- Python -*-
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "clang-autoprof"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".cu", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.autoprof_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(["clang-autoprof"], [config.autoprof_tools_dir])
+config.substitutions.append(("%cuda_path", config.cuda_path))
+config.substitutions.append(("%src_root", config.autoprof_src_root))
+config.substitutions.append(("%nvcc", os.path.join(config.cuda_path, "bin", "nvcc")))
+
+# The tests must not pick up a CUDA installation from the environment.
+for var in ["CUDA_PATH", "CUDA_HOME", "AUTOPROF_LLM_API_KEY", "OPENAI_API_KEY"]:
+    config.environment.pop(var, None)
+
+if os.path.exists(os.path.join(config.cuda_path, "bin", "nvcc")):
+    config.available_features.add("nvcc")
+
+# GPU tests run only where a CUDA device answers.
+smi = shutil.which("nvidia-smi")
+if smi:
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+        if out.returncode == 0 and "GPU" in out.stdout:
+            config.available_features.add("cuda-gpu")
+    except (OSError, subprocess.TimeoutExpired):
+        pass
