@@ -15,6 +15,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -75,12 +76,51 @@ std::optional<int64_t> constantBlockSize(const Expr *E, const ASTContext &Ctx,
   return std::nullopt;
 }
 
+/// Forwards diagnostics to the original consumer and records where errors
+/// were reported, so that kernels containing one are not reported.
+class ErrorRecorder : public DiagnosticConsumer {
+public:
+  ErrorRecorder(DiagnosticConsumer *Next,
+                std::unique_ptr<DiagnosticConsumer> Owned,
+                std::vector<SourceLocation> &Errors)
+      : Next(Next), Owned(std::move(Owned)), Errors(Errors) {}
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
+    Next->BeginSourceFile(LO, PP);
+  }
+  void EndSourceFile() override { Next->EndSourceFile(); }
+  void finish() override { Next->finish(); }
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L >= DiagnosticsEngine::Error && Info.hasSourceManager() &&
+        Info.getLocation().isValid())
+      Errors.push_back(Info.getSourceManager().getFileLoc(Info.getLocation()));
+    Next->HandleDiagnostic(L, Info);
+  }
+
+private:
+  DiagnosticConsumer *Next;
+  std::unique_ptr<DiagnosticConsumer> Owned;
+  std::vector<SourceLocation> &Errors;
+};
+
 class TUVisitor : public RecursiveASTVisitor<TUVisitor> {
   using Base = RecursiveASTVisitor<TUVisitor>;
 
 public:
-  TUVisitor(ASTContext &Ctx, const KernelFilter &Filter, FeatureReport &Report)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Filter(Filter), Report(Report) {}
+  TUVisitor(ASTContext &Ctx, const KernelFilter &Filter, FeatureReport &Report,
+            llvm::ArrayRef<SourceLocation> Errors)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Filter(Filter), Report(Report),
+        Errors(Errors) {}
+
+  bool hasError(const FunctionDecl &FD) const {
+    SourceLocation B = SM.getFileLoc(FD.getBeginLoc());
+    SourceLocation E = SM.getFileLoc(FD.getEndLoc());
+    for (SourceLocation L : Errors)
+      if (SM.isPointWithin(L, B, E))
+        return true;
+    return false;
+  }
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -111,6 +151,12 @@ public:
     std::string Qualified = qualifiedName(*FD);
     if (!Filter(FD->getNameAsString(), Qualified))
       return true;
+    if (hasError(*FD)) {
+      llvm::WithColor::warning(llvm::errs(), "clang-autoprof")
+          << "kernel '" << Qualified << "' is not reported: its body has "
+          << "errors\n";
+      return true;
+    }
     KernelRecord R = analyzeKernel(*FD, Ctx);
     for (const KernelRecord &K : Report.Kernels)
       if (K.QualifiedName == R.QualifiedName && K.File == R.File &&
@@ -165,6 +211,7 @@ private:
   const SourceManager &SM;
   const KernelFilter &Filter;
   FeatureReport &Report;
+  llvm::ArrayRef<SourceLocation> Errors;
   const FunctionDecl *Caller = nullptr;
 };
 
@@ -173,8 +220,9 @@ public:
   FeatureConsumer(FeatureReport &Report, const KernelFilter &Filter)
       : Report(Report), Filter(Filter) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    extractFeatures(Ctx, Filter, Report);
+    extractFeatures(Ctx, Filter, Report, Errors);
   }
+  std::vector<SourceLocation> Errors;
 
 private:
   FeatureReport &Report;
@@ -185,9 +233,18 @@ class FeatureAction : public ASTFrontendAction {
 public:
   FeatureAction(FeatureReport &Report, const KernelFilter &Filter)
       : Report(Report), Filter(Filter) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    return std::make_unique<FeatureConsumer>(Report, Filter);
+    auto Consumer = std::make_unique<FeatureConsumer>(Report, Filter);
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    DiagnosticConsumer *Next = Diags.getClient();
+    std::unique_ptr<DiagnosticConsumer> Owned;
+    if (Diags.ownsClient())
+      Owned = Diags.takeClient();
+    Diags.setClient(
+        new ErrorRecorder(Next, std::move(Owned), Consumer->Errors),
+        /*ShouldOwnClient=*/true);
+    return Consumer;
   }
 
 private:
@@ -211,8 +268,9 @@ private:
 } // namespace
 
 void autoprof::extractFeatures(ASTContext &Ctx, const KernelFilter &Filter,
-                               FeatureReport &Report) {
-  TUVisitor V(Ctx, Filter, Report);
+                               FeatureReport &Report,
+                               llvm::ArrayRef<SourceLocation> Errors) {
+  TUVisitor V(Ctx, Filter, Report, Errors);
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 

@@ -77,23 +77,16 @@ Compilations::load(const CompilationOptions &Opts,
           Opts.BuildPath.c_str());
     llvm::SmallString<256> Json(Opts.BuildPath);
     llvm::sys::path::append(Json, "compile_commands.json");
-    if (llvm::sys::fs::exists(Json)) {
-      Primary = JSONCompilationDatabase::loadFromFile(
-          Json, Err, JSONCommandLineSyntax::AutoDetect);
-      if (!Primary)
-        return llvm::createStringError("cannot load compilation database: %s",
-                                       oneLine(Err).c_str());
-      Origin = std::string(Json);
-    } else {
-      Primary = CompilationDatabase::autoDetectFromDirectory(Opts.BuildPath,
-                                                             Err);
-      if (!Primary)
-        return llvm::createStringError(
-            "cannot load compilation database: no compile_commands.json in "
-            "'%s' or its parent directories",
-            Opts.BuildPath.c_str());
-      Origin = "the compilation database found from '" + Opts.BuildPath + "'";
-    }
+    if (!llvm::sys::fs::exists(Json))
+      return llvm::createStringError(
+          "cannot load compilation database: no compile_commands.json in '%s'",
+          Opts.BuildPath.c_str());
+    Primary = JSONCompilationDatabase::loadFromFile(
+        Json, Err, JSONCommandLineSyntax::AutoDetect);
+    if (!Primary)
+      return llvm::createStringError("cannot load compilation database: %s",
+                                     oneLine(Err).c_str());
+    Origin = std::string(Json);
     IsExplicit = true;
   } else if (!FirstSource.empty()) {
     // Like clang-tidy: a database next to the sources is used when found;

@@ -161,7 +161,8 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
   auto Emit = [&C](const std::string &S) { C.Args.push_back(S); };
   // nvcc's spellings are understood in nvcc commands and in the arguments
   // given after `--` (the fixed database names its compiler "clang-tool").
-  bool NvccSyntax = isNvcc(In[0]) || In[0] == "clang-tool";
+  bool NvccSyntax = isNvcc(In[0]) ||
+                    llvm::sys::path::filename(In[0]) == "clang-tool";
 
   for (size_t I = 1; I < In.size(); ++I) {
     StringRef A = In[I];

@@ -16,6 +16,9 @@
 #include "autoprof/Features/IndexForm.h"
 #include "autoprof/Features/KernelRecord.h"
 
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/ArrayRef.h"
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -58,9 +61,11 @@ KernelRecord analyzeKernel(const clang::FunctionDecl &Kernel,
 
 /// Appends to \p Report the kernels accepted by \p Filter and every launch
 /// site of the translation unit in \p Ctx, skipping those already present
-/// (a header seen by several translation units).
+/// (a header seen by several translation units). Kernels that contain one of
+/// \p Errors (locations of compile errors) are skipped with a warning.
 void extractFeatures(clang::ASTContext &Ctx, const KernelFilter &Filter,
-                     FeatureReport &Report);
+                     FeatureReport &Report,
+                     llvm::ArrayRef<clang::SourceLocation> Errors = {});
 
 /// An action factory that runs extractFeatures on each translation unit.
 std::unique_ptr<clang::tooling::FrontendActionFactory>

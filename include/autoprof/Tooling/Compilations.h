@@ -25,8 +25,8 @@ namespace autoprof {
 
 /// Where the compile commands come from and how they are completed.
 struct CompilationOptions {
-  /// `-p`: a build directory holding compile_commands.json (or one of its
-  /// subdirectories); empty when not given.
+  /// `-p`: a build directory holding compile_commands.json; empty when not
+  /// given.
   std::string BuildPath;
   /// The arguments after `--`, when `--` was given.
   std::optional<std::vector<std::string>> FixedArgs;

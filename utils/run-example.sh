@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets up and builds (utils/setup.sh), then runs clang-autoprof on a bundled
+# example program of the corpus. What needs a GPU runs only when one answers.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+"$root/utils/setup.sh"
+tool="$build/bin/clang-autoprof"
+example="$root/bench/corpus/transpose_smem_conflicts.cu"
+
+echo "== static features of the kernels of $example"
+"$tool" features "$example" -- -std=c++17 -I"$root/bench/corpus"
+
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  echo "== running the example on the GPU"
+  out=$(mktemp -d)
+  nvcc=${CUDAToolkit_ROOT:-/usr/local/cuda}/bin/nvcc
+  "$nvcc" -std=c++17 -O3 -arch=sm_90 -I"$root/bench/corpus" -o "$out/example" "$example"
+  "$out/example"
+  rm -rf "$out"
+else
+  echo "== no GPU on this machine: static analysis only; running the program is skipped"
+fi
