@@ -18,6 +18,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["clang-autoprof"], [config.autoprof_tools_dir])
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%src_root", config.autoprof_src_root))
+config.substitutions.append(("%obj_root", config.autoprof_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%nvcc", os.path.join(config.cuda_path, "bin", "nvcc")))
 
 # The tests must not pick up a CUDA installation from the environment.

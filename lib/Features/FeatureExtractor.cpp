@@ -16,6 +16,9 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/WithColor.h"
+
+#include <algorithm>
+#include <tuple>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -272,6 +275,11 @@ void autoprof::extractFeatures(ASTContext &Ctx, const KernelFilter &Filter,
                                llvm::ArrayRef<SourceLocation> Errors) {
   TUVisitor V(Ctx, Filter, Report, Errors);
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  std::stable_sort(Report.LaunchSites.begin(), Report.LaunchSites.end(),
+                   [](const LaunchSite &A, const LaunchSite &B) {
+                     return std::tie(A.File, A.Line, A.Column) <
+                            std::tie(B.File, B.Line, B.Column);
+                   });
 }
 
 std::unique_ptr<tooling::FrontendActionFactory>
