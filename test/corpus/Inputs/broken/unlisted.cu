@@ -1,0 +1,1 @@
+__global__ void unlisted(float *p) { p[0] = 0; }
