@@ -17,9 +17,9 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/WithColor.h"
 
+#include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <tuple>
-#include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
 using namespace autoprof;
@@ -73,8 +73,7 @@ std::optional<int64_t> constantBlockSize(const Expr *E, const ASTContext &Ctx,
   }
   if (const auto *DR = dyn_cast<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-      if (V->isLocalVarDecl() && V->getInit() &&
-          V->getType()->isRecordType())
+      if (V->isLocalVarDecl() && V->getInit() && V->getType()->isRecordType())
         return constantBlockSize(V->getInit(), Ctx, Depth + 1);
   return std::nullopt;
 }
@@ -244,9 +243,8 @@ public:
     std::unique_ptr<DiagnosticConsumer> Owned;
     if (Diags.ownsClient())
       Owned = Diags.takeClient();
-    Diags.setClient(
-        new ErrorRecorder(Next, std::move(Owned), Consumer->Errors),
-        /*ShouldOwnClient=*/true);
+    Diags.setClient(new ErrorRecorder(Next, std::move(Owned), Consumer->Errors),
+                    /*ShouldOwnClient=*/true);
     return Consumer;
   }
 

@@ -129,8 +129,8 @@ IndexForm IndexForm::rem(const IndexForm &A, const IndexForm &B) {
     F.Constant = *A.Constant % *B.Constant;
   if (!A.dependsOnThreadIdxX() && !B.dependsOnThreadIdxX())
     F.Stride = 0;
-  else if (A.Stride && B.Constant && *B.Constant > 0 &&
-           *B.Constant % 32 == 0 && !B.dependsOnThreadIdxX())
+  else if (A.Stride && B.Constant && *B.Constant > 0 && *B.Constant % 32 == 0 &&
+           !B.dependsOnThreadIdxX())
     F.Stride = A.Stride;
   else
     F.Stride.reset();

@@ -112,9 +112,8 @@ std::optional<std::pair<std::string, char>> builtinVar(const Expr *E) {
     return std::nullopt;
   std::string Var = DR->getDecl()->getNameAsString();
   std::string Field = P->getPropertyDecl()->getNameAsString();
-  if (Field.size() != 1 ||
-      (Var != "threadIdx" && Var != "blockIdx" && Var != "blockDim" &&
-       Var != "gridDim"))
+  if (Field.size() != 1 || (Var != "threadIdx" && Var != "blockIdx" &&
+                            Var != "blockDim" && Var != "gridDim"))
     return std::nullopt;
   return std::make_pair(Var, Field[0]);
 }
@@ -161,13 +160,14 @@ const llvm::StringSet<> &transcendentalNames() {
   static const llvm::StringSet<> S = [] {
     llvm::StringSet<> Set;
     for (const char *N :
-         {"exp",   "exp2",   "exp10", "expm1", "log",    "log2",   "log10",
-          "log1p", "sin",    "cos",   "tan",   "sincos", "sinpi",  "cospi",
-          "asin",  "acos",   "atan",  "atan2", "sinh",   "cosh",   "tanh",
-          "asinh", "acosh",  "atanh", "pow",   "sqrt",   "rsqrt",  "cbrt",
-          "rcbrt", "erf",    "erfc",  "erfinv", "erfcinv", "erfcx", "normcdf",
-          "normcdfinv", "lgamma", "tgamma", "hypot", "rhypot", "j0", "j1",
-          "y0", "y1"}) {
+         {"exp",    "exp2",   "exp10",   "expm1",  "log",     "log2",
+          "log10",  "log1p",  "sin",     "cos",    "tan",     "sincos",
+          "sinpi",  "cospi",  "asin",    "acos",   "atan",    "atan2",
+          "sinh",   "cosh",   "tanh",    "asinh",  "acosh",   "atanh",
+          "pow",    "sqrt",   "rsqrt",   "cbrt",   "rcbrt",   "erf",
+          "erfc",   "erfinv", "erfcinv", "erfcx",  "normcdf", "normcdfinv",
+          "lgamma", "tgamma", "hypot",   "rhypot", "j0",      "j1",
+          "y0",     "y1"}) {
       Set.insert(N);
       Set.insert(std::string(N) + "f");
     }
@@ -178,11 +178,11 @@ const llvm::StringSet<> &transcendentalNames() {
 
 const llvm::StringSet<> &fastIntrinsicNames() {
   static const llvm::StringSet<> S = {
-      "__expf",     "__exp10f",   "__logf",     "__log2f",   "__log10f",
-      "__sinf",     "__cosf",     "__tanf",     "__sincosf", "__powf",
-      "__fdividef", "__frcp_rn",  "__frcp_rz",  "__frcp_ru", "__frcp_rd",
+      "__expf",     "__exp10f",   "__logf",     "__log2f",    "__log10f",
+      "__sinf",     "__cosf",     "__tanf",     "__sincosf",  "__powf",
+      "__fdividef", "__frcp_rn",  "__frcp_rz",  "__frcp_ru",  "__frcp_rd",
       "__fsqrt_rn", "__fsqrt_rz", "__fsqrt_ru", "__fsqrt_rd", "__frsqrt_rn",
-      "__fdiv_rn",  "__fdiv_rz",  "__fdiv_ru",  "__fdiv_rd", "__saturatef"};
+      "__fdiv_rn",  "__fdiv_rz",  "__fdiv_ru",  "__fdiv_rd",  "__saturatef"};
   return S;
 }
 
@@ -215,10 +215,10 @@ bool isLdg(llvm::StringRef N) {
 
 bool isHalfIntrinsic(llvm::StringRef N) {
   static const llvm::StringSet<> S = {
-      "__hadd", "__hsub", "__hmul", "__hdiv", "__hfma", "__hneg",
-      "__hmax", "__hmin", "__hadd2", "__hsub2", "__hmul2", "__h2div",
-      "__hfma2", "__hneg2", "__hmax2", "__hmin2", "__hadd_sat",
-      "__hmul_sat", "__hfma_sat"};
+      "__hadd",  "__hsub",     "__hmul",     "__hdiv",    "__hfma",
+      "__hneg",  "__hmax",     "__hmin",     "__hadd2",   "__hsub2",
+      "__hmul2", "__h2div",    "__hfma2",    "__hneg2",   "__hmax2",
+      "__hmin2", "__hadd_sat", "__hmul_sat", "__hfma_sat"};
   return S.contains(N);
 }
 
@@ -260,6 +260,7 @@ public:
   Frame *Current = nullptr;
   llvm::SmallVector<const FunctionDecl *, 8> CallStack;
   llvm::SmallPtrSet<const ValueDecl *, 4> ConflictArrays;
+  llvm::SmallPtrSet<const VarDecl *, 16> CountedDecls;
   double WeightedFlops = 0;
   double WeightedGlobalAccesses = 0;
 };
@@ -323,18 +324,19 @@ IndexForm Analyzer::form(const Expr *E) {
     case BO_Shl:
     case BO_ShlAssign:
       if (R.Constant && *R.Constant >= 0 && *R.Constant < 62)
-        return IndexForm::mul(L, IndexForm::constant(int64_t(1)
-                                                     << *R.Constant));
+        return IndexForm::mul(L,
+                              IndexForm::constant(int64_t(1) << *R.Constant));
       return IndexForm::opaque(L, R);
     case BO_Shr:
     case BO_ShrAssign:
       if (R.Constant && *R.Constant >= 0 && *R.Constant < 62)
-        return IndexForm::div(L, IndexForm::constant(int64_t(1)
-                                                     << *R.Constant));
+        return IndexForm::div(L,
+                              IndexForm::constant(int64_t(1) << *R.Constant));
       return IndexForm::opaque(L, R);
     case BO_And:
     case BO_AndAssign:
-      if (R.Constant && *R.Constant > 0 && ((*R.Constant + 1) & *R.Constant) == 0)
+      if (R.Constant && *R.Constant > 0 &&
+          ((*R.Constant + 1) & *R.Constant) == 0)
         return IndexForm::rem(L, IndexForm::constant(*R.Constant + 1));
       return IndexForm::opaque(L, R);
     case BO_Comma:
@@ -364,8 +366,8 @@ IndexForm Analyzer::form(const Expr *E) {
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
     IndexForm C = form(CO->getCond());
-    IndexForm R = IndexForm::join(form(CO->getTrueExpr()),
-                                  form(CO->getFalseExpr()));
+    IndexForm R =
+        IndexForm::join(form(CO->getTrueExpr()), form(CO->getFalseExpr()));
     R.ThreadDependent |= C.ThreadDependent;
     R.Indirect |= C.Indirect;
     if (C.ThreadDependent && !R.Constant)
@@ -579,8 +581,7 @@ public:
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (!BO->isAssignmentOp())
       return true;
-    const auto *DR =
-        dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
     if (!DR)
       return true;
     // For x op= y, the expression BO itself computes the new value.
@@ -667,7 +668,8 @@ public:
         if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()))
           if (V->getInit() && evaluateInt(V->getInit(), A.Ctx))
             IV = V;
-    } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S->getInit())) {
+    } else if (const auto *BO =
+                   dyn_cast_or_null<BinaryOperator>(S->getInit())) {
       if (BO->getOpcode() == BO_Assign && evaluateInt(BO->getRHS(), A.Ctx))
         if (const auto *DR =
                 dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
@@ -676,8 +678,8 @@ public:
     if (!IV)
       return false;
     auto RefersToIV = [IV](const Expr *E) {
-      const auto *DR = dyn_cast_or_null<DeclRefExpr>(
-          E ? E->IgnoreParenImpCasts() : nullptr);
+      const auto *DR =
+          dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
       return DR && DR->getDecl() == IV;
     };
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(S->getCond());
@@ -692,7 +694,9 @@ public:
     if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
       return UO->isIncrementDecrementOp() && RefersToIV(UO->getSubExpr());
     if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
-      return RefersToIV(CA->getLHS()) && evaluateInt(CA->getRHS(), A.Ctx);
+      return (CA->getOpcode() == BO_AddAssign ||
+              CA->getOpcode() == BO_SubAssign) &&
+             RefersToIV(CA->getLHS()) && evaluateInt(CA->getRHS(), A.Ctx);
     return false;
   }
 
@@ -730,8 +734,15 @@ public:
     return true;
   }
 
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++LambdaDepth;
+    bool R = Base::TraverseLambdaExpr(L);
+    --LambdaDepth;
+    return R;
+  }
+
   bool VisitReturnStmt(ReturnStmt *S) {
-    if (!A.Current->IsKernel)
+    if (!A.Current->IsKernel || LambdaDepth > 0)
       return true;
     const auto *Body = dyn_cast<CompoundStmt>(A.Current->FD->getBody());
     if (Body && !Body->body_empty() && Body->body_back() == S)
@@ -741,7 +752,9 @@ public:
   }
 
   bool VisitVarDecl(VarDecl *V) {
-    if (isa<ParmVarDecl>(V))
+    markNamespaces(V->getType());
+    // A device function called twice declares its variables once.
+    if (isa<ParmVarDecl>(V) || !A.CountedDecls.insert(V).second)
       return true;
     QualType T = V->getType();
     if (V->hasAttr<CUDASharedAttr>()) {
@@ -779,10 +792,11 @@ public:
       else
         Stores.insert(Target);
     }
-    countArithmetic(BO->getOpcode(), BO->isCompoundAssignmentOp()
-                                         ? cast<CompoundAssignOperator>(BO)
-                                               ->getComputationResultType()
-                                         : BO->getType());
+    countArithmetic(
+        BO->getOpcode(),
+        BO->isCompoundAssignmentOp()
+            ? cast<CompoundAssignOperator>(BO)->getComputationResultType()
+            : BO->getType());
     return true;
   }
   void countArithmetic(BinaryOperatorKind Op, QualType T) {
@@ -870,10 +884,10 @@ public:
   }
 
   bool VisitMemberExpr(MemberExpr *ME) {
-    if (ME->isArrow() && !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      access(ME, A.pointer(ME->getBase()), ME->getBase()
-                                               ->getType()
-                                               ->getPointeeType());
+    if (ME->isArrow() &&
+        !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      access(ME, A.pointer(ME->getBase()),
+             ME->getBase()->getType()->getPointeeType());
     if (inNamespace(ME->getMemberDecl(), "cooperative_groups"))
       F.set("uses_cooperative_groups", 1);
     return true;
@@ -901,7 +915,12 @@ public:
     bool Arith = K == OO_Plus || K == OO_Minus || K == OO_Star ||
                  K == OO_Slash || K == OO_PlusEqual || K == OO_MinusEqual ||
                  K == OO_StarEqual || K == OO_SlashEqual;
-    if (Arith && CE->getNumArgs() == 2 && isHalfType(CE->getArg(0)->getType())) {
+    if ((K == OO_Slash || K == OO_SlashEqual || K == OO_Percent ||
+         K == OO_PercentEqual) &&
+        CE->getNumArgs() == 2)
+      F.add("divisions", weight());
+    if (Arith && CE->getNumArgs() == 2 &&
+        isHalfType(CE->getArg(0)->getType())) {
       double W = (isHalf2Type(CE->getArg(0)->getType()) ? 2 : 1) * weight();
       F.add("flops_fp16", W);
       A.WeightedFlops += W;
@@ -912,6 +931,21 @@ public:
   bool VisitCallExpr(CallExpr *CE) {
     A.analyzeCall(CE, depth());
     return true;
+  }
+
+  /// Sets the namespace flags for a type of cooperative groups or WMMA.
+  void markNamespaces(QualType T) {
+    T = T.getNonReferenceType();
+    while (T->isPointerType() || T->isArrayType())
+      T = T->isPointerType() ? T->getPointeeType()
+                             : QualType(T->getPointeeOrArrayElementType(), 0);
+    const Decl *D = T->getAsTagDecl();
+    if (!D)
+      return;
+    if (inNamespace(D, "cooperative_groups"))
+      F.set("uses_cooperative_groups", 1);
+    if (inNamespace(D, "wmma") || inNamespace(D, "nvcuda"))
+      F.set("uses_tensor_cores", 1);
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *DR) {
@@ -937,6 +971,7 @@ private:
   Analyzer &A;
   KernelFeatures &F;
   unsigned Depth = 0;
+  unsigned LambdaDepth = 0;
   llvm::SmallPtrSet<const Expr *, 16> Stores, LoadStores, AddressTaken;
 };
 
@@ -957,7 +992,8 @@ void Analyzer::recordAccess(const PointerInfo &P, QualType ElemTy, bool Load,
       F.add("global_loads_in_loops", 1);
     if (Store && InLoop)
       F.add("global_stores_in_loops", 1);
-    WeightedGlobalAccesses += weight(Depth) * ((Load ? 1 : 0) + (Store ? 1 : 0));
+    WeightedGlobalAccesses +=
+        weight(Depth) * ((Load ? 1 : 0) + (Store ? 1 : 0));
     if (P.Known) {
       Class = classifyIndex(P.Offset);
       F.add(std::string("access_") + accessClassName(*Class), 1);
@@ -989,11 +1025,15 @@ void Analyzer::analyzeCall(const CallExpr *CE, unsigned Depth) {
   if (FD && inNamespace(FD, "cooperative_groups")) {
     F.set("uses_cooperative_groups", 1);
     if (Name == "sync") {
-      const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-      const CXXRecordDecl *RD =
-          MC ? MC->getRecordDecl()
-             : (CE->getNumArgs() ? CE->getArg(0)->getType()->getAsCXXRecordDecl()
-                                 : nullptr);
+      // thread_block::sync is a (static) member; cg::sync(block) is free.
+      const CXXRecordDecl *RD = nullptr;
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+        RD = MD->getParent();
+      else if (CE->getNumArgs())
+        RD = CE->getArg(0)
+                 ->getType()
+                 .getNonReferenceType()
+                 ->getAsCXXRecordDecl();
       if (RD && RD->getName() == "thread_block") {
         F.add("syncthreads", 1);
         if (Depth > 0)
@@ -1052,7 +1092,8 @@ void Analyzer::analyzeCall(const CallExpr *CE, unsigned Depth) {
       WeightedFlops += W;
     }
   } else if (isHalfIntrinsic(Name)) {
-    double N = (Name.back() == '2' ? 2 : 1) * (Name.find("fma") != std::string::npos ? 2 : 1);
+    double N = (Name.back() == '2' ? 2 : 1) *
+               (Name.find("fma") != std::string::npos ? 2 : 1);
     F.add("flops_fp16", N * W);
     WeightedFlops += N * W;
   }

@@ -19,8 +19,8 @@ const std::vector<std::string> &autoprof::featureNames() {
       "uses_dynamic_shared", "local_arrays", "uses_ldg", "vector_accesses",
       "restrict_params", "const_params",
       // Global access patterns.
-      "access_coalesced", "access_strided", "access_uniform",
-      "access_indirect", "shared_bank_conflict_risk",
+      "access_coalesced", "access_strided", "access_uniform", "access_indirect",
+      "shared_bank_conflict_risk",
       // Control.
       "loops", "max_loop_depth", "const_trip_loops", "unrolled_loops",
       "thread_dependent_branches", "early_exits",
@@ -40,9 +40,9 @@ KernelFeatures::KernelFeatures() {
     Values.emplace_back(N, 0.0);
 }
 
-static auto findFeature(
-    std::vector<std::pair<std::string, std::optional<double>>> &Values,
-    const std::string &Name) {
+static auto
+findFeature(std::vector<std::pair<std::string, std::optional<double>>> &Values,
+            const std::string &Name) {
   auto It = std::find_if(Values.begin(), Values.end(),
                          [&](const auto &P) { return P.first == Name; });
   assert(It != Values.end() && "unknown feature name");

@@ -59,9 +59,8 @@ private:
 
 } // namespace
 
-llvm::Expected<Compilations>
-Compilations::load(const CompilationOptions &Opts,
-                   llvm::StringRef FirstSource) {
+llvm::Expected<Compilations> Compilations::load(const CompilationOptions &Opts,
+                                                llvm::StringRef FirstSource) {
   std::unique_ptr<CompilationDatabase> Primary;
   bool IsExplicit = false;
   std::string Origin;

@@ -15,6 +15,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -27,59 +28,182 @@ namespace {
 /// nvcc flags that take a value (as `-f v`, `-f=v` or `-fv` for the short
 /// ones) and are dropped with it.
 const llvm::StringSet<> &droppedWithValue() {
-  static const llvm::StringSet<> S = {
-      "-ccbin", "--compiler-bindir", "-Xptxas", "--ptxas-options",
-      "-Xlinker", "--linker-options", "-Xnvlink", "--nvlink-options",
-      "-Xcudafe", "-Xarchive", "--archive-options", "-Xfatbin",
-      "--fatbin-options", "-maxrregcount", "--maxrregcount", "-t", "--threads",
-      "-code", "--gpu-code", "--diag-suppress", "-diag-suppress",
-      "--diag-error", "--diag-warn", "--keep-dir", "-keep-dir", "-odir",
-      "--output-directory", "-ftz", "--ftz", "-prec-div", "--prec-div",
-      "-prec-sqrt", "--prec-sqrt", "-fmad", "--fmad", "-cudart", "--cudart",
-      "-cudadevrt", "--cudadevrt", "--machine", "-m", "-dopt", "--dopt",
-      "-split-compile", "--split-compile",
-      "--list-gpu-arch", "-lto", "--optimize", "-Wno-deprecated-gpu-targets",
-      "--Wno-deprecated-gpu-targets", "-jump-table-density",
-      "--generate-dependencies-with-compile", "-ptx", "-cubin", "-fatbin",
-      "-extensible-whole-program", "-ewp", "--nvlink-options",
-      "--time", "-res-usage", "--resource-usage", "-lineinfo",
-      "--generate-line-info", "-G", "--device-debug", "-keep", "--keep",
-      "-dlto", "--dlink-time-opt", "-dlink", "--device-link", "-dw",
-      "--device-w", "-expt-relaxed-constexpr", "--expt-relaxed-constexpr",
-      "-expt-extended-lambda", "--expt-extended-lambda", "-extended-lambda",
-      "--extended-lambda", "--use-local-env", "-use-local-env",
-      "--forward-unknown-to-host-compiler", "-forward-unknown-to-host-compiler",
-      "--forward-unknown-to-host-linker", "--display-error-number",
-      "--no-display-error-number", "-err-no", "--keep-device-functions",
-      "-keep-device-functions", "--no-host-device-move-forward",
-      "--no-host-device-initializer-list", "-nohdinitlist",
-      "--allow-unsupported-compiler", "-allow-unsupported-compiler",
-      "--source-in-ptx", "-src-in-ptx", "--restrict", "-restrict",
-      "--Wreorder", "-Wreorder", "--Wext-lambda-captures-this",
-      "--Wno-deprecated-declarations", "-Wno-deprecated-declarations",
-      "--disable-warnings"};
+  static const llvm::StringSet<> S = {"-ccbin",
+                                      "--compiler-bindir",
+                                      "-Xptxas",
+                                      "--ptxas-options",
+                                      "-Xlinker",
+                                      "--linker-options",
+                                      "-Xnvlink",
+                                      "--nvlink-options",
+                                      "-Xcudafe",
+                                      "-Xarchive",
+                                      "--archive-options",
+                                      "-Xfatbin",
+                                      "--fatbin-options",
+                                      "-maxrregcount",
+                                      "--maxrregcount",
+                                      "-t",
+                                      "--threads",
+                                      "-code",
+                                      "--gpu-code",
+                                      "--diag-suppress",
+                                      "-diag-suppress",
+                                      "--diag-error",
+                                      "--diag-warn",
+                                      "--keep-dir",
+                                      "-keep-dir",
+                                      "-odir",
+                                      "--output-directory",
+                                      "-ftz",
+                                      "--ftz",
+                                      "-prec-div",
+                                      "--prec-div",
+                                      "-prec-sqrt",
+                                      "--prec-sqrt",
+                                      "-fmad",
+                                      "--fmad",
+                                      "-cudart",
+                                      "--cudart",
+                                      "-cudadevrt",
+                                      "--cudadevrt",
+                                      "--machine",
+                                      "-m",
+                                      "-dopt",
+                                      "--dopt",
+                                      "-split-compile",
+                                      "--split-compile",
+                                      "--list-gpu-arch",
+                                      "-lto",
+                                      "--optimize",
+                                      "-Wno-deprecated-gpu-targets",
+                                      "--Wno-deprecated-gpu-targets",
+                                      "-jump-table-density",
+                                      "--generate-dependencies-with-compile",
+                                      "-ptx",
+                                      "-cubin",
+                                      "-fatbin",
+                                      "-extensible-whole-program",
+                                      "-ewp",
+                                      "--nvlink-options",
+                                      "--time",
+                                      "-res-usage",
+                                      "--resource-usage",
+                                      "-lineinfo",
+                                      "--generate-line-info",
+                                      "-G",
+                                      "--device-debug",
+                                      "-keep",
+                                      "--keep",
+                                      "-dlto",
+                                      "--dlink-time-opt",
+                                      "-dlink",
+                                      "--device-link",
+                                      "-dw",
+                                      "--device-w",
+                                      "-expt-relaxed-constexpr",
+                                      "--expt-relaxed-constexpr",
+                                      "-expt-extended-lambda",
+                                      "--expt-extended-lambda",
+                                      "-extended-lambda",
+                                      "--extended-lambda",
+                                      "--use-local-env",
+                                      "-use-local-env",
+                                      "--forward-unknown-to-host-compiler",
+                                      "-forward-unknown-to-host-compiler",
+                                      "--forward-unknown-to-host-linker",
+                                      "--display-error-number",
+                                      "--no-display-error-number",
+                                      "-err-no",
+                                      "--keep-device-functions",
+                                      "-keep-device-functions",
+                                      "--no-host-device-move-forward",
+                                      "--no-host-device-initializer-list",
+                                      "-nohdinitlist",
+                                      "--allow-unsupported-compiler",
+                                      "-allow-unsupported-compiler",
+                                      "--source-in-ptx",
+                                      "-src-in-ptx",
+                                      "--restrict",
+                                      "-restrict",
+                                      "--Wreorder",
+                                      "-Wreorder",
+                                      "--Wext-lambda-captures-this",
+                                      "--Wno-deprecated-declarations",
+                                      "-Wno-deprecated-declarations",
+                                      "--disable-warnings"};
   return S;
 }
 
 /// The subset of droppedWithValue() that takes a value.
 const llvm::StringSet<> &takesValue() {
-  static const llvm::StringSet<> S = {
-      "-ccbin", "--compiler-bindir", "-Xptxas", "--ptxas-options",
-      "-Xlinker", "--linker-options", "-Xnvlink", "--nvlink-options",
-      "-Xcudafe", "-Xarchive", "--archive-options", "-Xfatbin",
-      "--fatbin-options", "-maxrregcount", "--maxrregcount", "-t", "--threads",
-      "-code", "--gpu-code", "--diag-suppress", "-diag-suppress",
-      "--diag-error", "--diag-warn", "--keep-dir", "-keep-dir", "-odir",
-      "--output-directory", "-ftz", "--ftz", "-prec-div", "--prec-div",
-      "-prec-sqrt", "--prec-sqrt", "-fmad", "--fmad", "-cudart", "--cudart",
-      "-cudadevrt", "--cudadevrt", "--machine", "-m", "-dopt", "--dopt",
-      "-split-compile", "--split-compile",
-      "-jump-table-density", "-arch", "--gpu-architecture", "-gencode",
-      "--generate-code", "-Xcompiler", "--compiler-options",
-      "--default-stream", "-default-stream", "-rdc",
-      "--relocatable-device-code", "-x", "--x", "--std", "-std",
-      "--include-path", "--define-macro", "--undefine-macro", "--pre-include",
-      "--system-include", "--options-file", "-optf"};
+  static const llvm::StringSet<> S = {"-ccbin",
+                                      "--compiler-bindir",
+                                      "-Xptxas",
+                                      "--ptxas-options",
+                                      "-Xlinker",
+                                      "--linker-options",
+                                      "-Xnvlink",
+                                      "--nvlink-options",
+                                      "-Xcudafe",
+                                      "-Xarchive",
+                                      "--archive-options",
+                                      "-Xfatbin",
+                                      "--fatbin-options",
+                                      "-maxrregcount",
+                                      "--maxrregcount",
+                                      "-t",
+                                      "--threads",
+                                      "-code",
+                                      "--gpu-code",
+                                      "--diag-suppress",
+                                      "-diag-suppress",
+                                      "--diag-error",
+                                      "--diag-warn",
+                                      "--keep-dir",
+                                      "-keep-dir",
+                                      "-odir",
+                                      "--output-directory",
+                                      "-ftz",
+                                      "--ftz",
+                                      "-prec-div",
+                                      "--prec-div",
+                                      "-prec-sqrt",
+                                      "--prec-sqrt",
+                                      "-fmad",
+                                      "--fmad",
+                                      "-cudart",
+                                      "--cudart",
+                                      "-cudadevrt",
+                                      "--cudadevrt",
+                                      "--machine",
+                                      "-m",
+                                      "-dopt",
+                                      "--dopt",
+                                      "-split-compile",
+                                      "--split-compile",
+                                      "-jump-table-density",
+                                      "-arch",
+                                      "--gpu-architecture",
+                                      "-gencode",
+                                      "--generate-code",
+                                      "-Xcompiler",
+                                      "--compiler-options",
+                                      "--default-stream",
+                                      "-default-stream",
+                                      "-rdc",
+                                      "--relocatable-device-code",
+                                      "-x",
+                                      "--x",
+                                      "--std",
+                                      "-std",
+                                      "--include-path",
+                                      "--define-macro",
+                                      "--undefine-macro",
+                                      "--pre-include",
+                                      "--system-include",
+                                      "--options-file",
+                                      "-optf"};
   return S;
 }
 
@@ -129,9 +253,9 @@ void dropUnknown(AdjustedCommand &C) {
   for (size_t I = 1; I < C.Args.size(); ++I)
     Argv.push_back(C.Args[I].c_str());
   unsigned MissingIndex = 0, MissingCount = 0;
-  llvm::opt::InputArgList Parsed = Table.ParseArgs(
-      Argv, MissingIndex, MissingCount,
-      llvm::opt::Visibility(clang::options::ClangOption));
+  llvm::opt::InputArgList Parsed =
+      Table.ParseArgs(Argv, MissingIndex, MissingCount,
+                      llvm::opt::Visibility(clang::options::ClangOption));
   std::set<unsigned> Unknown;
   for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_UNKNOWN))
     Unknown.insert(A->getIndex());
@@ -161,8 +285,8 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
   auto Emit = [&C](const std::string &S) { C.Args.push_back(S); };
   // nvcc's spellings are understood in nvcc commands and in the arguments
   // given after `--` (the fixed database names its compiler "clang-tool").
-  bool NvccSyntax = isNvcc(In[0]) ||
-                    llvm::sys::path::filename(In[0]) == "clang-tool";
+  bool NvccSyntax =
+      isNvcc(In[0]) || llvm::sys::path::filename(In[0]) == "clang-tool";
 
   for (size_t I = 1; I < In.size(); ++I) {
     StringRef A = In[I];
@@ -200,8 +324,8 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
       return std::nullopt;
     };
 
-    if (Flag == "-arch" || Flag == "--gpu-architecture" ||
-        Flag == "-gencode" || Flag == "--generate-code") {
+    if (Flag == "-arch" || Flag == "--gpu-architecture" || Flag == "-gencode" ||
+        Flag == "--generate-code") {
       std::optional<std::string> V = Value();
       if (V && !Arch)
         Arch = archFromValue(*V);
@@ -289,8 +413,7 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
       }
     if (Translated)
       continue;
-    if (droppedWithValue().contains(Flag) ||
-        droppedWithValue().contains(A)) {
+    if (droppedWithValue().contains(Flag) || droppedWithValue().contains(A)) {
       if (!Inline && takesValue().contains(Flag))
         ++I;
       continue;
@@ -300,6 +423,10 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
 
   // Flags that must come before the input file are inserted after argv[0].
   std::vector<std::string> Front;
+  std::string CudaPath = Settings.CudaPath;
+  for (const std::string &A : C.Args)
+    if (StringRef(A).starts_with("--cuda-path="))
+      CudaPath = A.substr(strlen("--cuda-path="));
   if (!HasLanguage) {
     Front.push_back("-x");
     Front.push_back("cuda");
@@ -311,14 +438,21 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
   if (!HasDeviceOnly)
     Front.push_back("--cuda-device-only");
   Front.push_back("-Wno-unknown-cuda-version");
+  // CUDA 13 keeps libcu++ (needed by cooperative_groups.h) in include/cccl,
+  // which nvcc searches and Clang's driver does not.
+  llvm::SmallString<256> Cccl(CudaPath);
+  llvm::sys::path::append(Cccl, "include", "cccl");
+  if (!CudaPath.empty() && llvm::sys::fs::is_directory(Cccl)) {
+    Front.push_back("-isystem");
+    Front.push_back(std::string(Cccl));
+  }
   C.Args.insert(C.Args.begin() + 1, Front.begin(), Front.end());
   dropUnknown(C);
   return C;
 }
 
-clang::tooling::ArgumentsAdjuster
-autoprof::getCudaArgumentsAdjuster(CudaSettings Settings,
-                                   std::function<void(const std::string &)> Warn) {
+clang::tooling::ArgumentsAdjuster autoprof::getCudaArgumentsAdjuster(
+    CudaSettings Settings, std::function<void(const std::string &)> Warn) {
   auto Reported = std::make_shared<std::set<std::string>>();
   auto Lock = std::make_shared<std::mutex>();
   return [Settings, Warn, Reported,

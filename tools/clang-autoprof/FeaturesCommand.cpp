@@ -21,14 +21,15 @@ enum class OutputFormat { Text, JSON };
 
 struct FeaturesOptions {
   cl::opt<std::string> Kernel{
-      "kernel", cl::desc("Report only kernels whose name or qualified name "
-                         "matches this regular expression"),
+      "kernel",
+      cl::desc("Report only kernels whose name or qualified name "
+               "matches this regular expression"),
       cl::value_desc("regex"), cl::sub(featuresCommand())};
   cl::opt<OutputFormat> Format{
       "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
-      cl::values(clEnumValN(OutputFormat::Text, "text", "readable text"),
-                 clEnumValN(OutputFormat::JSON, "json",
-                            "JSON (docs/features.md)")),
+      cl::values(
+          clEnumValN(OutputFormat::Text, "text", "readable text"),
+          clEnumValN(OutputFormat::JSON, "json", "JSON (docs/features.md)")),
       cl::sub(featuresCommand())};
   cl::opt<std::string> Output{"o", cl::desc("Output file (default: stdout)"),
                               cl::value_desc("file"), cl::init("-"),
@@ -112,9 +113,8 @@ int autoprof::tool::runFeatures() {
       Status = 1;
   }
 
-  std::string Text = O.Format == OutputFormat::JSON
-                         ? writeFeaturesJSON(Report)
-                         : writeFeaturesText(Report);
+  std::string Text = O.Format == OutputFormat::JSON ? writeFeaturesJSON(Report)
+                                                    : writeFeaturesText(Report);
   if (Error E = writeOutput(O.Output, Text)) {
     reportError(toString(std::move(E)));
     return 1;

@@ -32,9 +32,14 @@ protected:
   std::map<unsigned, std::string> classes(const std::string &Code,
                                           const std::string &Kernel) {
     std::vector<std::string> Args = {
-        "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
-        "--cuda-path=" AUTOPROF_TEST_CUDA_PATH, "-Wno-unknown-cuda-version",
-        "-resource-dir=" AUTOPROF_TEST_RESOURCE_DIR, "-std=c++17"};
+        "-x",
+        "cuda",
+        "--cuda-device-only",
+        "--cuda-gpu-arch=sm_90",
+        "--cuda-path=" AUTOPROF_TEST_CUDA_PATH,
+        "-Wno-unknown-cuda-version",
+        "-resource-dir=" AUTOPROF_TEST_RESOURCE_DIR,
+        "-std=c++17"};
     AST = clang::tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
     EXPECT_TRUE(AST);
     std::map<unsigned, std::string> Out;

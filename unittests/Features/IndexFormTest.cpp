@@ -38,16 +38,15 @@ TEST(IndexFormTest, ScaledByRuntimeValueIsStrided) {
 }
 
 TEST(IndexFormTest, IndependentOfThreadIsUniform) {
-  IndexForm I = IndexForm::add(IndexForm::mul(Uni, c(64)),
-                               IndexForm::threadIdxYZ());
+  IndexForm I =
+      IndexForm::add(IndexForm::mul(Uni, c(64)), IndexForm::threadIdxYZ());
   EXPECT_EQ(classifyIndex(I), AccessClass::Uniform);
   EXPECT_TRUE(I.ThreadDependent);
 }
 
 TEST(IndexFormTest, LoadedIndexIsIndirect) {
   IndexForm Loaded = Tid.loadedThrough();
-  EXPECT_EQ(classifyIndex(IndexForm::add(Loaded, c(1))),
-            AccessClass::Indirect);
+  EXPECT_EQ(classifyIndex(IndexForm::add(Loaded, c(1))), AccessClass::Indirect);
   // A value loaded at a uniform address is still data from memory.
   EXPECT_EQ(classifyIndex(Uni.loadedThrough()), AccessClass::Indirect);
 }

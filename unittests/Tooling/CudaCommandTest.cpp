@@ -51,14 +51,30 @@ TEST(CudaCommandTest, KeepsFlagsTheCommandGives) {
 }
 
 TEST(CudaCommandTest, TranslatesNvccFlags) {
-  AdjustedCommand C = adjustCudaCommand(
-      {"/usr/local/cuda/bin/nvcc", "-arch=sm_80", "--expt-relaxed-constexpr",
-       "-Xcompiler", "-fPIC,-Wall", "-rdc=true", "--use_fast_math",
-       "-Xptxas", "-v", "-lineinfo", "-ccbin", "/usr/bin/g++",
-       "--default-stream", "per-thread", "-x", "cu", "-std=c++17",
-       "--generate-code=arch=compute_90,code=sm_90", "-c", "k.cu", "-o",
-       "k.o"},
-      settings());
+  AdjustedCommand C =
+      adjustCudaCommand({"/usr/local/cuda/bin/nvcc",
+                         "-arch=sm_80",
+                         "--expt-relaxed-constexpr",
+                         "-Xcompiler",
+                         "-fPIC,-Wall",
+                         "-rdc=true",
+                         "--use_fast_math",
+                         "-Xptxas",
+                         "-v",
+                         "-lineinfo",
+                         "-ccbin",
+                         "/usr/bin/g++",
+                         "--default-stream",
+                         "per-thread",
+                         "-x",
+                         "cu",
+                         "-std=c++17",
+                         "--generate-code=arch=compute_90,code=sm_90",
+                         "-c",
+                         "k.cu",
+                         "-o",
+                         "k.o"},
+                        settings());
   EXPECT_EQ(C.Args[0], "clang++");
   EXPECT_TRUE(has(C.Args, "--cuda-gpu-arch=sm_80"));
   EXPECT_FALSE(has(C.Args, "--cuda-gpu-arch=sm_90"));
@@ -69,16 +85,15 @@ TEST(CudaCommandTest, TranslatesNvccFlags) {
   EXPECT_TRUE(has(C.Args, "-fgpu-default-stream=per-thread"));
   EXPECT_TRUE(has(C.Args, "cuda"));
   EXPECT_TRUE(has(C.Args, "-std=c++17"));
-  for (const char *Gone : {"--expt-relaxed-constexpr", "-Xptxas", "-v",
-                           "-lineinfo", "-ccbin", "/usr/bin/g++", "cu",
-                           "-arch=sm_80"})
+  for (const char *Gone :
+       {"--expt-relaxed-constexpr", "-Xptxas", "-v", "-lineinfo", "-ccbin",
+        "/usr/bin/g++", "cu", "-arch=sm_80"})
     EXPECT_FALSE(has(C.Args, Gone)) << Gone;
 }
 
 TEST(CudaCommandTest, GencodeGivesTheArchitecture) {
   AdjustedCommand C = adjustCudaCommand(
-      {"nvcc", "-gencode", "arch=compute_90a,code=sm_90a", "k.cu"},
-      settings());
+      {"nvcc", "-gencode", "arch=compute_90a,code=sm_90a", "k.cu"}, settings());
   EXPECT_TRUE(has(C.Args, "--cuda-gpu-arch=sm_90a"));
 }
 
@@ -89,10 +104,10 @@ TEST(CudaCommandTest, VirtualArchitectureFallsBackToDefault) {
 }
 
 TEST(CudaCommandTest, NvccLongFormsOfCommonFlags) {
-  AdjustedCommand C = adjustCudaCommand(
-      {"nvcc", "--include-path", "inc", "--define-macro=N=4",
-       "--std", "c++20", "k.cu"},
-      settings());
+  AdjustedCommand C =
+      adjustCudaCommand({"nvcc", "--include-path", "inc", "--define-macro=N=4",
+                         "--std", "c++20", "k.cu"},
+                        settings());
   EXPECT_TRUE(has(C.Args, "-Iinc"));
   EXPECT_TRUE(has(C.Args, "-DN=4"));
   EXPECT_TRUE(has(C.Args, "-std=c++20"));
@@ -108,16 +123,16 @@ TEST(CudaCommandTest, UnknownFlagsAreDroppedAndReported) {
 }
 
 TEST(CudaCommandTest, HostOnlyIsReplacedByDeviceOnly) {
-  AdjustedCommand C = adjustCudaCommand(
-      {"clang++", "--cuda-host-only", "k.cu"}, settings());
+  AdjustedCommand C =
+      adjustCudaCommand({"clang++", "--cuda-host-only", "k.cu"}, settings());
   EXPECT_FALSE(has(C.Args, "--cuda-host-only"));
   EXPECT_TRUE(has(C.Args, "--cuda-device-only"));
 }
 
 TEST(CudaCommandTest, ClangCommandsKeepClangMeanings) {
   // In a clang command, -Werror takes no value and -G is not nvcc's.
-  AdjustedCommand C = adjustCudaCommand(
-      {"clang++", "-Werror", "-O2", "k.cu"}, settings());
+  AdjustedCommand C =
+      adjustCudaCommand({"clang++", "-Werror", "-O2", "k.cu"}, settings());
   EXPECT_TRUE(has(C.Args, "-Werror"));
   EXPECT_TRUE(has(C.Args, "-O2"));
 }
