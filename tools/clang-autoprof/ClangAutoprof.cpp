@@ -31,6 +31,13 @@ cl::SubCommand &autoprof::tool::featuresCommand() {
   return S;
 }
 
+cl::SubCommand &autoprof::tool::metricsCommand() {
+  static cl::SubCommand S("metrics",
+                          "List the metric catalog with each metric's "
+                          "validity and pass cost on a chip");
+  return S;
+}
+
 static cl::OptionCategory &toolCategory() {
   static cl::OptionCategory C("clang-autoprof options");
   return C;
@@ -55,7 +62,7 @@ SourceOptions::SourceOptions()
                         "names none (default: $CUDA_PATH, $CUDA_HOME, the "
                         "toolkit found at build time, /usr/local/cuda)"),
                cl::value_desc("dir"), cl::sub(featuresCommand()),
-               cl::cat(toolCategory())),
+               cl::sub(metricsCommand()), cl::cat(toolCategory())),
       GpuArch("gpu-arch",
               cl::desc("GPU architecture used when the compile command names "
                        "none"),
@@ -112,6 +119,8 @@ int main(int argc, const char **argv) {
     return 1;
   if (featuresCommand())
     return runFeatures();
+  if (metricsCommand())
+    return runMetrics(argv[0]);
   reportError("no subcommand given; try 'clang-autoprof --help'");
   return 1;
 }

@@ -25,6 +25,7 @@ namespace autoprof {
 namespace tool {
 
 llvm::cl::SubCommand &featuresCommand();
+llvm::cl::SubCommand &metricsCommand();
 
 /// Options of the subcommands that parse sources (-p, sources, extra args).
 struct SourceOptions {
@@ -51,6 +52,8 @@ llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Text);
 
 /// Runs `features`; returns the exit status.
 int runFeatures();
+/// Runs `metrics`; returns the exit status.
+int runMetrics(const char *Argv0);
 
 } // namespace tool
 } // namespace autoprof
