@@ -25,186 +25,63 @@ using llvm::StringRef;
 
 namespace {
 
-/// nvcc flags that take a value (as `-f v`, `-f=v` or `-fv` for the short
-/// ones) and are dropped with it.
+// clang-format off
+/// nvcc flags dropped together with their value (`-f v` or `-f=v`).
 const llvm::StringSet<> &droppedWithValue() {
-  static const llvm::StringSet<> S = {"-ccbin",
-                                      "--compiler-bindir",
-                                      "-Xptxas",
-                                      "--ptxas-options",
-                                      "-Xlinker",
-                                      "--linker-options",
-                                      "-Xnvlink",
-                                      "--nvlink-options",
-                                      "-Xcudafe",
-                                      "-Xarchive",
-                                      "--archive-options",
-                                      "-Xfatbin",
-                                      "--fatbin-options",
-                                      "-maxrregcount",
-                                      "--maxrregcount",
-                                      "-t",
-                                      "--threads",
-                                      "-code",
-                                      "--gpu-code",
-                                      "--diag-suppress",
-                                      "-diag-suppress",
-                                      "--diag-error",
-                                      "--diag-warn",
-                                      "--keep-dir",
-                                      "-keep-dir",
-                                      "-odir",
-                                      "--output-directory",
-                                      "-ftz",
-                                      "--ftz",
-                                      "-prec-div",
-                                      "--prec-div",
-                                      "-prec-sqrt",
-                                      "--prec-sqrt",
-                                      "-fmad",
-                                      "--fmad",
-                                      "-cudart",
-                                      "--cudart",
-                                      "-cudadevrt",
-                                      "--cudadevrt",
-                                      "--machine",
-                                      "-m",
-                                      "-dopt",
-                                      "--dopt",
-                                      "-split-compile",
-                                      "--split-compile",
-                                      "--list-gpu-arch",
-                                      "-lto",
-                                      "--optimize",
-                                      "-Wno-deprecated-gpu-targets",
-                                      "--Wno-deprecated-gpu-targets",
-                                      "-jump-table-density",
-                                      "--generate-dependencies-with-compile",
-                                      "-ptx",
-                                      "-cubin",
-                                      "-fatbin",
-                                      "-extensible-whole-program",
-                                      "-ewp",
-                                      "--nvlink-options",
-                                      "--time",
-                                      "-res-usage",
-                                      "--resource-usage",
-                                      "-lineinfo",
-                                      "--generate-line-info",
-                                      "-G",
-                                      "--device-debug",
-                                      "-keep",
-                                      "--keep",
-                                      "-dlto",
-                                      "--dlink-time-opt",
-                                      "-dlink",
-                                      "--device-link",
-                                      "-dw",
-                                      "--device-w",
-                                      "-expt-relaxed-constexpr",
-                                      "--expt-relaxed-constexpr",
-                                      "-expt-extended-lambda",
-                                      "--expt-extended-lambda",
-                                      "-extended-lambda",
-                                      "--extended-lambda",
-                                      "--use-local-env",
-                                      "-use-local-env",
-                                      "--forward-unknown-to-host-compiler",
-                                      "-forward-unknown-to-host-compiler",
-                                      "--forward-unknown-to-host-linker",
-                                      "--display-error-number",
-                                      "--no-display-error-number",
-                                      "-err-no",
-                                      "--keep-device-functions",
-                                      "-keep-device-functions",
-                                      "--no-host-device-move-forward",
-                                      "--no-host-device-initializer-list",
-                                      "-nohdinitlist",
-                                      "--allow-unsupported-compiler",
-                                      "-allow-unsupported-compiler",
-                                      "--source-in-ptx",
-                                      "-src-in-ptx",
-                                      "--restrict",
-                                      "-restrict",
-                                      "--Wreorder",
-                                      "-Wreorder",
-                                      "--Wext-lambda-captures-this",
-                                      "--Wno-deprecated-declarations",
-                                      "-Wno-deprecated-declarations",
-                                      "--disable-warnings"};
+  static const llvm::StringSet<> S = {
+      "-ccbin", "--compiler-bindir", "-Xptxas", "--ptxas-options", "-Xlinker",
+      "--linker-options", "-Xnvlink", "--nvlink-options", "-Xcudafe",
+      "-Xarchive", "--archive-options", "-Xfatbin", "--fatbin-options",
+      "-maxrregcount", "--maxrregcount", "-t", "--threads", "-code",
+      "--gpu-code", "--diag-suppress", "-diag-suppress", "--diag-error",
+      "--diag-warn", "--keep-dir", "-keep-dir", "-odir", "--output-directory",
+      "-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt",
+      "-fmad", "--fmad", "-cudart", "--cudart", "-cudadevrt", "--cudadevrt",
+      "--machine", "-m", "-dopt", "--dopt", "-split-compile",
+      "--split-compile", "-jump-table-density"};
   return S;
 }
 
-/// The subset of droppedWithValue() that takes a value.
-const llvm::StringSet<> &takesValue() {
-  static const llvm::StringSet<> S = {"-ccbin",
-                                      "--compiler-bindir",
-                                      "-Xptxas",
-                                      "--ptxas-options",
-                                      "-Xlinker",
-                                      "--linker-options",
-                                      "-Xnvlink",
-                                      "--nvlink-options",
-                                      "-Xcudafe",
-                                      "-Xarchive",
-                                      "--archive-options",
-                                      "-Xfatbin",
-                                      "--fatbin-options",
-                                      "-maxrregcount",
-                                      "--maxrregcount",
-                                      "-t",
-                                      "--threads",
-                                      "-code",
-                                      "--gpu-code",
-                                      "--diag-suppress",
-                                      "-diag-suppress",
-                                      "--diag-error",
-                                      "--diag-warn",
-                                      "--keep-dir",
-                                      "-keep-dir",
-                                      "-odir",
-                                      "--output-directory",
-                                      "-ftz",
-                                      "--ftz",
-                                      "-prec-div",
-                                      "--prec-div",
-                                      "-prec-sqrt",
-                                      "--prec-sqrt",
-                                      "-fmad",
-                                      "--fmad",
-                                      "-cudart",
-                                      "--cudart",
-                                      "-cudadevrt",
-                                      "--cudadevrt",
-                                      "--machine",
-                                      "-m",
-                                      "-dopt",
-                                      "--dopt",
-                                      "-split-compile",
-                                      "--split-compile",
-                                      "-jump-table-density",
-                                      "-arch",
-                                      "--gpu-architecture",
-                                      "-gencode",
-                                      "--generate-code",
-                                      "-Xcompiler",
-                                      "--compiler-options",
-                                      "--default-stream",
-                                      "-default-stream",
-                                      "-rdc",
-                                      "--relocatable-device-code",
-                                      "-x",
-                                      "--x",
-                                      "--std",
-                                      "-std",
-                                      "--include-path",
-                                      "--define-macro",
-                                      "--undefine-macro",
-                                      "--pre-include",
-                                      "--system-include",
-                                      "--options-file",
-                                      "-optf"};
+/// nvcc flags without a value that are dropped.
+const llvm::StringSet<> &droppedAlone() {
+  static const llvm::StringSet<> S = {
+      "--list-gpu-arch", "-lto", "--optimize", "-Wno-deprecated-gpu-targets",
+      "--Wno-deprecated-gpu-targets", "--generate-dependencies-with-compile",
+      "-ptx", "-cubin", "-fatbin", "-extensible-whole-program", "-ewp",
+      "--time", "-res-usage", "--resource-usage", "-lineinfo",
+      "--generate-line-info", "-G", "--device-debug", "-keep", "--keep",
+      "-dlto", "--dlink-time-opt", "-dlink", "--device-link", "-dw",
+      "--device-w", "-expt-relaxed-constexpr", "--expt-relaxed-constexpr",
+      "-expt-extended-lambda", "--expt-extended-lambda", "-extended-lambda",
+      "--extended-lambda", "--use-local-env", "-use-local-env",
+      "--forward-unknown-to-host-compiler", "-forward-unknown-to-host-compiler",
+      "--forward-unknown-to-host-linker", "--display-error-number",
+      "--no-display-error-number", "-err-no", "--keep-device-functions",
+      "-keep-device-functions", "--no-host-device-move-forward",
+      "--no-host-device-initializer-list", "-nohdinitlist",
+      "--allow-unsupported-compiler", "-allow-unsupported-compiler",
+      "--source-in-ptx", "-src-in-ptx", "--restrict", "-restrict",
+      "--Wreorder", "-Wreorder", "--Wext-lambda-captures-this",
+      "--Wno-deprecated-declarations", "-Wno-deprecated-declarations",
+      "--disable-warnings"};
   return S;
+}
+
+/// nvcc flags translated below that take a value.
+const llvm::StringSet<> &translatedWithValue() {
+  static const llvm::StringSet<> S = {
+      "-arch", "--gpu-architecture", "-gencode", "--generate-code",
+      "-Xcompiler", "--compiler-options", "--default-stream",
+      "-default-stream", "-rdc", "--relocatable-device-code", "-x", "--x",
+      "--std", "-std", "--include-path", "--define-macro", "--undefine-macro",
+      "--pre-include", "--system-include", "--options-file", "-optf"};
+  return S;
+}
+// clang-format on
+
+bool takesValue(StringRef Flag) {
+  return droppedWithValue().contains(Flag) ||
+         translatedWithValue().contains(Flag);
 }
 
 /// Splits `-flag=value` into its parts; a flag without '=' has no value.
@@ -319,7 +196,7 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
     auto Value = [&]() -> std::optional<std::string> {
       if (Inline)
         return Inline->str();
-      if (takesValue().contains(Flag) && I + 1 < In.size())
+      if (takesValue(Flag) && I + 1 < In.size())
         return In[++I];
       return std::nullopt;
     };
@@ -413,11 +290,13 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
       }
     if (Translated)
       continue;
-    if (droppedWithValue().contains(Flag) || droppedWithValue().contains(A)) {
-      if (!Inline && takesValue().contains(Flag))
+    if (droppedWithValue().contains(Flag)) {
+      if (!Inline && I + 1 < In.size())
         ++I;
       continue;
     }
+    if (droppedAlone().contains(A))
+      continue;
     Emit(A.str());
   }
 
