@@ -11,6 +11,9 @@ example="$root/bench/corpus/transpose_smem_conflicts.cu"
 echo "== static features of the kernels of $example"
 "$tool" features "$example" -- -std=c++17 -I"$root/bench/corpus"
 
+echo "== replay passes of the metric catalog on GH100 (CUPTI host API, no GPU needed)"
+"$tool" metrics --chip=GH100 | tail -n 1
+
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   echo "== running the example on the GPU"
   out=$(mktemp -d)
