@@ -38,6 +38,11 @@ cl::SubCommand &autoprof::tool::metricsCommand() {
   return S;
 }
 
+cl::SubCommand &autoprof::tool::treeCommand() {
+  static cl::SubCommand S("tree", "Validate, print or draw a profiling tree");
+  return S;
+}
+
 static cl::OptionCategory &toolCategory() {
   static cl::OptionCategory C("clang-autoprof options");
   return C;
@@ -62,7 +67,8 @@ SourceOptions::SourceOptions()
                         "names none (default: $CUDA_PATH, $CUDA_HOME, the "
                         "toolkit found at build time, /usr/local/cuda)"),
                cl::value_desc("dir"), cl::sub(featuresCommand()),
-               cl::sub(metricsCommand()), cl::cat(toolCategory())),
+               cl::sub(metricsCommand()), cl::sub(treeCommand()),
+               cl::cat(toolCategory())),
       GpuArch("gpu-arch",
               cl::desc("GPU architecture used when the compile command names "
                        "none"),
@@ -121,6 +127,8 @@ int main(int argc, const char **argv) {
     return runFeatures();
   if (metricsCommand())
     return runMetrics(argv[0]);
+  if (treeCommand())
+    return runTree(argv[0]);
   reportError("no subcommand given; try 'clang-autoprof --help'");
   return 1;
 }

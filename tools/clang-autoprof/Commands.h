@@ -26,6 +26,7 @@ namespace tool {
 
 llvm::cl::SubCommand &featuresCommand();
 llvm::cl::SubCommand &metricsCommand();
+llvm::cl::SubCommand &treeCommand();
 
 /// Options of the subcommands that parse sources (-p, sources, extra args).
 struct SourceOptions {
@@ -54,6 +55,8 @@ llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Text);
 int runFeatures();
 /// Runs `metrics`; returns the exit status.
 int runMetrics(const char *Argv0);
+/// Runs `tree validate|show|dot`; returns the exit status.
+int runTree(const char *Argv0);
 
 } // namespace tool
 } // namespace autoprof

@@ -1,0 +1,352 @@
+//===- ProfilingTree.cpp - The profiling tree model -----------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Tree/ProfilingTree.h"
+
+#include "autoprof/Features/KernelRecord.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <set>
+
+using namespace autoprof;
+
+const TreeNode *ProfilingTree::find(const std::string &Id) const {
+  for (const TreeNode &N : Nodes)
+    if (N.Id == Id)
+      return &N;
+  return nullptr;
+}
+
+namespace {
+
+using Value = rapidjson::Value;
+
+struct Parser {
+  std::vector<TreeProblem> &Problems;
+  bool Ok = true;
+
+  void fail(const std::string &Path, const std::string &Msg) {
+    Problems.push_back({Path, Msg});
+    Ok = false;
+  }
+  const Value *member(const Value &Obj, const char *Key,
+                      const std::string &Path, bool Required = true) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd()) {
+      if (Required)
+        fail(Path, std::string("missing \"") + Key + "\"");
+      return nullptr;
+    }
+    return &It->value;
+  }
+  bool string(const Value &Obj, const char *Key, const std::string &Path,
+              std::string &Out, bool Required = true) {
+    const Value *V = member(Obj, Key, Path, Required);
+    if (!V)
+      return false;
+    if (!V->IsString() || V->GetStringLength() == 0) {
+      fail(Path + "." + Key, "expected a non-empty string");
+      return false;
+    }
+    Out = V->GetString();
+    return true;
+  }
+  void strings(const Value &Obj, const char *Key, const std::string &Path,
+               std::vector<std::string> &Out, bool AllowEmpty) {
+    const Value *V = member(Obj, Key, Path);
+    if (!V)
+      return;
+    if (!V->IsArray() || (!AllowEmpty && V->Empty())) {
+      fail(Path + "." + Key, AllowEmpty
+                                 ? "expected an array of strings"
+                                 : "expected a non-empty array of strings");
+      return;
+    }
+    for (rapidjson::SizeType I = 0; I < V->Size(); ++I) {
+      if (!(*V)[I].IsString())
+        fail(Path + "." + Key + "[" + std::to_string(I) + "]",
+             "expected a string");
+      else
+        Out.push_back((*V)[I].GetString());
+    }
+  }
+};
+
+std::pair<unsigned, unsigned> lineColumn(const std::string &Text,
+                                         size_t Offset) {
+  unsigned Line = 1, Col = 1;
+  for (size_t I = 0; I < Offset && I < Text.size(); ++I) {
+    if (Text[I] == '\n') {
+      ++Line;
+      Col = 1;
+    } else {
+      ++Col;
+    }
+  }
+  return {Line, Col};
+}
+
+std::string formatNumber(double V) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "%g", V);
+  return Buf;
+}
+
+std::string testText(const NodeTest &T) {
+  return std::string(T.From == NodeTest::Source::Feature ? "feature "
+                                                         : "sample ") +
+         T.Key + " " + T.Op + " " + formatNumber(T.Threshold);
+}
+
+} // namespace
+
+bool autoprof::parseTree(const std::string &Text, ProfilingTree &Out,
+                         std::vector<TreeProblem> &Problems) {
+  rapidjson::Document Doc;
+  Doc.Parse(Text.data(), Text.size());
+  if (Doc.HasParseError()) {
+    auto [Line, Col] = lineColumn(Text, Doc.GetErrorOffset());
+    Problems.push_back({std::to_string(Line) + ":" + std::to_string(Col),
+                        std::string("malformed JSON: ") +
+                            rapidjson::GetParseError_En(Doc.GetParseError())});
+    return false;
+  }
+  Parser P{Problems};
+  if (!Doc.IsObject()) {
+    P.fail("$", "expected an object");
+    return false;
+  }
+  const Value *Version = P.member(Doc, "version", "$");
+  if (!Version)
+    return false;
+  if (!Version->IsInt() || Version->GetInt() != TreeFormatVersion) {
+    P.fail("$.version", "unsupported version (this tool reads version " +
+                            std::to_string(TreeFormatVersion) + ")");
+    return false;
+  }
+  P.string(Doc, "name", "$", Out.Name);
+  P.strings(Doc, "chips", "$", Out.Chips, /*AllowEmpty=*/false);
+  if (const Value *B = P.member(Doc, "budget", "$")) {
+    if (!B->IsUint() || B->GetUint() == 0)
+      P.fail("$.budget", "expected a positive integer (replay passes)");
+    else
+      Out.Budget = B->GetUint();
+  }
+  P.strings(Doc, "stage1", "$", Out.Stage1, /*AllowEmpty=*/true);
+  P.string(Doc, "root", "$", Out.Root);
+  const Value *Nodes = P.member(Doc, "nodes", "$");
+  if (Nodes && (!Nodes->IsArray() || Nodes->Empty())) {
+    P.fail("$.nodes", "expected a non-empty array");
+    Nodes = nullptr;
+  }
+  for (rapidjson::SizeType I = 0; Nodes && I < Nodes->Size(); ++I) {
+    const Value &N = (*Nodes)[I];
+    TreeNode TN;
+    TN.Path = "$.nodes[" + std::to_string(I) + "]";
+    if (!N.IsObject()) {
+      P.fail(TN.Path, "expected an object");
+      continue;
+    }
+    P.string(N, "id", TN.Path, TN.Id);
+    const Value *Leaf = P.member(N, "leaf", TN.Path, /*Required=*/false);
+    const Value *Test = P.member(N, "test", TN.Path, /*Required=*/false);
+    if ((Leaf != nullptr) == (Test != nullptr)) {
+      P.fail(TN.Path, "a node has either \"test\" (with \"then\" and "
+                      "\"else\") or \"leaf\"");
+      continue;
+    }
+    if (Leaf) {
+      TN.Leaf = true;
+      std::string LP = TN.Path + ".leaf";
+      if (!Leaf->IsObject()) {
+        P.fail(LP, "expected an object");
+        continue;
+      }
+      P.strings(*Leaf, "metrics", LP, TN.Metrics, /*AllowEmpty=*/false);
+      P.string(*Leaf, "focus", LP, TN.Focus);
+    } else {
+      std::string TP = TN.Path + ".test";
+      if (!Test->IsObject()) {
+        P.fail(TP, "expected an object");
+        continue;
+      }
+      bool HasFeature = Test->HasMember("feature");
+      bool HasSample = Test->HasMember("sample");
+      if (HasFeature == HasSample) {
+        P.fail(TP, "a test names either \"feature\" or \"sample\"");
+      } else {
+        TN.Test.From =
+            HasFeature ? NodeTest::Source::Feature : NodeTest::Source::Sample;
+        P.string(*Test, HasFeature ? "feature" : "sample", TP, TN.Test.Key);
+      }
+      P.string(*Test, "op", TP, TN.Test.Op);
+      if (const Value *Th = P.member(*Test, "threshold", TP)) {
+        if (!Th->IsNumber())
+          P.fail(TP + ".threshold", "expected a number");
+        else
+          TN.Test.Threshold = Th->GetDouble();
+      }
+      P.string(N, "then", TN.Path, TN.Then);
+      P.string(N, "else", TN.Path, TN.Else);
+    }
+    Out.Nodes.push_back(std::move(TN));
+  }
+  return P.Ok;
+}
+
+void autoprof::checkTreeStructure(const ProfilingTree &T,
+                                  std::vector<TreeProblem> &Problems) {
+  std::map<std::string, const TreeNode *> ById;
+  for (const TreeNode &N : T.Nodes)
+    if (!ById.emplace(N.Id, &N).second)
+      Problems.push_back({N.Path + ".id", "duplicate node id '" + N.Id + "'"});
+  if (!ById.count(T.Root))
+    Problems.push_back({"$.root", "no node has id '" + T.Root + "'"});
+  const std::vector<std::string> &Features = featureNames();
+  std::set<std::string> Stage1(T.Stage1.begin(), T.Stage1.end());
+  for (const TreeNode &N : T.Nodes) {
+    if (N.Leaf)
+      continue;
+    for (auto [Child, Key] :
+         {std::pair<const std::string *, const char *>{&N.Then, "then"},
+          {&N.Else, "else"}})
+      if (!ById.count(*Child))
+        Problems.push_back(
+            {N.Path + "." + Key, "no node has id '" + *Child + "'"});
+    const NodeTest &Te = N.Test;
+    if (Te.Op != "<" && Te.Op != "<=" && Te.Op != ">" && Te.Op != ">=")
+      Problems.push_back(
+          {N.Path + ".test.op", "'" + Te.Op + "' is not one of <, <=, >, >="});
+    if (Te.From == NodeTest::Source::Feature &&
+        std::find(Features.begin(), Features.end(), Te.Key) == Features.end())
+      Problems.push_back(
+          {N.Path + ".test.feature", "unknown feature '" + Te.Key + "'"});
+    if (Te.From == NodeTest::Source::Sample && !Stage1.count(Te.Key))
+      Problems.push_back(
+          {N.Path + ".test.sample", "'" + Te.Key +
+                                        "' is not a stage-1 sample of the "
+                                        "tree"});
+  }
+  // Reachability and cycles, by a depth-first walk from the root.
+  std::map<std::string, int> State; // 1: on the stack, 2: done.
+  std::function<void(const std::string &)> Walk = [&](const std::string &Id) {
+    auto It = ById.find(Id);
+    if (It == ById.end())
+      return;
+    int &S = State[Id];
+    if (S == 1) {
+      Problems.push_back(
+          {It->second->Path, "cycle: node '" + Id + "' is its own descendant"});
+      return;
+    }
+    if (S == 2)
+      return;
+    S = 1;
+    if (!It->second->Leaf) {
+      Walk(It->second->Then);
+      Walk(It->second->Else);
+    }
+    State[Id] = 2;
+  };
+  Walk(T.Root);
+  for (const TreeNode &N : T.Nodes)
+    if (!State.count(N.Id))
+      Problems.push_back({N.Path, "node '" + N.Id +
+                                      "' is unreachable from "
+                                      "the root"});
+}
+
+std::vector<std::vector<const TreeNode *>>
+autoprof::leafPaths(const ProfilingTree &T) {
+  std::vector<std::vector<const TreeNode *>> Paths;
+  std::vector<const TreeNode *> Stack;
+  std::function<bool(const std::string &)> Walk = [&](const std::string &Id) {
+    const TreeNode *N = T.find(Id);
+    if (!N || Stack.size() > T.Nodes.size() ||
+        std::find(Stack.begin(), Stack.end(), N) != Stack.end())
+      return false;
+    Stack.push_back(N);
+    bool Ok = true;
+    if (N->Leaf)
+      Paths.push_back(Stack);
+    else
+      Ok = Walk(N->Then) && Walk(N->Else);
+    Stack.pop_back();
+    return Ok;
+  };
+  if (!Walk(T.Root))
+    return {};
+  return Paths;
+}
+
+std::string autoprof::writeTreeText(const ProfilingTree &T) {
+  std::string Out = "tree " + T.Name + " (chips:";
+  for (const std::string &C : T.Chips)
+    Out += " " + C;
+  Out += ", budget " + std::to_string(T.Budget) + " passes)\n";
+  Out += "stage1:";
+  for (const std::string &S : T.Stage1)
+    Out += " " + S;
+  Out += "\n";
+  std::function<void(const std::string &, unsigned, const std::string &)> Show =
+      [&](const std::string &Id, unsigned Depth, const std::string &Label) {
+        const TreeNode *N = T.find(Id);
+        std::string Indent(2 * Depth, ' ');
+        if (!N || Depth > T.Nodes.size()) {
+          Out += Indent + Label + "<missing " + Id + ">\n";
+          return;
+        }
+        if (N->Leaf) {
+          Out += Indent + Label + "leaf " + N->Id + ":";
+          for (const std::string &M : N->Metrics)
+            Out += " " + M;
+          Out += "\n" + Indent + "  focus: " + N->Focus + "\n";
+          return;
+        }
+        Out +=
+            Indent + Label + "node " + N->Id + ": " + testText(N->Test) + "\n";
+        Show(N->Then, Depth + 1, "then: ");
+        Show(N->Else, Depth + 1, "else: ");
+      };
+  Show(T.Root, 0, "");
+  return Out;
+}
+
+std::string autoprof::writeTreeDot(const ProfilingTree &T) {
+  auto Quote = [](const std::string &S) {
+    std::string Q = "\"";
+    for (char C : S) {
+      if (C == '"' || C == '\\')
+        Q += '\\';
+      Q += C;
+    }
+    return Q + "\"";
+  };
+  std::string Out =
+      "digraph " + Quote(T.Name) + " {\n  node [fontname=\"Helvetica\"];\n";
+  for (const TreeNode &N : T.Nodes) {
+    if (N.Leaf) {
+      std::string Label = N.Id;
+      for (const std::string &M : N.Metrics)
+        Label += "\\n" + M;
+      Out += "  " + Quote(N.Id) + " [shape=box, label=\"" + Label + "\"];\n";
+    } else {
+      Out += "  " + Quote(N.Id) +
+             " [shape=ellipse, label=" + Quote(N.Id + ": " + testText(N.Test)) +
+             "];\n";
+      Out +=
+          "  " + Quote(N.Id) + " -> " + Quote(N.Then) + " [label=\"yes\"];\n";
+      Out += "  " + Quote(N.Id) + " -> " + Quote(N.Else) + " [label=\"no\"];\n";
+    }
+  }
+  return Out + "}\n";
+}

@@ -1,0 +1,103 @@
+//===- ProfilingTreeTest.cpp - Tests of the tree model --------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Tree/ProfilingTree.h"
+
+#include "gtest/gtest.h"
+
+using namespace autoprof;
+
+namespace {
+
+const char *Tree = R"json({
+  "version": 1, "name": "t", "chips": ["GH100"], "budget": 8,
+  "stage1": ["gpu__time_duration.sum"],
+  "root": "a",
+  "nodes": [
+    {"id": "a", "test": {"feature": "loops", "op": ">", "threshold": 0},
+     "then": "b", "else": "l3"},
+    {"id": "b", "test": {"sample": "gpu__time_duration.sum", "op": "<", "threshold": 1000},
+     "then": "l1", "else": "l2"},
+    {"id": "l1", "leaf": {"metrics": ["m1"], "focus": "f1"}},
+    {"id": "l2", "leaf": {"metrics": ["m2"], "focus": "f2"}},
+    {"id": "l3", "leaf": {"metrics": ["m3"], "focus": "f3"}}
+  ]})json";
+
+ProfilingTree parse(const std::string &Text) {
+  ProfilingTree T;
+  std::vector<TreeProblem> P;
+  EXPECT_TRUE(parseTree(Text, T, P));
+  EXPECT_TRUE(P.empty());
+  return T;
+}
+
+TEST(ProfilingTreeTest, ParsesAllFields) {
+  ProfilingTree T = parse(Tree);
+  EXPECT_EQ(T.Name, "t");
+  EXPECT_EQ(T.Budget, 8u);
+  ASSERT_EQ(T.Nodes.size(), 5u);
+  const TreeNode *B = T.find("b");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Test.From, NodeTest::Source::Sample);
+  EXPECT_EQ(B->Test.Op, "<");
+  EXPECT_EQ(B->Test.Threshold, 1000);
+  EXPECT_EQ(B->Path, "$.nodes[1]");
+  EXPECT_TRUE(T.find("l2")->Leaf);
+  EXPECT_EQ(T.find("l2")->Focus, "f2");
+}
+
+TEST(ProfilingTreeTest, LeafPathsInDepthFirstOrder) {
+  ProfilingTree T = parse(Tree);
+  auto Paths = leafPaths(T);
+  ASSERT_EQ(Paths.size(), 3u);
+  EXPECT_EQ(Paths[0].back()->Id, "l1");
+  EXPECT_EQ(Paths[0].size(), 3u);
+  EXPECT_EQ(Paths[2].back()->Id, "l3");
+  EXPECT_EQ(Paths[2].size(), 2u);
+  std::vector<TreeProblem> P;
+  checkTreeStructure(T, P);
+  EXPECT_TRUE(P.empty());
+}
+
+TEST(ProfilingTreeTest, CycleIsFoundAndHasNoPaths) {
+  std::string Text = Tree;
+  Text.replace(Text.find("\"else\": \"l2\""), 12, "\"else\": \"a\"");
+  ProfilingTree T = parse(Text);
+  std::vector<TreeProblem> P;
+  checkTreeStructure(T, P);
+  bool Cycle = false, Unreachable = false;
+  for (const TreeProblem &X : P) {
+    Cycle |= X.Message.find("cycle") != std::string::npos;
+    Unreachable |= X.Message.find("'l2' is unreachable") != std::string::npos;
+  }
+  EXPECT_TRUE(Cycle);
+  EXPECT_TRUE(Unreachable);
+  EXPECT_TRUE(leafPaths(T).empty());
+}
+
+TEST(ProfilingTreeTest, ShapeErrorsCarryJsonPaths) {
+  ProfilingTree T;
+  std::vector<TreeProblem> P;
+  EXPECT_FALSE(parseTree(R"({"version": 1, "name": "t", "chips": [],
+      "budget": 0, "stage1": [], "root": "a",
+      "nodes": [{"id": "a", "leaf": {"metrics": ["m"], "focus": "f"},
+                 "test": {"feature": "loops", "op": ">", "threshold": 0}}]})",
+                         T, P));
+  ASSERT_EQ(P.size(), 3u);
+  EXPECT_EQ(P[0].Path, "$.chips");
+  EXPECT_EQ(P[1].Path, "$.budget");
+  EXPECT_EQ(P[2].Path, "$.nodes[0]");
+}
+
+TEST(ProfilingTreeTest, MalformedJsonGivesLineAndColumn) {
+  ProfilingTree T;
+  std::vector<TreeProblem> P;
+  EXPECT_FALSE(parseTree("{\n  \"version\": 1,\n  oops\n}", T, P));
+  ASSERT_EQ(P.size(), 1u);
+  EXPECT_EQ(P[0].Path, "3:3");
+}
+
+} // namespace
