@@ -12,6 +12,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace llvm;
@@ -48,8 +49,11 @@ TreeOptions &treeOptions() {
 
 /// Checks every metric against the catalog and the chips, and every
 /// root-to-leaf path against the budget.
-void checkMetricsAndBudget(const ProfilingTree &T, const MetricCatalog &C,
-                           ProfilerHost &Host, std::vector<TreeProblem> &P) {
+/// Returns the largest pass count of a path.
+unsigned checkMetricsAndBudget(const ProfilingTree &T, const MetricCatalog &C,
+                               ProfilerHost &Host,
+                               std::vector<TreeProblem> &P) {
+  unsigned MaxPasses = 0;
   std::set<std::string> Bad;
   auto CheckMetric = [&](const std::string &M, const std::string &Where) {
     const CatalogMetric *CM = C.find(M);
@@ -93,6 +97,7 @@ void checkMetricsAndBudget(const ProfilingTree &T, const MetricCatalog &C,
         P.push_back({Leaf->Path, toString(N.takeError())});
         continue;
       }
+      MaxPasses = std::max(MaxPasses, *N);
       if (*N > T.Budget)
         P.push_back({Leaf->Path, "path to leaf '" + Leaf->Id + "' costs " +
                                      std::to_string(*N) + " passes on " + Chip +
@@ -100,6 +105,7 @@ void checkMetricsAndBudget(const ProfilingTree &T, const MetricCatalog &C,
                                      std::to_string(T.Budget)});
     }
   }
+  return MaxPasses;
 }
 
 } // namespace
@@ -160,15 +166,17 @@ int autoprof::tool::runTree(const char *Argv0) {
         Problems.push_back(
             {"$.chips[" + std::to_string(I) + "]", toString(std::move(E))});
       }
+    unsigned MaxPasses = 0;
     if (Problems.empty())
-      checkMetricsAndBudget(T, *Catalog, **Host, Problems);
+      MaxPasses = checkMetricsAndBudget(T, *Catalog, **Host, Problems);
     if (!Problems.empty()) {
       Report();
       return 1;
     }
     Text = "tree '" + T.Name +
            "' is valid: " + std::to_string(leafPaths(T).size()) +
-           " leaves, budget " + std::to_string(T.Budget) + " passes\n";
+           " leaves, at most " + std::to_string(MaxPasses) + " of " +
+           std::to_string(T.Budget) + " passes per kernel\n";
   } else {
     Text = O.Action == TreeAction::Show ? writeTreeText(T) : writeTreeDot(T);
   }
