@@ -38,6 +38,12 @@ cl::SubCommand &autoprof::tool::metricsCommand() {
   return S;
 }
 
+cl::SubCommand &autoprof::tool::planCommand() {
+  static cl::SubCommand S("plan", "Route each kernel through a profiling "
+                                  "tree and print what to collect");
+  return S;
+}
+
 cl::SubCommand &autoprof::tool::treeCommand() {
   static cl::SubCommand S("tree", "Validate, print or draw a profiling tree");
   return S;
@@ -51,29 +57,38 @@ static cl::OptionCategory &toolCategory() {
 SourceOptions::SourceOptions()
     : BuildPath("p", cl::desc("Build directory holding compile_commands.json"),
                 cl::value_desc("build-dir"), cl::sub(featuresCommand()),
-                cl::cat(toolCategory())),
+                cl::sub(planCommand()), cl::cat(toolCategory())),
       Sources(cl::Positional, cl::desc("<source>..."), cl::OneOrMore,
-              cl::sub(featuresCommand()), cl::cat(toolCategory())),
+              cl::sub(featuresCommand()), cl::sub(planCommand()),
+              cl::cat(toolCategory())),
       ExtraArgs("extra-arg",
                 cl::desc("Additional argument to append to the compiler "
                          "command line"),
-                cl::sub(featuresCommand()), cl::cat(toolCategory())),
+                cl::sub(featuresCommand()), cl::sub(planCommand()),
+                cl::cat(toolCategory())),
       ExtraArgsBefore("extra-arg-before",
                       cl::desc("Additional argument to prepend to the "
                                "compiler command line"),
-                      cl::sub(featuresCommand()), cl::cat(toolCategory())),
+                      cl::sub(featuresCommand()), cl::sub(planCommand()),
+                      cl::cat(toolCategory())),
       CudaPath("cuda-path",
                cl::desc("CUDA installation used when the compile command "
                         "names none (default: $CUDA_PATH, $CUDA_HOME, the "
                         "toolkit found at build time, /usr/local/cuda)"),
                cl::value_desc("dir"), cl::sub(featuresCommand()),
-               cl::sub(metricsCommand()), cl::sub(treeCommand()),
-               cl::cat(toolCategory())),
+               cl::sub(planCommand()), cl::sub(metricsCommand()),
+               cl::sub(treeCommand()), cl::cat(toolCategory())),
+      Kernel("kernel",
+             cl::desc("Only kernels whose name or qualified name matches "
+                      "this regular expression"),
+             cl::value_desc("regex"), cl::sub(featuresCommand()),
+             cl::sub(planCommand()), cl::cat(toolCategory())),
       GpuArch("gpu-arch",
               cl::desc("GPU architecture used when the compile command names "
                        "none"),
               cl::value_desc("sm_XX"), cl::init("sm_90"),
-              cl::sub(featuresCommand()), cl::cat(toolCategory())) {}
+              cl::sub(featuresCommand()), cl::sub(planCommand()),
+              cl::cat(toolCategory())) {}
 
 SourceOptions &autoprof::tool::sourceOptions() {
   static SourceOptions O;
@@ -129,6 +144,8 @@ int main(int argc, const char **argv) {
     return runMetrics(argv[0]);
   if (treeCommand())
     return runTree(argv[0]);
+  if (planCommand())
+    return runPlan(argv[0]);
   reportError("no subcommand given; try 'clang-autoprof --help'");
   return 1;
 }

@@ -13,6 +13,7 @@
 #ifndef AUTOPROF_TOOLS_COMMANDS_H
 #define AUTOPROF_TOOLS_COMMANDS_H
 
+#include "autoprof/Features/KernelRecord.h"
 #include "autoprof/Tooling/Compilations.h"
 #include "autoprof/Tooling/CudaCommand.h"
 #include "llvm/Support/CommandLine.h"
@@ -27,6 +28,7 @@ namespace tool {
 llvm::cl::SubCommand &featuresCommand();
 llvm::cl::SubCommand &metricsCommand();
 llvm::cl::SubCommand &treeCommand();
+llvm::cl::SubCommand &planCommand();
 
 /// Options of the subcommands that parse sources (-p, sources, extra args).
 struct SourceOptions {
@@ -35,6 +37,7 @@ struct SourceOptions {
   llvm::cl::list<std::string> ExtraArgs;
   llvm::cl::list<std::string> ExtraArgsBefore;
   llvm::cl::opt<std::string> CudaPath;
+  llvm::cl::opt<std::string> Kernel;
   llvm::cl::opt<std::string> GpuArch;
   SourceOptions();
 };
@@ -50,6 +53,14 @@ void reportWarning(const llvm::Twine &Message);
 
 /// Writes \p Text to \p Path atomically, or to stdout when \p Path is "-".
 llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Text);
+
+/// Extracts the features of the sources named by sourceOptions() into
+/// \p Report. Returns 0, 1 when a source failed (the rest is analysed), or
+/// 2 when nothing could be analysed (a bad option or database).
+int extractSources(FeatureReport &Report);
+
+/// Runs `plan`; returns the exit status.
+int runPlan(const char *Argv0);
 
 /// Runs `features`; returns the exit status.
 int runFeatures();

@@ -20,11 +20,6 @@ namespace {
 enum class OutputFormat { Text, JSON };
 
 struct FeaturesOptions {
-  cl::opt<std::string> Kernel{
-      "kernel",
-      cl::desc("Report only kernels whose name or qualified name "
-               "matches this regular expression"),
-      cl::value_desc("regex"), cl::sub(featuresCommand())};
   cl::opt<OutputFormat> Format{
       "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
       cl::values(
@@ -46,19 +41,18 @@ FeaturesOptions &featuresOptions() {
 
 } // namespace
 
-int autoprof::tool::runFeatures() {
+int autoprof::tool::extractSources(FeatureReport &Report) {
   SourceOptions &S = sourceOptions();
-  FeaturesOptions &O = featuresOptions();
   int Status = 0;
 
   std::optional<Regex> KernelRegex;
-  if (O.Kernel.getNumOccurrences()) {
+  if (S.Kernel.getNumOccurrences()) {
     std::string Err;
-    KernelRegex.emplace(O.Kernel);
+    KernelRegex.emplace(S.Kernel);
     if (!KernelRegex->isValid(Err)) {
-      reportError("invalid --kernel regular expression '" + O.Kernel +
+      reportError("invalid --kernel regular expression '" + S.Kernel +
                   "': " + Err);
-      return 1;
+      return 2;
     }
   }
 
@@ -70,7 +64,7 @@ int autoprof::tool::runFeatures() {
   Expected<Compilations> DB = Compilations::load(CO, S.Sources.front());
   if (!DB) {
     reportError(toString(DB.takeError()));
-    return 1;
+    return 2;
   }
 
   std::vector<std::string> Sources;
@@ -93,7 +87,6 @@ int autoprof::tool::runFeatures() {
     Sources.push_back(Src);
   }
 
-  FeatureReport Report;
   if (!Sources.empty()) {
     clang::tooling::ClangTool Tool(DB->database(), Sources);
     CudaSettings Cuda;
@@ -112,7 +105,15 @@ int autoprof::tool::runFeatures() {
     if (Tool.run(newFeatureActionFactory(Report, Filter).get()) != 0)
       Status = 1;
   }
+  return Status;
+}
 
+int autoprof::tool::runFeatures() {
+  FeaturesOptions &O = featuresOptions();
+  FeatureReport Report;
+  int Status = extractSources(Report);
+  if (Status == 2)
+    return 1;
   std::string Text = O.Format == OutputFormat::JSON ? writeFeaturesJSON(Report)
                                                     : writeFeaturesText(Report);
   if (Error E = writeOutput(O.Output, Text)) {

@@ -101,3 +101,52 @@ TEST(ProfilingTreeTest, MalformedJsonGivesLineAndColumn) {
 }
 
 } // namespace
+
+#include "autoprof/Tree/Routing.h"
+
+namespace {
+
+TEST(RoutingTest, FeaturesAndSamplesChooseTheLeaf) {
+  ProfilingTree T = parse(Tree);
+  KernelFeatures F;
+  F.set("loops", 2);
+  // The sample is pending until it is collected.
+  Route R = routeKernel(T, F, nullptr);
+  EXPECT_EQ(R.Leaf, nullptr);
+  ASSERT_EQ(R.Steps.size(), 2u);
+  EXPECT_EQ(R.Steps[0].Branch, "then");
+  EXPECT_EQ(R.Steps[1].Branch, "pending");
+  std::map<std::string, double> Fast = {{"gpu__time_duration.sum", 10}};
+  R = routeKernel(T, F, &Fast);
+  ASSERT_TRUE(R.Leaf);
+  EXPECT_EQ(R.Leaf->Id, "l1");
+  std::map<std::string, double> Slow = {{"gpu__time_duration.sum", 1000}};
+  EXPECT_EQ(routeKernel(T, F, &Slow).Leaf->Id, "l2"); // 1000 < 1000 fails.
+  F.set("loops", 0);
+  R = routeKernel(T, F, nullptr);
+  ASSERT_TRUE(R.Leaf);
+  EXPECT_EQ(R.Leaf->Id, "l3");
+  EXPECT_EQ(R.Steps.size(), 1u);
+}
+
+TEST(RoutingTest, NullFeatureTakesElse) {
+  std::string Text = Tree;
+  const std::string Old = "\"feature\": \"loops\"";
+  Text.replace(Text.find(Old), Old.size(),
+               "\"feature\": \"arithmetic_intensity_estimate\"");
+  ProfilingTree T = parse(Text);
+  KernelFeatures F;
+  F.clear("arithmetic_intensity_estimate");
+  EXPECT_EQ(routeKernel(T, F, nullptr).Leaf->Id, "l3");
+}
+
+TEST(RoutingTest, Operators) {
+  EXPECT_TRUE(testHolds("<", 1, 2));
+  EXPECT_FALSE(testHolds("<", 2, 2));
+  EXPECT_TRUE(testHolds("<=", 2, 2));
+  EXPECT_TRUE(testHolds(">", 3, 2));
+  EXPECT_TRUE(testHolds(">=", 2, 2));
+  EXPECT_FALSE(testHolds("==", 2, 2));
+}
+
+} // namespace

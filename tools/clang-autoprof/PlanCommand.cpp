@@ -1,0 +1,346 @@
+//===- PlanCommand.cpp - clang-autoprof plan ------------------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "autoprof/Metrics/MetricCatalog.h"
+#include "autoprof/Metrics/ProfilerHost.h"
+#include "autoprof/Tree/ProfilingTree.h"
+#include "autoprof/Tree/Routing.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+using namespace autoprof;
+using namespace autoprof::tool;
+
+namespace {
+
+enum class PlanFormat { Text, JSON };
+
+struct PlanOptions {
+  cl::opt<std::string> Tree{
+      "tree", cl::desc("Tree: a name in tree-models/ or a path"),
+      cl::value_desc("name|path"), cl::Required, cl::sub(planCommand())};
+  cl::opt<std::string> Samples{
+      "samples", cl::desc("Profile with the stage-1 samples (a profile JSON)"),
+      cl::value_desc("profile.json"), cl::sub(planCommand())};
+  cl::opt<std::string> Catalog{
+      "catalog", cl::desc("Metric catalog (default: the one shipped)"),
+      cl::value_desc("file"), cl::sub(planCommand())};
+  cl::opt<PlanFormat> Format{
+      "format", cl::desc("Output format"), cl::init(PlanFormat::Text),
+      cl::values(clEnumValN(PlanFormat::Text, "text", "readable text"),
+                 clEnumValN(PlanFormat::JSON, "json", "JSON")),
+      cl::sub(planCommand())};
+  cl::opt<std::string> Output{"o", cl::desc("Output file (default: stdout)"),
+                              cl::value_desc("file"), cl::init("-"),
+                              cl::sub(planCommand())};
+};
+
+PlanOptions &planOptions() {
+  static PlanOptions O;
+  return O;
+}
+
+[[maybe_unused]] const PlanOptions &Registered = planOptions();
+
+/// Finds a tree by path, or by name in the directory of the catalog.
+Expected<std::string> findTree(StringRef NameOrPath, StringRef ModelsDir) {
+  if (sys::fs::exists(NameOrPath))
+    return NameOrPath.str();
+  SmallString<256> P(ModelsDir);
+  sys::path::append(P, NameOrPath + ".json");
+  if (sys::fs::exists(P))
+    return std::string(P);
+  std::vector<std::string> Names;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(ModelsDir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    StringRef F = sys::path::filename(It->path());
+    if (F.ends_with(".json") && F != "metric-catalog.json")
+      Names.push_back(F.drop_back(5).str());
+  }
+  std::sort(Names.begin(), Names.end());
+  return createStringError("tree '%s' not found; available trees: %s",
+                           NameOrPath.str().c_str(), join(Names, ", ").c_str());
+}
+
+/// Stage-1 samples by mangled name and by name: the first record of each.
+struct SampleTable {
+  std::map<std::string, std::map<std::string, double>> ByMangled, ByName;
+  const std::map<std::string, double> *find(const KernelRecord &K) const {
+    auto It = ByMangled.find(K.MangledName);
+    if (!K.MangledName.empty() && It != ByMangled.end())
+      return &It->second;
+    auto N = ByName.find(K.Name);
+    return N == ByName.end() ? nullptr : &N->second;
+  }
+};
+
+Expected<SampleTable> loadSamples(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return createStringError("cannot read '%s': %s", Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  rapidjson::Document Doc;
+  StringRef Text = (*Buf)->getBuffer();
+  Doc.Parse(Text.data(), Text.size());
+  auto Err = [&](const std::string &Where, const std::string &What) {
+    return createStringError("%s: %s: %s", Path.str().c_str(), Where.c_str(),
+                             What.c_str());
+  };
+  if (Doc.HasParseError())
+    return Err("offset " + std::to_string(Doc.GetErrorOffset()),
+               std::string("malformed JSON: ") +
+                   rapidjson::GetParseError_En(Doc.GetParseError()));
+  if (!Doc.IsObject() || !Doc.HasMember("version") || !Doc["version"].IsInt() ||
+      Doc["version"].GetInt() != 1)
+    return Err("$.version", "expected version 1");
+  if (!Doc.HasMember("records") || !Doc["records"].IsArray())
+    return Err("$.records", "missing or not an array");
+  SampleTable T;
+  const auto &Records = Doc["records"];
+  for (rapidjson::SizeType I = 0; I < Records.Size(); ++I) {
+    std::string Where = "$.records[" + std::to_string(I) + "]";
+    const auto &R = Records[I];
+    if (!R.IsObject() || !R.HasMember("kernel") || !R["kernel"].IsString())
+      return Err(Where + ".kernel", "missing or not a string");
+    if (!R.HasMember("metrics") || !R["metrics"].IsObject())
+      return Err(Where + ".metrics", "missing or not an object");
+    std::map<std::string, double> Values;
+    for (auto M = R["metrics"].MemberBegin(); M != R["metrics"].MemberEnd();
+         ++M) {
+      const auto &V = M->value;
+      if (!V.IsObject() || !V.HasMember("value") || !V["value"].IsNumber())
+        return Err(Where + ".metrics." + M->name.GetString(),
+                   "expected {\"value\": <number>, ...}");
+      Values[M->name.GetString()] = V["value"].GetDouble();
+    }
+    T.ByName.emplace(R["kernel"].GetString(), Values);
+    if (R.HasMember("mangled_name") && R["mangled_name"].IsString())
+      T.ByMangled.emplace(R["mangled_name"].GetString(), Values);
+  }
+  return T;
+}
+
+struct KernelPlan {
+  const KernelRecord *Kernel;
+  Route R;
+  std::vector<std::string> Collect; ///< Leaf metrics, or the stage-1 samples.
+  unsigned Passes = 0;
+};
+
+std::string formatValue(std::optional<double> V) {
+  if (!V)
+    return "null";
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "%g", *V);
+  return Buf;
+}
+
+} // namespace
+
+int autoprof::tool::runPlan(const char *Argv0) {
+  PlanOptions &O = planOptions();
+  static int Anchor;
+  std::string CatalogPath = O.Catalog.empty()
+                                ? MetricCatalog::defaultPath(Argv0, &Anchor)
+                                : std::string(O.Catalog);
+  Expected<std::string> TreePath =
+      findTree(O.Tree, sys::path::parent_path(CatalogPath));
+  if (!TreePath) {
+    reportError(toString(TreePath.takeError()));
+    return 1;
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(*TreePath, /*IsText=*/true);
+  if (!Buf) {
+    reportError("cannot read '" + *TreePath + "': " + Buf.getError().message());
+    return 1;
+  }
+  ProfilingTree T;
+  std::vector<TreeProblem> Problems;
+  if (parseTree((*Buf)->getBuffer().str(), T, Problems))
+    checkTreeStructure(T, Problems);
+  if (!Problems.empty()) {
+    reportError(*TreePath + ":" + Problems.front().Path + ": " +
+                Problems.front().Message +
+                " (run 'clang-autoprof tree validate' for every problem)");
+    return 1;
+  }
+  Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
+  if (!Catalog) {
+    reportError(toString(Catalog.takeError()));
+    return 1;
+  }
+  std::optional<SampleTable> Samples;
+  if (!O.Samples.empty()) {
+    Expected<SampleTable> S = loadSamples(O.Samples);
+    if (!S) {
+      reportError(toString(S.takeError()));
+      return 1;
+    }
+    Samples = std::move(*S);
+  }
+  SourceOptions &S = sourceOptions();
+  Expected<std::unique_ptr<ProfilerHost>> Host = ProfilerHost::load(
+      S.CudaPath.empty() ? defaultCudaPath() : std::string(S.CudaPath));
+  if (!Host) {
+    reportError(toString(Host.takeError()));
+    return 1;
+  }
+  const std::string &Chip = T.Chips.front();
+
+  FeatureReport Report;
+  int Status = extractSources(Report);
+  if (Status == 2)
+    return 1;
+
+  auto RangeMetrics = [&](const std::vector<std::string> &Ms,
+                          std::vector<std::string> &Out) {
+    for (const std::string &M : Ms) {
+      const CatalogMetric *CM = Catalog->find(M);
+      if (CM && CM->Source == MetricSource::RangeProfiler &&
+          std::find(Out.begin(), Out.end(), M) == Out.end())
+        Out.push_back(M);
+    }
+  };
+  std::vector<KernelPlan> Plans;
+  for (const KernelRecord &K : Report.Kernels) {
+    if (K.Template == TemplateKind::Primary)
+      continue; // Only instantiations run.
+    KernelPlan P{
+        &K, routeKernel(T, K.Features, Samples ? Samples->find(K) : nullptr)};
+    std::vector<std::string> Counted;
+    RangeMetrics(T.Stage1, Counted);
+    if (P.R.Leaf) {
+      P.Collect = P.R.Leaf->Metrics;
+      RangeMetrics(P.R.Leaf->Metrics, Counted);
+    } else {
+      P.Collect = T.Stage1;
+    }
+    Expected<unsigned> N = (*Host)->passCount(Chip, Counted);
+    if (!N) {
+      reportError(toString(N.takeError()));
+      return 1;
+    }
+    P.Passes = *N;
+    Plans.push_back(std::move(P));
+  }
+
+  std::string Text;
+  if (O.Format == PlanFormat::Text) {
+    Text = "tree " + T.Name + " (budget " + std::to_string(T.Budget) +
+           " passes on " + Chip + ")\n";
+    for (const KernelPlan &P : Plans) {
+      const KernelRecord &K = *P.Kernel;
+      Text += "kernel " + K.QualifiedName + " at " + K.File + ":" +
+              std::to_string(K.Line) + "\n";
+      for (const RouteStep &St : P.R.Steps) {
+        const NodeTest &Te = St.Node->Test;
+        Text +=
+            "  node " + St.Node->Id + ": " +
+            (Te.From == NodeTest::Source::Feature ? "feature " : "sample ") +
+            Te.Key + " = " +
+            (St.Branch == "pending" ? "pending" : formatValue(St.Value)) +
+            ", " + Te.Op + " " + formatValue(Te.Threshold) + " -> " +
+            St.Branch + "\n";
+      }
+      if (P.R.Leaf) {
+        Text += "  leaf " + P.R.Leaf->Id + ": " + P.R.Leaf->Focus + "\n";
+        Text += "  metrics: " + join(P.Collect, " ") + "\n";
+      } else {
+        Text += "  pending: collect the stage-1 samples first: " +
+                join(P.Collect, " ") + "\n";
+      }
+      Text += "  passes: " + std::to_string(P.Passes) + "\n";
+    }
+  } else {
+    rapidjson::StringBuffer B;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> W(B);
+    W.SetIndent(' ', 2);
+    W.StartObject();
+    W.Key("version");
+    W.Int(1);
+    W.Key("tree");
+    W.String(T.Name.c_str());
+    W.Key("chip");
+    W.String(Chip.c_str());
+    W.Key("budget");
+    W.Uint(T.Budget);
+    W.Key("kernels");
+    W.StartArray();
+    for (const KernelPlan &P : Plans) {
+      W.StartObject();
+      W.Key("name");
+      W.String(P.Kernel->Name.c_str());
+      W.Key("qualified_name");
+      W.String(P.Kernel->QualifiedName.c_str());
+      W.Key("mangled_name");
+      W.String(P.Kernel->MangledName.c_str());
+      W.Key("route");
+      W.StartArray();
+      for (const RouteStep &St : P.R.Steps) {
+        W.StartObject();
+        W.Key("node");
+        W.String(St.Node->Id.c_str());
+        W.Key(St.Node->Test.From == NodeTest::Source::Feature ? "feature"
+                                                              : "sample");
+        W.String(St.Node->Test.Key.c_str());
+        W.Key("op");
+        W.String(St.Node->Test.Op.c_str());
+        W.Key("threshold");
+        W.Double(St.Node->Test.Threshold);
+        W.Key("value");
+        if (St.Value)
+          W.Double(*St.Value);
+        else
+          W.Null();
+        W.Key("branch");
+        W.String(St.Branch.c_str());
+        W.EndObject();
+      }
+      W.EndArray();
+      W.Key("leaf");
+      if (P.R.Leaf)
+        W.String(P.R.Leaf->Id.c_str());
+      else
+        W.Null();
+      W.Key("pending");
+      W.Bool(!P.R.Leaf);
+      W.Key(P.R.Leaf ? "metrics" : "samples_to_collect");
+      W.StartArray();
+      for (const std::string &M : P.Collect)
+        W.String(M.c_str());
+      W.EndArray();
+      W.Key("focus");
+      W.String(P.R.Leaf ? P.R.Leaf->Focus.c_str() : "");
+      W.Key("passes");
+      W.Uint(P.Passes);
+      W.EndObject();
+    }
+    W.EndArray();
+    W.EndObject();
+    Text = std::string(B.GetString(), B.GetSize()) + "\n";
+  }
+  if (Error E = writeOutput(O.Output, Text)) {
+    reportError(toString(std::move(E)));
+    return 1;
+  }
+  return Status;
+}
