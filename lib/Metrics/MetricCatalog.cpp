@@ -14,6 +14,8 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include <algorithm>
+
 using namespace autoprof;
 
 const char *autoprof::metricSourceName(MetricSource S) {
@@ -192,6 +194,17 @@ std::string MetricCatalog::defaultPath(const char *Argv0, void *MainAddr) {
   llvm::SmallString<256> Source(AUTOPROF_SOURCE_TREE_MODELS);
   llvm::sys::path::append(Source, "metric-catalog.json");
   return std::string(Source);
+}
+
+void MetricCatalog::appendRangeProfilerMetrics(
+    const std::vector<std::string> &Names,
+    std::vector<std::string> &Out) const {
+  for (const std::string &N : Names) {
+    const CatalogMetric *M = find(N);
+    if (M && M->Source == MetricSource::RangeProfiler &&
+        std::find(Out.begin(), Out.end(), N) == Out.end())
+      Out.push_back(N);
+  }
 }
 
 const CatalogMetric *MetricCatalog::find(llvm::StringRef Name) const {

@@ -103,6 +103,17 @@ void autoprof::tool::reportWarning(const Twine &Message) {
   WithColor::warning(errs(), "clang-autoprof") << Message << "\n";
 }
 
+std::string autoprof::tool::catalogPath(const char *Argv0,
+                                        const std::string &Option) {
+  static int Anchor;
+  return Option.empty() ? MetricCatalog::defaultPath(Argv0, &Anchor) : Option;
+}
+
+Expected<std::unique_ptr<ProfilerHost>> autoprof::tool::loadProfilerHost() {
+  const std::string &Path = sourceOptions().CudaPath;
+  return ProfilerHost::load(Path.empty() ? defaultCudaPath() : Path);
+}
+
 Error autoprof::tool::writeOutput(StringRef Path, StringRef Text) {
   if (Path == "-") {
     outs() << Text;

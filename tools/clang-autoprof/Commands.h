@@ -14,6 +14,8 @@
 #define AUTOPROF_TOOLS_COMMANDS_H
 
 #include "autoprof/Features/KernelRecord.h"
+#include "autoprof/Metrics/MetricCatalog.h"
+#include "autoprof/Metrics/ProfilerHost.h"
 #include "autoprof/Tooling/Compilations.h"
 #include "autoprof/Tooling/CudaCommand.h"
 #include "llvm/Support/CommandLine.h"
@@ -50,6 +52,12 @@ extern std::optional<std::vector<std::string>> ArgsAfterDashDash;
 void reportError(const llvm::Twine &Message);
 /// Prints "clang-autoprof: warning: <message>" on stderr.
 void reportWarning(const llvm::Twine &Message);
+
+/// The catalog given by a --catalog option, else the one shipped.
+std::string catalogPath(const char *Argv0, const std::string &Option);
+
+/// Loads CUPTI from --cuda-path (or the default CUDA installation).
+llvm::Expected<std::unique_ptr<ProfilerHost>> loadProfilerHost();
 
 /// Writes \p Text to \p Path atomically, or to stdout when \p Path is "-".
 llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Text);

@@ -61,18 +61,13 @@ const char *collectedBy(MetricSource S) {
 
 int autoprof::tool::runMetrics(const char *Argv0) {
   MetricsOptions &O = metricsOptions();
-  static int Anchor;
-  std::string CatalogPath = O.Catalog.empty()
-                                ? MetricCatalog::defaultPath(Argv0, &Anchor)
-                                : std::string(O.Catalog);
-  Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
+  Expected<MetricCatalog> Catalog =
+      MetricCatalog::load(catalogPath(Argv0, O.Catalog));
   if (!Catalog) {
     reportError(toString(Catalog.takeError()));
     return 1;
   }
-  SourceOptions &S = sourceOptions();
-  Expected<std::unique_ptr<ProfilerHost>> Host = ProfilerHost::load(
-      S.CudaPath.empty() ? defaultCudaPath() : std::string(S.CudaPath));
+  Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
   if (!Host) {
     reportError(toString(Host.takeError()));
     return 1;

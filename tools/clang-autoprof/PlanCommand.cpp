@@ -157,10 +157,7 @@ std::string formatValue(std::optional<double> V) {
 
 int autoprof::tool::runPlan(const char *Argv0) {
   PlanOptions &O = planOptions();
-  static int Anchor;
-  std::string CatalogPath = O.Catalog.empty()
-                                ? MetricCatalog::defaultPath(Argv0, &Anchor)
-                                : std::string(O.Catalog);
+  std::string CatalogPath = catalogPath(Argv0, O.Catalog);
   Expected<std::string> TreePath =
       findTree(O.Tree, sys::path::parent_path(CatalogPath));
   if (!TreePath) {
@@ -197,9 +194,7 @@ int autoprof::tool::runPlan(const char *Argv0) {
     }
     Samples = std::move(*S);
   }
-  SourceOptions &S = sourceOptions();
-  Expected<std::unique_ptr<ProfilerHost>> Host = ProfilerHost::load(
-      S.CudaPath.empty() ? defaultCudaPath() : std::string(S.CudaPath));
+  Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
   if (!Host) {
     reportError(toString(Host.takeError()));
     return 1;
@@ -211,15 +206,6 @@ int autoprof::tool::runPlan(const char *Argv0) {
   if (Status == 2)
     return 1;
 
-  auto RangeMetrics = [&](const std::vector<std::string> &Ms,
-                          std::vector<std::string> &Out) {
-    for (const std::string &M : Ms) {
-      const CatalogMetric *CM = Catalog->find(M);
-      if (CM && CM->Source == MetricSource::RangeProfiler &&
-          std::find(Out.begin(), Out.end(), M) == Out.end())
-        Out.push_back(M);
-    }
-  };
   std::vector<KernelPlan> Plans;
   for (const KernelRecord &K : Report.Kernels) {
     if (K.Template == TemplateKind::Primary)
@@ -227,10 +213,10 @@ int autoprof::tool::runPlan(const char *Argv0) {
     KernelPlan P{
         &K, routeKernel(T, K.Features, Samples ? Samples->find(K) : nullptr)};
     std::vector<std::string> Counted;
-    RangeMetrics(T.Stage1, Counted);
+    Catalog->appendRangeProfilerMetrics(T.Stage1, Counted);
     if (P.R.Leaf) {
       P.Collect = P.R.Leaf->Metrics;
-      RangeMetrics(P.R.Leaf->Metrics, Counted);
+      Catalog->appendRangeProfilerMetrics(P.R.Leaf->Metrics, Counted);
     } else {
       P.Collect = T.Stage1;
     }

@@ -77,20 +77,13 @@ unsigned checkMetricsAndBudget(const ProfilingTree &T, const MetricCatalog &C,
       CheckMetric(N.Metrics[I],
                   N.Path + ".leaf.metrics[" + std::to_string(I) + "]");
 
-  auto RangeMetrics = [&](const std::vector<std::string> &Ms,
-                          std::vector<std::string> &Out) {
-    for (const std::string &M : Ms) {
-      const CatalogMetric *CM = C.find(M);
-      if (CM && CM->Source == MetricSource::RangeProfiler && !Bad.count(M) &&
-          std::find(Out.begin(), Out.end(), M) == Out.end())
-        Out.push_back(M);
-    }
-  };
   for (const auto &Path : leafPaths(T)) {
     const TreeNode *Leaf = Path.back();
     std::vector<std::string> Set;
-    RangeMetrics(T.Stage1, Set);
-    RangeMetrics(Leaf->Metrics, Set);
+    C.appendRangeProfilerMetrics(T.Stage1, Set);
+    C.appendRangeProfilerMetrics(Leaf->Metrics, Set);
+    // Metrics already reported invalid would make CUPTI refuse the set.
+    llvm::erase_if(Set, [&](const std::string &M) { return Bad.count(M); });
     for (const std::string &Chip : T.Chips) {
       Expected<unsigned> N = Host.passCount(Chip, Set);
       if (!N) {
@@ -145,18 +138,13 @@ int autoprof::tool::runTree(const char *Argv0) {
 
   std::string Text;
   if (O.Action == TreeAction::Validate) {
-    static int Anchor;
-    std::string CatalogPath = O.Catalog.empty()
-                                  ? MetricCatalog::defaultPath(Argv0, &Anchor)
-                                  : std::string(O.Catalog);
-    Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
+    Expected<MetricCatalog> Catalog =
+        MetricCatalog::load(catalogPath(Argv0, O.Catalog));
     if (!Catalog) {
       reportError(toString(Catalog.takeError()));
       return 1;
     }
-    SourceOptions &S = sourceOptions();
-    Expected<std::unique_ptr<ProfilerHost>> Host = ProfilerHost::load(
-        S.CudaPath.empty() ? defaultCudaPath() : std::string(S.CudaPath));
+    Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
     if (!Host) {
       reportError(toString(Host.takeError()));
       return 1;

@@ -66,6 +66,12 @@ public:
   /// The metric named \p Name, or null.
   const CatalogMetric *find(llvm::StringRef Name) const;
 
+  /// Appends to \p Out those of \p Names that are range-profiler metrics of
+  /// the catalog (the ones that cost replay passes), skipping any already
+  /// in \p Out.
+  void appendRangeProfilerMetrics(const std::vector<std::string> &Names,
+                                  std::vector<std::string> &Out) const;
+
 private:
   std::string Name;
   std::vector<std::string> Chips;
