@@ -111,6 +111,40 @@ std::string resultString(const ProfilerHost::Api &A, CUptiResult R) {
   return "CUPTI error " + std::to_string(static_cast<int>(R));
 }
 
+/// Loads libnvperf_host, which CUPTI opens by name for its metric tables,
+/// so that a missing one is reported as such rather than as a CUPTI error.
+/// AUTOPROF_NVPERF_HOST_LIBRARY names it exactly; otherwise the directory of
+/// \p CuptiPath is tried before the system's search path. Once loaded, CUPTI's
+/// own dlopen of "libnvperf_host.so" finds this copy by its soname.
+llvm::Error loadNvperfHost(const std::string &CuptiPath) {
+  std::string Err;
+  if (const char *Exact = std::getenv("AUTOPROF_NVPERF_HOST_LIBRARY")) {
+    if (llvm::sys::DynamicLibrary::getPermanentLibrary(Exact, &Err).isValid())
+      return llvm::Error::success();
+    return llvm::createStringError("cannot load CUPTI's metric library from "
+                                   "AUTOPROF_NVPERF_HOST_LIBRARY='%s': %s",
+                                   Exact, Err.c_str());
+  }
+  std::vector<std::string> Candidates;
+  llvm::StringRef Dir = llvm::sys::path::parent_path(CuptiPath);
+  if (!Dir.empty()) {
+    llvm::SmallString<256> P(Dir);
+    llvm::sys::path::append(P, "libnvperf_host.so");
+    if (llvm::sys::fs::exists(P))
+      Candidates.push_back(std::string(P));
+  }
+  Candidates.push_back("libnvperf_host.so");
+  for (const std::string &C : Candidates)
+    if (llvm::sys::DynamicLibrary::getPermanentLibrary(C.c_str(), &Err)
+            .isValid())
+      return llvm::Error::success();
+  return llvm::createStringError(
+      "cannot load libnvperf_host.so, CUPTI's metric library, from beside "
+      "'%s' or the library path: %s; install the CUDA toolkit's CUPTI "
+      "libraries or set AUTOPROF_NVPERF_HOST_LIBRARY",
+      CuptiPath.c_str(), Err.c_str());
+}
+
 } // namespace
 
 llvm::Expected<std::unique_ptr<ProfilerHost>>
@@ -164,6 +198,8 @@ ProfilerHost::load(const std::string &CudaPath) {
       return llvm::createStringError(
           "'%s' lacks the CUPTI Profiler Host API (CUDA 13 is needed)",
           C.c_str());
+    if (llvm::Error E = loadNvperfHost(C))
+      return std::move(E);
     return std::move(Host);
   }
   return llvm::createStringError(

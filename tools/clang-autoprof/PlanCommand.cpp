@@ -8,6 +8,7 @@
 
 #include "autoprof/Metrics/MetricCatalog.h"
 #include "autoprof/Metrics/ProfilerHost.h"
+#include "autoprof/Metrics/TreeBudget.h"
 #include "autoprof/Tree/ProfilingTree.h"
 #include "autoprof/Tree/Routing.h"
 #include "llvm/ADT/StringExtras.h"
@@ -213,11 +214,11 @@ int autoprof::tool::runPlan(const char *Argv0) {
     KernelPlan P{
         &K, routeKernel(T, K.Features, Samples ? Samples->find(K) : nullptr)};
     std::vector<std::string> Counted;
-    Catalog->appendRangeProfilerMetrics(T.Stage1, Counted);
     if (P.R.Leaf) {
       P.Collect = P.R.Leaf->Metrics;
-      Catalog->appendRangeProfilerMetrics(P.R.Leaf->Metrics, Counted);
+      Counted = countedMetrics(T, *P.R.Leaf, *Catalog);
     } else {
+      Catalog->appendRangeProfilerMetrics(T.Stage1, Counted);
       P.Collect = T.Stage1;
     }
     Expected<unsigned> N = (*Host)->passCount(Chip, Counted);

@@ -8,6 +8,7 @@
 
 #include "autoprof/Metrics/MetricCatalog.h"
 #include "autoprof/Metrics/ProfilerHost.h"
+#include "autoprof/Metrics/TreeBudget.h"
 #include "autoprof/Tree/ProfilingTree.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,60 +47,6 @@ TreeOptions &treeOptions() {
 }
 
 [[maybe_unused]] const TreeOptions &Registered = treeOptions();
-
-/// Checks every metric against the catalog and the chips, and every
-/// root-to-leaf path against the budget.
-/// Returns the largest pass count of a path.
-unsigned checkMetricsAndBudget(const ProfilingTree &T, const MetricCatalog &C,
-                               ProfilerHost &Host,
-                               std::vector<TreeProblem> &P) {
-  unsigned MaxPasses = 0;
-  std::set<std::string> Bad;
-  auto CheckMetric = [&](const std::string &M, const std::string &Where) {
-    const CatalogMetric *CM = C.find(M);
-    if (!CM) {
-      P.push_back({Where, "unknown metric '" + M + "' (not in the catalog)"});
-      Bad.insert(M);
-      return;
-    }
-    if (CM->Source != MetricSource::RangeProfiler)
-      return;
-    for (const std::string &Chip : T.Chips)
-      if (!Host.isValid(Chip, M)) {
-        P.push_back({Where, "metric '" + M + "' is not valid on " + Chip});
-        Bad.insert(M);
-      }
-  };
-  for (size_t I = 0; I < T.Stage1.size(); ++I)
-    CheckMetric(T.Stage1[I], "$.stage1[" + std::to_string(I) + "]");
-  for (const TreeNode &N : T.Nodes)
-    for (size_t I = 0; I < N.Metrics.size(); ++I)
-      CheckMetric(N.Metrics[I],
-                  N.Path + ".leaf.metrics[" + std::to_string(I) + "]");
-
-  for (const auto &Path : leafPaths(T)) {
-    const TreeNode *Leaf = Path.back();
-    std::vector<std::string> Set;
-    C.appendRangeProfilerMetrics(T.Stage1, Set);
-    C.appendRangeProfilerMetrics(Leaf->Metrics, Set);
-    // Metrics already reported invalid would make CUPTI refuse the set.
-    llvm::erase_if(Set, [&](const std::string &M) { return Bad.count(M); });
-    for (const std::string &Chip : T.Chips) {
-      Expected<unsigned> N = Host.passCount(Chip, Set);
-      if (!N) {
-        P.push_back({Leaf->Path, toString(N.takeError())});
-        continue;
-      }
-      MaxPasses = std::max(MaxPasses, *N);
-      if (*N > T.Budget)
-        P.push_back({Leaf->Path, "path to leaf '" + Leaf->Id + "' costs " +
-                                     std::to_string(*N) + " passes on " + Chip +
-                                     ", over the budget of " +
-                                     std::to_string(T.Budget)});
-    }
-  }
-  return MaxPasses;
-}
 
 } // namespace
 

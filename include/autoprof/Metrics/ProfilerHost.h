@@ -17,6 +17,7 @@
 #ifndef AUTOPROF_METRICS_PROFILERHOST_H
 #define AUTOPROF_METRICS_PROFILERHOST_H
 
+#include "autoprof/Metrics/TreeBudget.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -26,7 +27,7 @@
 namespace autoprof {
 
 /// A loaded CUPTI library.
-class ProfilerHost {
+class ProfilerHost : public PassCounter {
 public:
   /// Loads libcupti.so from \p CudaPath (lib64, lib, extras/CUPTI/lib64) or
   /// the system's library path.
@@ -42,16 +43,17 @@ public:
 
   /// The replay passes that collecting \p Metrics together costs on \p Chip.
   /// Fails when a metric is not valid there (validate first).
-  llvm::Expected<unsigned> passCount(const std::string &Chip,
-                                     const std::vector<std::string> &Metrics);
+  llvm::Expected<unsigned>
+  passCount(const std::string &Chip,
+            const std::vector<std::string> &Metrics) override;
 
   /// Whether \p Metric is a range-profiler metric of \p Chip. Each check uses
   /// its own host object: one rejected metric spoils the object it was added
   /// to.
-  bool isValid(const std::string &Chip, const std::string &Metric);
+  bool isValid(const std::string &Chip, const std::string &Metric) override;
 
   struct Api;
-  ~ProfilerHost();
+  ~ProfilerHost() override;
 
 private:
   std::unique_ptr<Api> Fns;
