@@ -201,7 +201,14 @@ void MetricCatalog::appendRangeProfilerMetrics(
     std::vector<std::string> &Out) const {
   for (const std::string &N : Names) {
     const CatalogMetric *M = find(N);
-    if (M && M->Source == MetricSource::RangeProfiler &&
+    if (!M)
+      continue;
+    // A derived metric costs what its inputs cost.
+    if (M->Source == MetricSource::Derived) {
+      appendRangeProfilerMetrics(M->Inputs, Out);
+      continue;
+    }
+    if (M->Source == MetricSource::RangeProfiler &&
         std::find(Out.begin(), Out.end(), N) == Out.end())
       Out.push_back(N);
   }

@@ -14,11 +14,14 @@ using namespace autoprof;
 
 namespace {
 
-std::string metric(const std::string &Name, const std::string &Source) {
+std::string metric(const std::string &Name, const std::string &Source,
+                   const std::string &Input = "") {
   return R"({"name": ")" + Name + R"(", "source": ")" + Source +
          R"(", "section": "SpeedOfLight", "unit": "1", "meaning": "m",
            "questions": ["q"])" +
-         (Source == "derived" ? R"(, "formula": "f", "inputs": ["r1"])" : "") +
+         (Source == "derived"
+              ? R"(, "formula": "f", "inputs": [")" + Input + R"("])"
+              : std::string()) +
          "}";
 }
 
@@ -29,7 +32,8 @@ MetricCatalog catalog() {
       metric("r1", "range-profiler") + "," + metric("r2", "range-profiler") +
       "," + metric("r3", "range-profiler") + "," +
       metric("bad", "range-profiler") + "," + metric("l1", "launch") + "," +
-      metric("s1", "sass") + "," + metric("d1", "derived") + "]}";
+      metric("s1", "sass") + "," + metric("d1", "derived", "r1") + "," +
+                     metric("d2", "derived", "s1") + "]}";
   llvm::Expected<MetricCatalog> C = MetricCatalog::parse(Text, "test");
   if (!C) {
     ADD_FAILURE() << llvm::toString(C.takeError());
@@ -109,12 +113,27 @@ TEST(TreeBudgetTest, ReportsThePathsOverBudget) {
 TEST(TreeBudgetTest, MetricsWithoutPassesCostNothing) {
   MetricCatalog C = catalog();
   FakeCounter F;
-  ProfilingTree T = tree("", R"("l1", "s1", "d1")", R"("l1")", 1);
+  ProfilingTree T = tree("", R"("l1", "s1", "d2")", R"("l1")", 1);
   std::vector<TreeProblem> P;
   EXPECT_EQ(checkMetricsAndBudget(T, C, F, P), 0u);
   EXPECT_TRUE(P.empty());
   for (const auto &Asked : F.Asked)
     EXPECT_TRUE(Asked.empty());
+}
+
+TEST(TreeBudgetTest, ADerivedMetricCostsItsRangeProfilerInputs) {
+  MetricCatalog C = catalog();
+  FakeCounter F;
+  ProfilingTree T = tree("", R"("d1")", R"("r2", "d1")", 3);
+  EXPECT_EQ(countedMetrics(T, *T.find("x"), C),
+            (std::vector<std::string>{"r1"}));
+  EXPECT_EQ(countedMetrics(T, *T.find("y"), C),
+            (std::vector<std::string>{"r2", "r1"}));
+  std::vector<TreeProblem> P;
+  EXPECT_EQ(checkMetricsAndBudget(T, C, F, P), 4u);
+  ASSERT_EQ(P.size(), 1u);
+  EXPECT_EQ(P[0].Message,
+            "path to leaf 'y' costs 4 passes on GH100, over the budget of 3");
 }
 
 TEST(TreeBudgetTest, InvalidAndUnknownMetricsAreLeftOutOfTheCount) {

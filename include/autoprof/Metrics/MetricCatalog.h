@@ -67,8 +67,8 @@ public:
   const CatalogMetric *find(llvm::StringRef Name) const;
 
   /// Appends to \p Out those of \p Names that are range-profiler metrics of
-  /// the catalog (the ones that cost replay passes), skipping any already
-  /// in \p Out.
+  /// the catalog (the ones that cost replay passes), and the range-profiler
+  /// inputs of those that are derived, skipping any already in \p Out.
   void appendRangeProfilerMetrics(const std::vector<std::string> &Names,
                                   std::vector<std::string> &Out) const;
 
