@@ -20,6 +20,9 @@ config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%src_root", config.autoprof_src_root))
 config.substitutions.append(("%obj_root", config.autoprof_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(
+    ("%inject_lib", os.path.join(os.path.dirname(config.autoprof_tools_dir),
+                                 "lib", "libautoprof-inject.so")))
 config.substitutions.append(("%nvcc", os.path.join(config.cuda_path, "bin", "nvcc")))
 
 # The tests must not pick up a CUDA installation from the environment.

@@ -14,6 +14,7 @@ stage=$build/pack/stage
 rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib/clang" "$stage/llvm-bin"
 cp "$build/bin/clang-autoprof" "$stage/bin/" && strip "$stage/bin/clang-autoprof"
 cp -r "$build/lib/clang/22" "$stage/lib/clang/"
+cp "$build/lib/libautoprof-inject.so" "$stage/lib/"
 cp "$llvm/bin/FileCheck" "$llvm/bin/not" "$llvm/bin/count" "$stage/llvm-bin/"
 cp -r "$llvm/utils/lit" "$stage/litpkg"
 # FileCheck, not and count need LLVM's Z3, which other systems lack.

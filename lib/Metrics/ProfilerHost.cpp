@@ -13,7 +13,9 @@
 #include "llvm/Support/Path.h"
 
 #include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
 #include <cupti_result.h>
+#include <cupti_target.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +31,8 @@ struct ProfilerHost::Api {
   decltype(&cuptiProfilerHostGetConfigImage) GetConfigImage = nullptr;
   decltype(&cuptiProfilerHostGetNumOfPasses) GetNumOfPasses = nullptr;
   decltype(&cuptiGetResultString) GetResultString = nullptr;
+  decltype(&cuptiProfilerInitialize) ProfilerInitialize = nullptr;
+  decltype(&cuptiDeviceGetChipName) DeviceGetChipName = nullptr;
 };
 
 ProfilerHost::~ProfilerHost() = default;
@@ -194,6 +198,8 @@ ProfilerHost::load(const std::string &CudaPath) {
     Bind(A.GetConfigImage, "cuptiProfilerHostGetConfigImage");
     Bind(A.GetNumOfPasses, "cuptiProfilerHostGetNumOfPasses");
     Bind(A.GetResultString, "cuptiGetResultString");
+    Bind(A.ProfilerInitialize, "cuptiProfilerInitialize");
+    Bind(A.DeviceGetChipName, "cuptiDeviceGetChipName");
     if (!Ok)
       return llvm::createStringError(
           "'%s' lacks the CUPTI Profiler Host API (CUDA 13 is needed)",
@@ -249,4 +255,54 @@ bool ProfilerHost::isValid(const std::string &Chip, const std::string &Metric) {
   HostObject H(*Fns, Chip);
   size_t N = 0;
   return H.passes({Metric}, N) == CUPTI_SUCCESS;
+}
+
+llvm::Expected<std::vector<std::string>> ProfilerHost::deviceChips() {
+  // The driver is probed first, so that a machine without one gets its own
+  // message rather than CUPTI's.
+  std::string Err;
+  llvm::sys::DynamicLibrary Cuda =
+      llvm::sys::DynamicLibrary::getPermanentLibrary("libcuda.so.1", &Err);
+  if (!Cuda.isValid())
+    return llvm::createStringError(
+        "no CUDA driver: cannot load libcuda.so.1 (%s); profiling needs an "
+        "NVIDIA GPU and its driver",
+        Err.c_str());
+  using InitFn = int (*)(unsigned);
+  using CountFn = int (*)(int *);
+  using ErrFn = int (*)(int, const char **);
+  auto Init = reinterpret_cast<InitFn>(Cuda.getAddressOfSymbol("cuInit"));
+  auto Count =
+      reinterpret_cast<CountFn>(Cuda.getAddressOfSymbol("cuDeviceGetCount"));
+  auto ErrorString =
+      reinterpret_cast<ErrFn>(Cuda.getAddressOfSymbol("cuGetErrorString"));
+  if (!Init || !Count)
+    return llvm::createStringError("libcuda.so.1 lacks cuInit");
+  if (int R = Init(0)) {
+    const char *S = nullptr;
+    if (ErrorString)
+      ErrorString(R, &S);
+    return llvm::createStringError("the CUDA driver cannot start: %s",
+                                   S ? S : std::to_string(R).c_str());
+  }
+  int N = 0;
+  Count(&N);
+  if (N == 0)
+    return llvm::createStringError("no CUDA device is visible");
+  auto IP = zeroed<CUpti_Profiler_Initialize_Params>(
+      CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  if (CUptiResult R = Fns->ProfilerInitialize(&IP))
+    return llvm::createStringError("cannot initialise the CUPTI profiler: %s",
+                                   resultString(*Fns, R).c_str());
+  std::vector<std::string> Chips;
+  for (int I = 0; I < N; ++I) {
+    auto P = zeroed<CUpti_Device_GetChipName_Params>(
+        CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    P.deviceIndex = I;
+    if (CUptiResult R = Fns->DeviceGetChipName(&P))
+      return llvm::createStringError("cannot read the chip of device %d: %s", I,
+                                     resultString(*Fns, R).c_str());
+    Chips.push_back(P.pChipName);
+  }
+  return Chips;
 }

@@ -44,6 +44,13 @@ cl::SubCommand &autoprof::tool::planCommand() {
   return S;
 }
 
+cl::SubCommand &autoprof::tool::profileCommand() {
+  static cl::SubCommand S("profile",
+                          "Run a CUDA program and collect, for each selected "
+                          "kernel, the metrics its profiling tree chooses");
+  return S;
+}
+
 cl::SubCommand &autoprof::tool::treeCommand() {
   static cl::SubCommand S("tree", "Validate, print or draw a profiling tree");
   return S;
@@ -57,7 +64,8 @@ static cl::OptionCategory &toolCategory() {
 SourceOptions::SourceOptions()
     : BuildPath("p", cl::desc("Build directory holding compile_commands.json"),
                 cl::value_desc("build-dir"), cl::sub(featuresCommand()),
-                cl::sub(planCommand()), cl::cat(toolCategory())),
+                cl::sub(planCommand()), cl::sub(profileCommand()),
+                cl::cat(toolCategory())),
       Sources(cl::Positional, cl::desc("<source>..."), cl::OneOrMore,
               cl::sub(featuresCommand()), cl::sub(planCommand()),
               cl::cat(toolCategory())),
@@ -65,30 +73,32 @@ SourceOptions::SourceOptions()
                 cl::desc("Additional argument to append to the compiler "
                          "command line"),
                 cl::sub(featuresCommand()), cl::sub(planCommand()),
-                cl::cat(toolCategory())),
+                cl::sub(profileCommand()), cl::cat(toolCategory())),
       ExtraArgsBefore("extra-arg-before",
                       cl::desc("Additional argument to prepend to the "
                                "compiler command line"),
                       cl::sub(featuresCommand()), cl::sub(planCommand()),
-                      cl::cat(toolCategory())),
+                      cl::sub(profileCommand()), cl::cat(toolCategory())),
       CudaPath("cuda-path",
                cl::desc("CUDA installation used when the compile command "
                         "names none (default: $CUDA_PATH, $CUDA_HOME, the "
                         "toolkit found at build time, /usr/local/cuda)"),
                cl::value_desc("dir"), cl::sub(featuresCommand()),
                cl::sub(planCommand()), cl::sub(metricsCommand()),
-               cl::sub(treeCommand()), cl::cat(toolCategory())),
+               cl::sub(treeCommand()), cl::sub(profileCommand()),
+               cl::cat(toolCategory())),
       Kernel("kernel",
              cl::desc("Only kernels whose name or qualified name matches "
                       "this regular expression"),
              cl::value_desc("regex"), cl::sub(featuresCommand()),
-             cl::sub(planCommand()), cl::cat(toolCategory())),
+             cl::sub(planCommand()), cl::sub(profileCommand()),
+             cl::cat(toolCategory())),
       GpuArch("gpu-arch",
               cl::desc("GPU architecture used when the compile command names "
                        "none"),
               cl::value_desc("sm_XX"), cl::init("sm_90"),
               cl::sub(featuresCommand()), cl::sub(planCommand()),
-              cl::cat(toolCategory())) {}
+              cl::sub(profileCommand()), cl::cat(toolCategory())) {}
 
 SourceOptions &autoprof::tool::sourceOptions() {
   static SourceOptions O;
@@ -157,6 +167,8 @@ int main(int argc, const char **argv) {
     return runTree(argv[0]);
   if (planCommand())
     return runPlan(argv[0]);
+  if (profileCommand())
+    return runProfile(argv[0]);
   reportError("no subcommand given; try 'clang-autoprof --help'");
   return 1;
 }

@@ -18,6 +18,7 @@
 #include "autoprof/Metrics/ProfilerHost.h"
 #include "autoprof/Tooling/Compilations.h"
 #include "autoprof/Tooling/CudaCommand.h"
+#include "autoprof/Tree/ProfilingTree.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
@@ -31,6 +32,7 @@ llvm::cl::SubCommand &featuresCommand();
 llvm::cl::SubCommand &metricsCommand();
 llvm::cl::SubCommand &treeCommand();
 llvm::cl::SubCommand &planCommand();
+llvm::cl::SubCommand &profileCommand();
 
 /// Options of the subcommands that parse sources (-p, sources, extra args).
 struct SourceOptions {
@@ -65,7 +67,23 @@ llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Text);
 /// Extracts the features of the sources named by sourceOptions() into
 /// \p Report. Returns 0, 1 when a source failed (the rest is analysed), or
 /// 2 when nothing could be analysed (a bad option or database).
-int extractSources(FeatureReport &Report);
+/// Extracts the features of \p Sources (the positional sources when
+/// empty) with the shared source options; \p FixedArgs are the compiler
+/// arguments given after `--`. Returns 0, 1 (some sources failed) or 2.
+int extractSources(
+    FeatureReport &Report, const std::vector<std::string> *Sources = nullptr,
+    const std::optional<std::vector<std::string>> *FixedArgs = nullptr);
+
+/// Finds a tree by path, or by name among the .json files of \p ModelsDir,
+/// listing the available names when there is none.
+llvm::Expected<std::string> findTree(llvm::StringRef NameOrPath,
+                                     llvm::StringRef ModelsDir);
+
+/// Reads and parses the tree at \p Path and checks its structure; the
+/// error names the first problem.
+llvm::Error loadCheckedTree(llvm::StringRef Path, ProfilingTree &T);
+
+int runProfile(const char *Argv0);
 
 /// Runs `plan`; returns the exit status.
 int runPlan(const char *Argv0);

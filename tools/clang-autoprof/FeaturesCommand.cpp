@@ -41,8 +41,12 @@ FeaturesOptions &featuresOptions() {
 
 } // namespace
 
-int autoprof::tool::extractSources(FeatureReport &Report) {
+int autoprof::tool::extractSources(
+    FeatureReport &Report, const std::vector<std::string> *SourceList,
+    const std::optional<std::vector<std::string>> *FixedArgs) {
   SourceOptions &S = sourceOptions();
+  std::vector<std::string> Given(S.Sources.begin(), S.Sources.end());
+  const std::vector<std::string> &Inputs = SourceList ? *SourceList : Given;
   int Status = 0;
 
   std::optional<Regex> KernelRegex;
@@ -58,17 +62,17 @@ int autoprof::tool::extractSources(FeatureReport &Report) {
 
   CompilationOptions CO;
   CO.BuildPath = S.BuildPath;
-  CO.FixedArgs = ArgsAfterDashDash;
+  CO.FixedArgs = FixedArgs ? *FixedArgs : ArgsAfterDashDash;
   CO.ExtraArgs.assign(S.ExtraArgs.begin(), S.ExtraArgs.end());
   CO.ExtraArgsBefore.assign(S.ExtraArgsBefore.begin(), S.ExtraArgsBefore.end());
-  Expected<Compilations> DB = Compilations::load(CO, S.Sources.front());
+  Expected<Compilations> DB = Compilations::load(CO, Inputs.front());
   if (!DB) {
     reportError(toString(DB.takeError()));
     return 2;
   }
 
   std::vector<std::string> Sources;
-  for (const std::string &Src : S.Sources) {
+  for (const std::string &Src : Inputs) {
     if (!sys::fs::exists(Src)) {
       reportError("no such file: '" + Src + "'");
       Status = 1;

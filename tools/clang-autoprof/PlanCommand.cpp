@@ -9,6 +9,7 @@
 #include "autoprof/Metrics/MetricCatalog.h"
 #include "autoprof/Metrics/ProfilerHost.h"
 #include "autoprof/Metrics/TreeBudget.h"
+#include "autoprof/Profile/Profile.h"
 #include "autoprof/Tree/ProfilingTree.h"
 #include "autoprof/Tree/Routing.h"
 #include "llvm/ADT/StringExtras.h"
@@ -22,6 +23,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace llvm;
@@ -59,8 +61,10 @@ PlanOptions &planOptions() {
 
 [[maybe_unused]] const PlanOptions &Registered = planOptions();
 
-/// Finds a tree by path, or by name in the directory of the catalog.
-Expected<std::string> findTree(StringRef NameOrPath, StringRef ModelsDir) {
+} // namespace
+
+Expected<std::string> autoprof::tool::findTree(StringRef NameOrPath,
+                                               StringRef ModelsDir) {
   if (sys::fs::exists(NameOrPath))
     return NameOrPath.str();
   SmallString<256> P(ModelsDir);
@@ -80,6 +84,25 @@ Expected<std::string> findTree(StringRef NameOrPath, StringRef ModelsDir) {
                            NameOrPath.str().c_str(), join(Names, ", ").c_str());
 }
 
+Error autoprof::tool::loadCheckedTree(StringRef Path, ProfilingTree &T) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return createStringError("cannot read '%s': %s", Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  std::vector<TreeProblem> Problems;
+  if (parseTree((*Buf)->getBuffer().str(), T, Problems))
+    checkTreeStructure(T, Problems);
+  if (!Problems.empty())
+    return createStringError(
+        "%s:%s: %s (run 'clang-autoprof tree validate' for every problem)",
+        Path.str().c_str(), Problems.front().Path.c_str(),
+        Problems.front().Message.c_str());
+  return Error::success();
+}
+
+namespace {
+
 /// Stage-1 samples by mangled name and by name: the first record of each.
 struct SampleTable {
   std::map<std::string, std::map<std::string, double>> ByMangled, ByName;
@@ -98,43 +121,19 @@ Expected<SampleTable> loadSamples(StringRef Path) {
   if (!Buf)
     return createStringError("cannot read '%s': %s", Path.str().c_str(),
                              Buf.getError().message().c_str());
-  rapidjson::Document Doc;
-  StringRef Text = (*Buf)->getBuffer();
-  Doc.Parse(Text.data(), Text.size());
-  auto Err = [&](const std::string &Where, const std::string &What) {
-    return createStringError("%s: %s: %s", Path.str().c_str(), Where.c_str(),
-                             What.c_str());
-  };
-  if (Doc.HasParseError())
-    return Err("offset " + std::to_string(Doc.GetErrorOffset()),
-               std::string("malformed JSON: ") +
-                   rapidjson::GetParseError_En(Doc.GetParseError()));
-  if (!Doc.IsObject() || !Doc.HasMember("version") || !Doc["version"].IsInt() ||
-      Doc["version"].GetInt() != 1)
-    return Err("$.version", "expected version 1");
-  if (!Doc.HasMember("records") || !Doc["records"].IsArray())
-    return Err("$.records", "missing or not an array");
+  Profile P;
+  std::string Err;
+  if (!parseProfileJSON((*Buf)->getBuffer().str(), P, Err))
+    return createStringError("%s: %s", Path.str().c_str(), Err.c_str());
   SampleTable T;
-  const auto &Records = Doc["records"];
-  for (rapidjson::SizeType I = 0; I < Records.Size(); ++I) {
-    std::string Where = "$.records[" + std::to_string(I) + "]";
-    const auto &R = Records[I];
-    if (!R.IsObject() || !R.HasMember("kernel") || !R["kernel"].IsString())
-      return Err(Where + ".kernel", "missing or not a string");
-    if (!R.HasMember("metrics") || !R["metrics"].IsObject())
-      return Err(Where + ".metrics", "missing or not an object");
+  for (const ProfileRecord &R : P.Records) {
     std::map<std::string, double> Values;
-    for (auto M = R["metrics"].MemberBegin(); M != R["metrics"].MemberEnd();
-         ++M) {
-      const auto &V = M->value;
-      if (!V.IsObject() || !V.HasMember("value") || !V["value"].IsNumber())
-        return Err(Where + ".metrics." + M->name.GetString(),
-                   "expected {\"value\": <number>, ...}");
-      Values[M->name.GetString()] = V["value"].GetDouble();
-    }
-    T.ByName.emplace(R["kernel"].GetString(), Values);
-    if (R.HasMember("mangled_name") && R["mangled_name"].IsString())
-      T.ByMangled.emplace(R["mangled_name"].GetString(), Values);
+    for (const auto &[Name, V] : R.Metrics)
+      if (!std::isnan(V.Value)) // null: CUPTI could not evaluate it.
+        Values[Name] = V.Value;
+    T.ByName.emplace(R.Kernel, Values);
+    if (!R.MangledName.empty())
+      T.ByMangled.emplace(R.MangledName, Values);
   }
   return T;
 }
@@ -165,20 +164,9 @@ int autoprof::tool::runPlan(const char *Argv0) {
     reportError(toString(TreePath.takeError()));
     return 1;
   }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(*TreePath, /*IsText=*/true);
-  if (!Buf) {
-    reportError("cannot read '" + *TreePath + "': " + Buf.getError().message());
-    return 1;
-  }
   ProfilingTree T;
-  std::vector<TreeProblem> Problems;
-  if (parseTree((*Buf)->getBuffer().str(), T, Problems))
-    checkTreeStructure(T, Problems);
-  if (!Problems.empty()) {
-    reportError(*TreePath + ":" + Problems.front().Path + ": " +
-                Problems.front().Message +
-                " (run 'clang-autoprof tree validate' for every problem)");
+  if (Error E = loadCheckedTree(*TreePath, T)) {
+    reportError(toString(std::move(E)));
     return 1;
   }
   Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
@@ -266,6 +254,8 @@ int autoprof::tool::runPlan(const char *Argv0) {
     W.Int(1);
     W.Key("tree");
     W.String(T.Name.c_str());
+    W.Key("tree_file");
+    W.String(TreePath->c_str());
     W.Key("chip");
     W.String(Chip.c_str());
     W.Key("budget");
@@ -319,6 +309,16 @@ int autoprof::tool::runPlan(const char *Argv0) {
       W.String(P.R.Leaf ? P.R.Leaf->Focus.c_str() : "");
       W.Key("passes");
       W.Uint(P.Passes);
+      W.Key("features");
+      W.StartObject();
+      for (const auto &[Name, V] : P.Kernel->Features.values()) {
+        W.Key(Name.c_str());
+        if (V)
+          W.Double(*V);
+        else
+          W.Null();
+      }
+      W.EndObject();
       W.EndObject();
     }
     W.EndArray();

@@ -33,7 +33,7 @@ MetricCatalog catalog() {
       "," + metric("r3", "range-profiler") + "," +
       metric("bad", "range-profiler") + "," + metric("l1", "launch") + "," +
       metric("s1", "sass") + "," + metric("d1", "derived", "r1") + "," +
-                     metric("d2", "derived", "s1") + "]}";
+      metric("d2", "derived", "s1") + "]}";
   llvm::Expected<MetricCatalog> C = MetricCatalog::parse(Text, "test");
   if (!C) {
     ADD_FAILURE() << llvm::toString(C.takeError());

@@ -37,6 +37,10 @@ public:
   /// The chips the range profiler supports ("GH100", ...).
   llvm::Expected<std::vector<std::string>> supportedChips();
 
+  /// The chip of each visible CUDA device, in device order. Needs the CUDA
+  /// driver (a clear error when it or a device is missing).
+  llvm::Expected<std::vector<std::string>> deviceChips();
+
   /// Fails with a message listing the supported chips when \p Chip is not
   /// one of them.
   llvm::Error checkChip(const std::string &Chip);

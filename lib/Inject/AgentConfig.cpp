@@ -1,0 +1,141 @@
+//===- AgentConfig.cpp - What the tool asks the injection library ---------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AgentConfig.h"
+
+#include "rapidjson/document.h"
+
+#include <fstream>
+#include <sstream>
+
+using namespace autoprof;
+using namespace autoprof::inject;
+
+namespace {
+
+bool readStrings(const rapidjson::Value &Doc, const char *Key,
+                 std::vector<std::string> &Out) {
+  auto It = Doc.FindMember(Key);
+  if (It == Doc.MemberEnd())
+    return true;
+  if (!It->value.IsArray())
+    return false;
+  for (const auto &S : It->value.GetArray()) {
+    if (!S.IsString())
+      return false;
+    Out.push_back(S.GetString());
+  }
+  return true;
+}
+
+std::string readFile(const std::string &Path, bool &Ok) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  Ok = static_cast<bool>(In);
+  return SS.str();
+}
+
+} // namespace
+
+bool autoprof::inject::loadAgentConfig(const std::string &Path,
+                                       AgentConfig &Out, std::string &Error) {
+  bool Ok = false;
+  std::string Text = readFile(Path, Ok);
+  if (!Ok) {
+    Error = "cannot read the profiling configuration '" + Path + "'";
+    return false;
+  }
+  rapidjson::Document Doc;
+  Doc.Parse(Text.data(), Text.size());
+  if (Doc.HasParseError() || !Doc.IsObject() || !Doc.HasMember("output") ||
+      !Doc["output"].IsString()) {
+    Error = "malformed profiling configuration '" + Path + "'";
+    return false;
+  }
+  Out.Output = Doc["output"].GetString();
+  auto Uint = [&](const char *Key, unsigned &V) {
+    auto It = Doc.FindMember(Key);
+    if (It != Doc.MemberEnd() && It->value.IsUint())
+      V = It->value.GetUint();
+  };
+  Uint("run", Out.Run);
+  Uint("launch_skip", Out.LaunchSkip);
+  Uint("launch_count", Out.LaunchCount);
+  if (Doc.HasMember("kernel_regex") && Doc["kernel_regex"].IsString()) {
+    Out.KernelRegexText = Doc["kernel_regex"].GetString();
+    if (!Out.KernelRegexText.empty()) {
+      try {
+        Out.KernelRegex.emplace(Out.KernelRegexText,
+                                std::regex::ECMAScript | std::regex::optimize);
+      } catch (const std::regex_error &E) {
+        Error = "invalid kernel regular expression '" + Out.KernelRegexText +
+                "': " + E.what();
+        return false;
+      }
+    }
+  }
+  std::vector<std::string> Range;
+  if (!readStrings(Doc, "metrics", Out.Metrics) ||
+      !readStrings(Doc, "range_metrics", Range)) {
+    Error = "malformed metric list in '" + Path + "'";
+    return false;
+  }
+  Out.RangeMetrics.insert(Range.begin(), Range.end());
+  if (Doc.HasMember("derived_inputs") && Doc["derived_inputs"].IsObject())
+    for (const auto &E : Doc["derived_inputs"].GetObject()) {
+      std::vector<std::string> Inputs;
+      if (readStrings(Doc["derived_inputs"], E.name.GetString(), Inputs))
+        Out.DerivedInputs[E.name.GetString()] = Inputs;
+    }
+  if (Doc.HasMember("tree_file") && Doc["tree_file"].IsString()) {
+    std::string TreePath = Doc["tree_file"].GetString();
+    std::string TreeText = readFile(TreePath, Ok);
+    auto T = std::make_unique<ProfilingTree>();
+    std::vector<TreeProblem> Problems;
+    if (!Ok || !parseTree(TreeText, *T, Problems)) {
+      Error = "cannot read the tree '" + TreePath + "'";
+      return false;
+    }
+    Out.Tree = std::move(T);
+  }
+  if (Doc.HasMember("kernels") && Doc["kernels"].IsArray()) {
+    std::set<std::string> Known(featureNames().begin(), featureNames().end());
+    for (const auto &K : Doc["kernels"].GetArray()) {
+      if (!K.IsObject() || !K.HasMember("mangled_name") ||
+          !K["mangled_name"].IsString() || !K.HasMember("features") ||
+          !K["features"].IsObject())
+        continue;
+      KernelFeatures F;
+      for (const auto &E : K["features"].GetObject()) {
+        std::string Name = E.name.GetString();
+        if (!Known.count(Name))
+          continue;
+        if (E.value.IsNumber())
+          F.set(Name, E.value.GetDouble());
+        else
+          F.clear(Name);
+      }
+      Out.Features[K["mangled_name"].GetString()] = F;
+    }
+  }
+  if (Doc.HasMember("second_run") && Doc["second_run"].IsObject()) {
+    for (const auto &E : Doc["second_run"].GetObject()) {
+      SecondRunLaunch L;
+      const auto &V = E.value;
+      if (!V.IsObject())
+        continue;
+      if (V.HasMember("launch") && V["launch"].IsUint())
+        L.Launch = V["launch"].GetUint();
+      if (V.HasMember("samples") && V["samples"].IsObject())
+        for (const auto &S : V["samples"].GetObject())
+          if (S.value.IsNumber())
+            L.Samples[S.name.GetString()] = S.value.GetDouble();
+      Out.SecondRun[E.name.GetString()] = L;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,520 @@
+//===- Injection.cpp - The profiling agent inside the user's program ------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Loaded by the CUDA driver through CUDA_INJECTION64_PATH, which calls
+/// InitializeInjection(). The agent subscribes to the driver's kernel-launch
+/// callbacks; for each launch that the configuration selects it configures
+/// the range profiler on API entry (kernel replay: CUPTI replays the launch
+/// as many times as the metric set needs) and evaluates the counters on API
+/// exit. In tree mode the first selected launch of a kernel collects the
+/// tree's stage-1 samples (and the leaf's metrics when the route needs no
+/// sample); the kernel is then routed, and its next launch collects the
+/// leaf's metrics. The profile is rewritten after every profiled launch, so
+/// a program that crashes leaves the records collected so far.
+///
+//===----------------------------------------------------------------------===//
+
+#include "AgentConfig.h"
+#include "LaunchAttributes.h"
+#include "RangeProfiler.h"
+
+#include "autoprof/Profile/Profile.h"
+#include "autoprof/Tree/Routing.h"
+
+#include <cuda.h>
+#include <cupti.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cxxabi.h>
+#include <map>
+#include <memory>
+#include <mutex>
+
+using namespace autoprof;
+using namespace autoprof::inject;
+
+namespace {
+
+struct KernelState {
+  unsigned Launches = 0;
+  /// Launches whose leaf metrics were collected (or all of whose metrics
+  /// were, in fixed mode).
+  unsigned Profiled = 0;
+  /// Set once the stage-1 samples are known: the next selected launch
+  /// collects the leaf's metrics.
+  std::optional<std::map<std::string, double>> Samples;
+};
+
+/// A selected launch between API entry and exit.
+struct InFlight {
+  ProfileRecord Record;
+  LaunchConfig Launch;
+  CUdevice Device = 0;
+  RangeProfiler *Profiler = nullptr;
+  std::vector<std::string> Collect;
+  std::vector<std::string> RangeSet;
+  uint32_t Correlation = 0;
+  bool RoutesAfter = false;
+};
+
+struct Agent {
+  std::mutex Lock;
+  /// Held from the entry to the exit of a profiled launch: one range
+  /// profiler session at a time.
+  std::mutex Profiling;
+  AgentConfig Config;
+  Profile Out;
+  std::map<CUcontext, std::unique_ptr<RangeProfiler>> Profilers;
+  std::map<CUcontext, std::string> FailedContexts;
+  std::map<std::string, KernelState> Kernels;
+  std::map<uint32_t, double> Durations;
+  /// Records without a duration yet: (index, correlation id).
+  std::vector<std::pair<size_t, uint32_t>> Unmatched;
+  bool Stopped = false;
+  CUpti_SubscriberHandle Subscriber = nullptr;
+};
+
+Agent *TheAgent = nullptr;
+thread_local std::unique_ptr<InFlight> Current;
+
+std::string demangledBaseName(const std::string &Mangled) {
+  int Status = 0;
+  char *D = abi::__cxa_demangle(Mangled.c_str(), nullptr, nullptr, &Status);
+  if (Status != 0 || !D)
+    return Mangled;
+  std::string S(D);
+  std::free(D);
+  // Drop the parameter list: the last top-level "(...)".
+  if (!S.empty() && S.back() == ')') {
+    int Depth = 0;
+    for (size_t I = S.size(); I-- > 0;) {
+      if (S[I] == ')')
+        ++Depth;
+      else if (S[I] == '(' && --Depth == 0) {
+        S.resize(I);
+        break;
+      }
+    }
+  }
+  // Drop a return type (templates): the text before the last space at
+  // template depth 0.
+  int Depth = 0;
+  size_t Cut = std::string::npos;
+  for (size_t I = 0; I < S.size(); ++I) {
+    if (S[I] == '<' || S[I] == '(')
+      ++Depth;
+    else if (S[I] == '>' || S[I] == ')')
+      --Depth;
+    else if (S[I] == ' ' && Depth == 0)
+      Cut = I;
+  }
+  return Cut == std::string::npos ? S : S.substr(Cut + 1);
+}
+
+void writeProfile(Agent &A) {
+  if (!writeFileAtomically(A.Config.Output, writeProfileJSON(A.Out)))
+    std::fprintf(stderr, "clang-autoprof: error: cannot write '%s'\n",
+                 A.Config.Output.c_str());
+}
+
+void addError(Agent &A, const std::string &Message) {
+  for (const std::string &E : A.Out.Errors)
+    if (E == Message)
+      return;
+  A.Out.Errors.push_back(Message);
+}
+
+void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size,
+                              size_t *MaxRecords) {
+  *Size = 1 << 20;
+  *Buffer = static_cast<uint8_t *>(std::aligned_alloc(8, *Size));
+  *MaxRecords = 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
+                              size_t Valid) {
+  CUpti_Activity *Rec = nullptr;
+  if (TheAgent) {
+    std::lock_guard<std::mutex> G(TheAgent->Lock);
+    while (cuptiActivityGetNextRecord(Buffer, Valid, &Rec) == CUPTI_SUCCESS) {
+      if (Rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
+          Rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+        continue;
+      auto *K = reinterpret_cast<CUpti_ActivityKernel10 *>(Rec);
+      double D = double(K->end - K->start);
+      uint32_t Correlation = K->correlationId;
+      auto [It, New] = TheAgent->Durations.emplace(Correlation, D);
+      // Replayed launches report once per pass: the shortest is the run
+      // least disturbed by the profiler.
+      if (!New)
+        It->second = std::min(It->second, D);
+    }
+  }
+  std::free(Buffer);
+}
+
+bool selectedName(const AgentConfig &C, const std::string &Name,
+                  const std::string &Mangled) {
+  if (!C.KernelRegex)
+    return true;
+  return std::regex_search(Name, *C.KernelRegex) ||
+         std::regex_search(Mangled, *C.KernelRegex);
+}
+
+KernelFeatures featuresOf(const AgentConfig &C, const std::string &Mangled) {
+  auto It = C.Features.find(Mangled);
+  if (It != C.Features.end())
+    return It->second;
+  // A kernel the sources did not show: no static feature has a value.
+  KernelFeatures F;
+  for (const std::string &N : featureNames())
+    F.clear(N);
+  return F;
+}
+
+void fillRoute(ProfileRecord &R, const Route &Rt) {
+  R.Route.clear();
+  for (const RouteStep &S : Rt.Steps)
+    R.Route.push_back({S.Node->Id, S.Value, S.Branch});
+  R.Leaf = Rt.Leaf ? Rt.Leaf->Id : "";
+  R.Focus = Rt.Leaf ? Rt.Leaf->Focus : "";
+}
+
+void appendUnique(std::vector<std::string> &Out,
+                  const std::vector<std::string> &In) {
+  for (const std::string &M : In)
+    if (std::find(Out.begin(), Out.end(), M) == Out.end())
+      Out.push_back(M);
+}
+
+/// Adds the inputs of the derived metrics of \p Collect.
+void addDerivedInputs(const AgentConfig &C, std::vector<std::string> &Collect) {
+  for (size_t I = 0; I < Collect.size(); ++I) {
+    auto It = C.DerivedInputs.find(Collect[I]);
+    if (It != C.DerivedInputs.end())
+      appendUnique(Collect, It->second);
+  }
+}
+
+std::unique_ptr<InFlight> planLaunch(Agent &A, const std::string &Mangled);
+
+/// Decides whether this launch is profiled and what it collects.
+std::unique_ptr<InFlight> plan(Agent &A, const std::string &Mangled) {
+  std::unique_ptr<InFlight> F = planLaunch(A, Mangled);
+  if (F)
+    addDerivedInputs(A.Config, F->Collect);
+  return F;
+}
+
+std::unique_ptr<InFlight> planLaunch(Agent &A, const std::string &Mangled) {
+  AgentConfig &C = A.Config;
+  std::string Name = demangledBaseName(Mangled);
+  if (!selectedName(C, Name, Mangled))
+    return nullptr;
+  KernelState &K = A.Kernels[Mangled];
+  unsigned Index = K.Launches++;
+  auto F = std::make_unique<InFlight>();
+  F->Record.Kernel = Name;
+  F->Record.MangledName = Mangled;
+  F->Record.Launch = Index;
+  F->Record.Run = C.Run;
+
+  if (C.Run > 1) {
+    // The second run profiles exactly the launches the first run routed.
+    auto It = C.SecondRun.find(Mangled);
+    if (It == C.SecondRun.end() || It->second.Launch != Index || !C.Tree)
+      return nullptr;
+    Route Rt =
+        routeKernel(*C.Tree, featuresOf(C, Mangled), &It->second.Samples);
+    if (!Rt.Leaf)
+      return nullptr;
+    fillRoute(F->Record, Rt);
+    F->Record.Stage = "leaf";
+    F->Collect = Rt.Leaf->Metrics;
+    return F;
+  }
+  if (Index < C.LaunchSkip)
+    return nullptr;
+
+  if (!C.Tree) {
+    if (K.Profiled >= C.LaunchCount)
+      return nullptr;
+    F->Record.Stage = "metrics";
+    F->Collect = C.Metrics;
+    return F;
+  }
+  if (K.Profiled >= C.LaunchCount)
+    return nullptr;
+  KernelFeatures Features = featuresOf(C, Mangled);
+  if (K.Samples) {
+    Route Rt = routeKernel(*C.Tree, Features, &*K.Samples);
+    fillRoute(F->Record, Rt);
+    F->Record.Stage = "leaf";
+    if (Rt.Leaf)
+      F->Collect = Rt.Leaf->Metrics;
+    return F;
+  }
+  Route Rt = routeKernel(*C.Tree, Features, nullptr);
+  F->Collect = C.Tree->Stage1;
+  if (Rt.Leaf) {
+    // A static route: stage 1 and the leaf in one launch.
+    fillRoute(F->Record, Rt);
+    appendUnique(F->Collect, Rt.Leaf->Metrics);
+    F->Record.Stage = "stage1+leaf";
+  } else {
+    F->Record.Stage = "stage1";
+    F->RoutesAfter = true;
+  }
+  return F;
+}
+
+RangeProfiler *profilerFor(Agent &A, CUcontext Ctx, CUdevice Dev) {
+  auto It = A.Profilers.find(Ctx);
+  if (It != A.Profilers.end())
+    return It->second.get();
+  if (A.FailedContexts.count(Ctx))
+    return nullptr;
+  auto P = std::make_unique<RangeProfiler>();
+  std::string Error;
+  if (!P->enable(Ctx, int(Dev), Error)) {
+    A.FailedContexts[Ctx] = Error;
+    addError(A, Error);
+    // Counters that cannot be read on one context cannot be read on any.
+    if (Error.find("INSUFFICIENT_PRIVILEGES") != std::string::npos)
+      A.Stopped = true;
+    writeProfile(A);
+    return nullptr;
+  }
+  if (A.Out.Chip.empty())
+    A.Out.Chip = P->chip();
+  RangeProfiler *Raw = P.get();
+  A.Profilers[Ctx] = std::move(P);
+  return Raw;
+}
+
+void onLaunchEnter(Agent &A, const CUpti_CallbackData *Cb,
+                   const LaunchConfig &L) {
+  if (!Cb->symbolName)
+    return;
+  std::unique_ptr<InFlight> F;
+  {
+    std::lock_guard<std::mutex> G(A.Lock);
+    if (A.Stopped)
+      return;
+    F = plan(A, Cb->symbolName);
+  }
+  if (!F)
+    return;
+  A.Profiling.lock();
+  std::lock_guard<std::mutex> G(A.Lock);
+  F->Launch = L;
+  F->Record.Grid = L.Grid;
+  F->Record.Block = L.Block;
+  F->Record.DynamicSharedMem = L.DynamicSharedMem;
+  F->Correlation = Cb->correlationId;
+  cuCtxGetDevice(&F->Device);
+  F->Record.Device = int(F->Device);
+  for (const std::string &M : F->Collect)
+    if (A.Config.RangeMetrics.count(M))
+      F->RangeSet.push_back(M);
+  if (!F->RangeSet.empty()) {
+    F->Profiler = profilerFor(A, Cb->context, F->Device);
+    std::string Error;
+    if (F->Profiler && !F->Profiler->begin(F->RangeSet, Error)) {
+      addError(A, "kernel " + F->Record.Kernel + ": " + Error);
+      F->Profiler = nullptr;
+    }
+    if (!F->Profiler) {
+      A.Profiling.unlock();
+      return;
+    }
+  }
+  Current = std::move(F);
+}
+
+void onLaunchExit(Agent &A) {
+  std::unique_ptr<InFlight> F = std::move(Current);
+  if (!F)
+    return;
+  std::map<std::string, double> Values;
+  std::string Error;
+  bool Ok = !F->Profiler || F->Profiler->end(Values, Error);
+  if (F->Profiler)
+    F->Record.Passes = F->Profiler->passes();
+  // Activity records of the launch arrive once its buffers are flushed.
+  cuptiActivityFlushAll(0);
+  A.Profiling.unlock();
+
+  std::lock_guard<std::mutex> G(A.Lock);
+  if (!Ok) {
+    addError(A, "kernel " + F->Record.Kernel + ": " + Error);
+    writeProfile(A);
+    return;
+  }
+  std::map<std::string, double> Launch = launchMetrics(F->Launch, F->Device);
+  for (const std::string &M : F->Collect) {
+    if (isLaunchMetric(M)) {
+      auto It = Launch.find(M);
+      if (It != Launch.end())
+        Values[M] = It->second;
+    }
+  }
+  for (const std::string &M : F->Collect) {
+    auto It = Values.find(M);
+    if (It != Values.end())
+      F->Record.set(M, It->second, "");
+  }
+  auto D = A.Durations.find(F->Correlation);
+  if (D != A.Durations.end())
+    F->Record.DurationNs = D->second;
+  else
+    A.Unmatched.push_back({A.Out.Records.size(), F->Correlation});
+
+  KernelState &K = A.Kernels[F->Record.MangledName];
+  if (F->RoutesAfter && A.Config.Tree) {
+    std::map<std::string, double> Samples;
+    for (const std::string &M : A.Config.Tree->Stage1) {
+      auto It = Values.find(M);
+      if (It != Values.end())
+        Samples[M] = It->second;
+    }
+    Route Rt = routeKernel(
+        *A.Config.Tree, featuresOf(A.Config, F->Record.MangledName), &Samples);
+    fillRoute(F->Record, Rt);
+    K.Samples = Samples;
+  } else {
+    ++K.Profiled;
+    K.Samples.reset();
+  }
+  A.Out.Records.push_back(std::move(F->Record));
+  writeProfile(A);
+}
+
+void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
+                         CUpti_CallbackId Id, const void *Data) {
+  Agent *A = TheAgent;
+  if (!A)
+    return;
+  if (Domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    if (Id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+      auto *R = static_cast<const CUpti_ResourceData *>(Data);
+      std::lock_guard<std::mutex> G(A->Lock);
+      auto It = A->Profilers.find(R->context);
+      if (It != A->Profilers.end()) {
+        It->second->disable();
+        A->Profilers.erase(It);
+      }
+    }
+    return;
+  }
+  if (Domain != CUPTI_CB_DOMAIN_DRIVER_API)
+    return;
+  auto *Cb = static_cast<const CUpti_CallbackData *>(Data);
+  if (Cb->callbackSite == CUPTI_API_EXIT) {
+    onLaunchExit(*A);
+    return;
+  }
+  LaunchConfig L;
+  switch (Id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+    auto *P = static_cast<const cuLaunchKernel_params *>(Cb->functionParams);
+    L = {P->f,
+         {P->gridDimX, P->gridDimY, P->gridDimZ},
+         {P->blockDimX, P->blockDimY, P->blockDimZ},
+         P->sharedMemBytes};
+    break;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+    auto *P = static_cast<const cuLaunchCooperativeKernel_params *>(
+        Cb->functionParams);
+    L = {P->f,
+         {P->gridDimX, P->gridDimY, P->gridDimZ},
+         {P->blockDimX, P->blockDimY, P->blockDimZ},
+         P->sharedMemBytes};
+    break;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+    auto *P = static_cast<const cuLaunchKernelEx_params *>(Cb->functionParams);
+    const CUlaunchConfig *C = P->config;
+    L = {P->f,
+         {C->gridDimX, C->gridDimY, C->gridDimZ},
+         {C->blockDimX, C->blockDimY, C->blockDimZ},
+         C->sharedMemBytes};
+    break;
+  }
+  default:
+    return;
+  }
+  onLaunchEnter(*A, Cb, L);
+}
+
+void finish() {
+  Agent *A = TheAgent;
+  if (!A)
+    return;
+  cuptiActivityFlushAll(1);
+  std::lock_guard<std::mutex> G(A->Lock);
+  // Durations that arrived after their record was written.
+  for (auto [Index, Correlation] : A->Unmatched) {
+    auto D = A->Durations.find(Correlation);
+    if (D != A->Durations.end())
+      A->Out.Records[Index].DurationNs = D->second;
+  }
+  writeProfile(*A);
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int
+InitializeInjection(void) {
+  if (TheAgent)
+    return 1;
+  const char *ConfigPath = std::getenv("AUTOPROF_PROFILE_CONFIG");
+  if (!ConfigPath)
+    return 1; // Loaded without the tool: do nothing.
+  auto A = std::make_unique<Agent>();
+  std::string Error;
+  if (!loadAgentConfig(ConfigPath, A->Config, Error)) {
+    std::fprintf(stderr, "clang-autoprof: error: %s\n", Error.c_str());
+    return 1;
+  }
+  if (A->Config.Tree)
+    A->Out.Tree = A->Config.Tree->Name;
+  auto Fail = [&](const char *What, CUptiResult R) {
+    addError(*A, std::string(What) + ": " + describeCuptiError(R));
+    writeProfile(*A);
+    return 1;
+  };
+  if (CUptiResult R = cuptiSubscribe(&A->Subscriber, onCallback, nullptr))
+    return Fail("cannot subscribe to CUPTI callbacks", R);
+  for (CUpti_CallbackId Id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
+    if (CUptiResult R = cuptiEnableCallback(1, A->Subscriber,
+                                            CUPTI_CB_DOMAIN_DRIVER_API, Id))
+      return Fail("cannot enable the launch callbacks", R);
+  cuptiEnableCallback(1, A->Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                      CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+  if (CUptiResult R =
+          cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted))
+    return Fail("cannot register CUPTI activity buffers", R);
+  if (CUptiResult R =
+          cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL))
+    return Fail("cannot enable kernel activity records", R);
+  TheAgent = A.release();
+  writeProfile(*TheAgent);
+  std::atexit(finish);
+  return 1;
+}

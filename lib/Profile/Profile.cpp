@@ -1,0 +1,349 @@
+//===- Profile.cpp - The profile that `profile` writes --------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Profile/Profile.h"
+
+#include "rapidjson/document.h"
+#include "rapidjson/error/en.h"
+#include "rapidjson/prettywriter.h"
+#include "rapidjson/stringbuffer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <unistd.h>
+
+using namespace autoprof;
+
+const MetricValue *ProfileRecord::find(const std::string &Name) const {
+  for (const auto &[N, V] : Metrics)
+    if (N == Name)
+      return &V;
+  return nullptr;
+}
+
+void ProfileRecord::set(const std::string &Name, double Value,
+                        const std::string &Unit) {
+  for (auto &[N, V] : Metrics)
+    if (N == Name) {
+      V = {Value, Unit};
+      return;
+    }
+  Metrics.push_back({Name, {Value, Unit}});
+}
+
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void writeNumber(Writer &W, double V) {
+  // JSON has no NaN or infinity; a metric CUPTI could not evaluate is null.
+  if (!std::isfinite(V)) {
+    W.Null();
+    return;
+  }
+  if (V == std::floor(V) && std::fabs(V) < 9e15)
+    W.Int64(static_cast<int64_t>(V));
+  else
+    W.Double(V);
+}
+
+void writeDim(Writer &W, const char *Key, const std::array<unsigned, 3> &D) {
+  W.Key(Key);
+  W.StartArray();
+  for (unsigned X : D)
+    W.Uint(X);
+  W.EndArray();
+}
+
+void writeStrings(Writer &W, const char *Key,
+                  const std::vector<std::string> &S) {
+  W.Key(Key);
+  W.StartArray();
+  for (const std::string &X : S)
+    W.String(X.c_str(), X.size());
+  W.EndArray();
+}
+
+void writeRecord(Writer &W, const ProfileRecord &R) {
+  W.StartObject();
+  W.Key("kernel");
+  W.String(R.Kernel.c_str());
+  W.Key("mangled_name");
+  W.String(R.MangledName.c_str());
+  W.Key("launch");
+  W.Uint(R.Launch);
+  W.Key("run");
+  W.Uint(R.Run);
+  W.Key("device");
+  W.Int(R.Device);
+  writeDim(W, "grid", R.Grid);
+  writeDim(W, "block", R.Block);
+  W.Key("dynamic_shared_mem");
+  W.Uint(R.DynamicSharedMem);
+  W.Key("duration_ns");
+  if (R.DurationNs)
+    writeNumber(W, *R.DurationNs);
+  else
+    W.Null();
+  W.Key("stage");
+  W.String(R.Stage.c_str());
+  W.Key("passes");
+  W.Uint(R.Passes);
+  W.Key("metrics");
+  W.StartObject();
+  for (const auto &[Name, V] : R.Metrics) {
+    W.Key(Name.c_str());
+    W.StartObject();
+    W.Key("value");
+    writeNumber(W, V.Value);
+    W.Key("unit");
+    W.String(V.Unit.c_str());
+    W.EndObject();
+  }
+  W.EndObject();
+  if (!R.Route.empty() || !R.Leaf.empty()) {
+    W.Key("route");
+    W.StartArray();
+    for (const ProfileRouteStep &S : R.Route) {
+      W.StartObject();
+      W.Key("node");
+      W.String(S.Node.c_str());
+      W.Key("value");
+      if (S.Value)
+        writeNumber(W, *S.Value);
+      else
+        W.Null();
+      W.Key("branch");
+      W.String(S.Branch.c_str());
+      W.EndObject();
+    }
+    W.EndArray();
+    W.Key("leaf");
+    W.String(R.Leaf.c_str());
+    W.Key("focus");
+    W.String(R.Focus.c_str());
+  }
+  W.EndObject();
+}
+
+std::pair<unsigned, unsigned> lineColumn(const std::string &Text,
+                                         size_t Offset) {
+  unsigned Line = 1, Col = 1;
+  for (size_t I = 0; I < Offset && I < Text.size(); ++I) {
+    if (Text[I] == '\n') {
+      ++Line;
+      Col = 1;
+    } else {
+      ++Col;
+    }
+  }
+  return {Line, Col};
+}
+
+using Value = rapidjson::Value;
+
+/// Reads fields with JSON-path errors; the first error wins.
+struct Reader {
+  std::string &Error;
+  bool fail(const std::string &Path, const std::string &Msg) {
+    if (Error.empty())
+      Error = Path + ": " + Msg;
+    return false;
+  }
+  bool string(const Value &Obj, const char *Key, const std::string &Path,
+              std::string &Out, bool Required) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd())
+      return Required ? fail(Path, std::string("missing '") + Key + "'") : true;
+    if (!It->value.IsString())
+      return fail(Path + "." + Key, "expected a string");
+    Out = It->value.GetString();
+    return true;
+  }
+  bool uint(const Value &Obj, const char *Key, const std::string &Path,
+            unsigned &Out) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd())
+      return true;
+    if (!It->value.IsUint())
+      return fail(Path + "." + Key, "expected a non-negative integer");
+    Out = It->value.GetUint();
+    return true;
+  }
+  bool dim(const Value &Obj, const char *Key, const std::string &Path,
+           std::array<unsigned, 3> &Out) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd())
+      return true;
+    const Value &A = It->value;
+    if (!A.IsArray() || A.Size() != 3)
+      return fail(Path + "." + Key, "expected [x, y, z]");
+    for (unsigned I = 0; I < 3; ++I) {
+      if (!A[I].IsUint())
+        return fail(Path + "." + Key, "expected [x, y, z]");
+      Out[I] = A[I].GetUint();
+    }
+    return true;
+  }
+  bool strings(const Value &Obj, const char *Key, const std::string &Path,
+               std::vector<std::string> &Out) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd())
+      return true;
+    if (!It->value.IsArray())
+      return fail(Path + "." + Key, "expected an array of strings");
+    for (const Value &S : It->value.GetArray()) {
+      if (!S.IsString())
+        return fail(Path + "." + Key, "expected an array of strings");
+      Out.push_back(S.GetString());
+    }
+    return true;
+  }
+};
+
+bool readRecord(Reader &Rd, const Value &V, const std::string &Path,
+                ProfileRecord &R) {
+  if (!V.IsObject())
+    return Rd.fail(Path, "expected an object");
+  if (!Rd.string(V, "kernel", Path, R.Kernel, true) ||
+      !Rd.string(V, "mangled_name", Path, R.MangledName, false) ||
+      !Rd.uint(V, "launch", Path, R.Launch) ||
+      !Rd.uint(V, "run", Path, R.Run) || !Rd.dim(V, "grid", Path, R.Grid) ||
+      !Rd.dim(V, "block", Path, R.Block) ||
+      !Rd.uint(V, "dynamic_shared_mem", Path, R.DynamicSharedMem) ||
+      !Rd.string(V, "stage", Path, R.Stage, false) ||
+      !Rd.uint(V, "passes", Path, R.Passes) ||
+      !Rd.string(V, "leaf", Path, R.Leaf, false) ||
+      !Rd.string(V, "focus", Path, R.Focus, false))
+    return false;
+  auto D = V.FindMember("duration_ns");
+  if (D != V.MemberEnd() && !D->value.IsNull()) {
+    if (!D->value.IsNumber())
+      return Rd.fail(Path + ".duration_ns", "expected a number or null");
+    R.DurationNs = D->value.GetDouble();
+  }
+  auto M = V.FindMember("metrics");
+  if (M == V.MemberEnd())
+    return Rd.fail(Path, "missing 'metrics'");
+  if (!M->value.IsObject())
+    return Rd.fail(Path + ".metrics", "expected an object");
+  for (const auto &E : M->value.GetObject()) {
+    std::string MPath = Path + ".metrics." + E.name.GetString();
+    const Value &MV = E.value;
+    auto Val = MV.IsObject() ? MV.FindMember("value") : MV.MemberEnd();
+    if (!MV.IsObject() || Val == MV.MemberEnd() ||
+        !(Val->value.IsNumber() || Val->value.IsNull()))
+      return Rd.fail(MPath, "expected {\"value\": <number>, ...}");
+    MetricValue X;
+    X.Value = Val->value.IsNull() ? NAN : Val->value.GetDouble();
+    if (!Rd.string(MV, "unit", MPath, X.Unit, false))
+      return false;
+    R.Metrics.push_back({E.name.GetString(), X});
+  }
+  auto Route = V.FindMember("route");
+  if (Route != V.MemberEnd()) {
+    if (!Route->value.IsArray())
+      return Rd.fail(Path + ".route", "expected an array");
+    for (unsigned I = 0; I < Route->value.Size(); ++I) {
+      const Value &S = Route->value[I];
+      std::string SPath = Path + ".route[" + std::to_string(I) + "]";
+      if (!S.IsObject())
+        return Rd.fail(SPath, "expected an object");
+      ProfileRouteStep Step;
+      if (!Rd.string(S, "node", SPath, Step.Node, true) ||
+          !Rd.string(S, "branch", SPath, Step.Branch, true))
+        return false;
+      auto SV = S.FindMember("value");
+      if (SV != S.MemberEnd() && SV->value.IsNumber())
+        Step.Value = SV->value.GetDouble();
+      R.Route.push_back(Step);
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+std::string autoprof::writeProfileJSON(const Profile &P) {
+  rapidjson::StringBuffer Buf;
+  Writer W(Buf);
+  W.SetIndent(' ', 2);
+  W.StartObject();
+  W.Key("version");
+  W.Int(ProfileFormatVersion);
+  W.Key("tool");
+  W.String("clang-autoprof");
+  if (!P.Tree.empty()) {
+    W.Key("tree");
+    W.String(P.Tree.c_str());
+  }
+  W.Key("chip");
+  W.String(P.Chip.c_str());
+  W.Key("records");
+  W.StartArray();
+  for (const ProfileRecord &R : P.Records)
+    writeRecord(W, R);
+  W.EndArray();
+  writeStrings(W, "warnings", P.Warnings);
+  writeStrings(W, "errors", P.Errors);
+  W.EndObject();
+  return std::string(Buf.GetString(), Buf.GetSize()) + "\n";
+}
+
+bool autoprof::parseProfileJSON(const std::string &Text, Profile &Out,
+                                std::string &Error) {
+  rapidjson::Document Doc;
+  Doc.Parse(Text.data(), Text.size());
+  if (Doc.HasParseError()) {
+    auto [Line, Col] = lineColumn(Text, Doc.GetErrorOffset());
+    Error = std::to_string(Line) + ":" + std::to_string(Col) +
+            ": malformed JSON: " + GetParseError_En(Doc.GetParseError());
+    return false;
+  }
+  Reader Rd{Error};
+  if (!Doc.IsObject())
+    return Rd.fail("$", "expected an object");
+  auto Version = Doc.FindMember("version");
+  if (Version == Doc.MemberEnd())
+    return Rd.fail("$", "missing 'version'");
+  if (!Version->value.IsInt() ||
+      Version->value.GetInt() != ProfileFormatVersion)
+    return Rd.fail("$.version", "unsupported version (expected " +
+                                    std::to_string(ProfileFormatVersion) + ")");
+  if (!Rd.string(Doc, "tree", "$", Out.Tree, false) ||
+      !Rd.string(Doc, "chip", "$", Out.Chip, false) ||
+      !Rd.strings(Doc, "warnings", "$", Out.Warnings) ||
+      !Rd.strings(Doc, "errors", "$", Out.Errors))
+    return false;
+  auto Records = Doc.FindMember("records");
+  if (Records == Doc.MemberEnd())
+    return Rd.fail("$", "missing 'records'");
+  if (!Records->value.IsArray())
+    return Rd.fail("$.records", "expected an array");
+  for (unsigned I = 0; I < Records->value.Size(); ++I) {
+    ProfileRecord R;
+    if (!readRecord(Rd, Records->value[I],
+                    "$.records[" + std::to_string(I) + "]", R))
+      return false;
+    Out.Records.push_back(std::move(R));
+  }
+  return true;
+}
+
+bool autoprof::writeFileAtomically(const std::string &Path,
+                                   const std::string &Text) {
+  std::string Tmp = Path + ".tmp" + std::to_string(getpid());
+  FILE *F = std::fopen(Tmp.c_str(), "wb");
+  if (!F)
+    return false;
+  bool Ok = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
+  Ok &= std::fclose(F) == 0;
+  if (!Ok || std::rename(Tmp.c_str(), Path.c_str()) != 0) {
+    std::remove(Tmp.c_str());
+    return false;
+  }
+  return true;
+}

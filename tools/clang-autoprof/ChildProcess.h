@@ -1,0 +1,51 @@
+//===- ChildProcess.h - Running the user's program --------------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Runs the profiled program as a child with extra environment variables,
+/// its standard streams passed through (or discarded), and a timeout. Unlike
+/// llvm::sys::ExecuteAndWait this keeps the signal that ended the child, so
+/// the tool can pass on the status a shell would report (128 + signal).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_TOOLS_CHILDPROCESS_H
+#define AUTOPROF_TOOLS_CHILDPROCESS_H
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace autoprof {
+namespace tool {
+
+struct ChildResult {
+  /// The exit status, or 128 + the signal that ended it.
+  int Status = 0;
+  /// The signal that ended the child, 0 when it exited.
+  int Signal = 0;
+  bool TimedOut = false;
+  double WallSeconds = 0;
+};
+
+struct ChildOptions {
+  std::vector<std::string> Argv;
+  std::map<std::string, std::string> Env;
+  /// Seconds; 0 waits for ever.
+  unsigned Timeout = 0;
+  /// Sends the child's stdout and stderr to /dev/null.
+  bool Quiet = false;
+};
+
+/// Runs the program; fails only when it cannot be started.
+llvm::Expected<ChildResult> runChild(const ChildOptions &O);
+
+} // namespace tool
+} // namespace autoprof
+
+#endif // AUTOPROF_TOOLS_CHILDPROCESS_H
