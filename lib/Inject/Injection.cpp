@@ -80,6 +80,16 @@ struct Agent {
 };
 
 Agent *TheAgent = nullptr;
+/// AUTOPROF_INJECT_TRACE=1 prints each step of the agent to stderr.
+bool Trace = false;
+
+#define AUTOPROF_TRACE(...)                                                    \
+  do {                                                                         \
+    if (Trace) {                                                               \
+      std::fprintf(stderr, "clang-autoprof-inject: " __VA_ARGS__);             \
+      std::fputc('\n', stderr);                                                \
+    }                                                                          \
+  } while (0)
 thread_local std::unique_ptr<InFlight> Current;
 
 std::string demangledBaseName(const std::string &Mangled) {
@@ -146,7 +156,13 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
           Rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
         continue;
       auto *K = reinterpret_cast<CUpti_ActivityKernel10 *>(Rec);
+      // Launches under the range profiler report no timestamps.
+      if (K->start == 0 || K->end <= K->start)
+        continue;
       double D = double(K->end - K->start);
+      AUTOPROF_TRACE("activity: correlation %u, %llu..%llu", K->correlationId,
+                     (unsigned long long)K->start,
+                     (unsigned long long)K->end);
       uint32_t Correlation = K->correlationId;
       auto [It, New] = TheAgent->Durations.emplace(Correlation, D);
       // Replayed launches report once per pass: the shortest is the run
@@ -310,6 +326,9 @@ void onLaunchEnter(Agent &A, const CUpti_CallbackData *Cb,
   }
   if (!F)
     return;
+  AUTOPROF_TRACE("launch %u of %s: %s, %zu metrics", F->Record.Launch,
+                 F->Record.Kernel.c_str(), F->Record.Stage.c_str(),
+                 F->Collect.size());
   A.Profiling.lock();
   std::lock_guard<std::mutex> G(A.Lock);
   F->Launch = L;
@@ -323,7 +342,11 @@ void onLaunchEnter(Agent &A, const CUpti_CallbackData *Cb,
     if (A.Config.RangeMetrics.count(M))
       F->RangeSet.push_back(M);
   if (!F->RangeSet.empty()) {
+    // Under the range profiler the activity record has no timestamps: the
+    // duration comes from the profiler.
+    appendUnique(F->RangeSet, {"gpu__time_duration.sum"});
     F->Profiler = profilerFor(A, Cb->context, F->Device);
+    AUTOPROF_TRACE("begin: %zu range-profiler metrics", F->RangeSet.size());
     std::string Error;
     if (F->Profiler && !F->Profiler->begin(F->RangeSet, Error)) {
       addError(A, "kernel " + F->Record.Kernel + ": " + Error);
@@ -344,6 +367,7 @@ void onLaunchExit(Agent &A) {
   std::map<std::string, double> Values;
   std::string Error;
   bool Ok = !F->Profiler || F->Profiler->end(Values, Error);
+  AUTOPROF_TRACE("end: %s", Ok ? "ok" : Error.c_str());
   if (F->Profiler)
     F->Record.Passes = F->Profiler->passes();
   // Activity records of the launch arrive once its buffers are flushed.
@@ -369,9 +393,13 @@ void onLaunchExit(Agent &A) {
     if (It != Values.end())
       F->Record.set(M, It->second, "");
   }
+  // The range profiler replays the launch and its activity record has no
+  // timestamps; the profiled duration is then the range profiler's own.
   auto D = A.Durations.find(F->Correlation);
   if (D != A.Durations.end())
     F->Record.DurationNs = D->second;
+  else if (auto T = Values.find("gpu__time_duration.sum"); T != Values.end())
+    F->Record.DurationNs = T->second;
   else
     A.Unmatched.push_back({A.Out.Records.size(), F->Correlation});
 
@@ -391,6 +419,8 @@ void onLaunchExit(Agent &A) {
     ++K.Profiled;
     K.Samples.reset();
   }
+  AUTOPROF_TRACE("record %zu written, leaf '%s'", A.Out.Records.size(),
+                 F->Record.Leaf.c_str());
   A.Out.Records.push_back(std::move(F->Record));
   writeProfile(A);
 }
@@ -480,6 +510,8 @@ InitializeInjection(void) {
   const char *ConfigPath = std::getenv("AUTOPROF_PROFILE_CONFIG");
   if (!ConfigPath)
     return 1; // Loaded without the tool: do nothing.
+  const char *T = std::getenv("AUTOPROF_INJECT_TRACE");
+  Trace = T && *T && std::string(T) != "0";
   auto A = std::make_unique<Agent>();
   std::string Error;
   if (!loadAgentConfig(ConfigPath, A->Config, Error)) {

@@ -30,6 +30,20 @@ int functionAttribute(CUfunction F, CUfunction_attribute A) {
   return V;
 }
 
+/// The runtime launches through library kernels (CUkernel), which the
+/// driver's launch functions accept in place of a CUfunction; attributes and
+/// occupancy need the function of the current context.
+CUfunction resolveFunction(CUfunction F) {
+  int V = 0;
+  if (cuFuncGetAttribute(&V, CU_FUNC_ATTRIBUTE_NUM_REGS, F) == CUDA_SUCCESS)
+    return F;
+  CUfunction G = nullptr;
+  if (cuKernelGetFunction(&G, reinterpret_cast<CUkernel>(F)) ==
+      CUDA_SUCCESS)
+    return G;
+  return F;
+}
+
 unsigned roundUp(unsigned X, unsigned To) {
   return To ? (X + To - 1) / To * To : X;
 }
@@ -46,10 +60,11 @@ autoprof::inject::launchMetrics(const LaunchConfig &L, CUdevice Device) {
   M["launch__shared_mem_per_block_dynamic"] = L.DynamicSharedMem;
   if (!L.Function)
     return M;
+  CUfunction Fn = resolveFunction(L.Function);
 
-  int Regs = functionAttribute(L.Function, CU_FUNC_ATTRIBUTE_NUM_REGS);
+  int Regs = functionAttribute(Fn, CU_FUNC_ATTRIBUTE_NUM_REGS);
   int Static =
-      functionAttribute(L.Function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+      functionAttribute(Fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
   M["launch__registers_per_thread"] = Regs;
   M["launch__shared_mem_per_block_static"] = Static;
 
@@ -91,7 +106,7 @@ autoprof::inject::launchMetrics(const LaunchConfig &L, CUdevice Device) {
 
   int Active = 0;
   if (cuOccupancyMaxActiveBlocksPerMultiprocessor(
-          &Active, L.Function, int(Threads), L.DynamicSharedMem) !=
+          &Active, Fn, int(Threads), L.DynamicSharedMem) !=
       CUDA_SUCCESS)
     return M;
   M["sm__maximum_warps_per_active_cycle_pct"] =

@@ -76,6 +76,7 @@ bool RangeProfiler::enable(CUcontext Ctx, int Device, std::string &Error) {
   if (!check(cuptiDeviceGetChipName(&Name), "cuptiDeviceGetChipName", Error))
     return false;
   Chip = Name.pChipName;
+  this->Ctx = Ctx;
 
   auto Enable = zeroed<CUpti_RangeProfiler_Enable_Params>(
       CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
@@ -105,6 +106,18 @@ bool RangeProfiler::configure(const std::vector<std::string> &Ms,
                               std::string &Error) {
   if (Ms == Metrics && !ConfigImage.empty())
     return true;
+  // A range profiler object keeps the configuration and the counter data of
+  // its first SetConfig; a new metric set gets a new object.
+  if (!ConfigImage.empty()) {
+    disable();
+    auto Enable = zeroed<CUpti_RangeProfiler_Enable_Params>(
+        CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    Enable.ctx = Ctx;
+    if (!check(cuptiRangeProfilerEnable(&Enable),
+               "cannot enable the range profiler", Error))
+      return false;
+    Object = Enable.pRangeProfilerObject;
+  }
   // A rejected metric spoils a host object, so each set gets a fresh one.
   if (Host) {
     auto D = zeroed<CUpti_Profiler_Host_Deinitialize_Params>(

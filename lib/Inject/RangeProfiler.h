@@ -50,6 +50,7 @@ public:
 private:
   bool configure(const std::vector<std::string> &Metrics, std::string &Error);
 
+  CUcontext Ctx = nullptr;
   CUpti_RangeProfiler_Object *Object = nullptr;
   CUpti_Profiler_Host_Object *Host = nullptr;
   std::string Chip;

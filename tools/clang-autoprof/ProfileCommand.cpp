@@ -653,9 +653,9 @@ int autoprof::tool::runProfile(const char *Argv0) {
     if (First.Status != 0 || First.TimedOut) {
       Final.Warnings.push_back(
           std::to_string(NeedSecond.size()) +
-          " kernel(s) launched once and have only their stage-1 samples; the "
-          "second run that would collect their leaf's metrics was not made "
-          "because the program failed");
+          " kernel(s) have only their stage-1 samples: the program failed "
+          "before their leaf's metrics were collected, so no second run was "
+          "made");
     } else {
       errs() << "clang-autoprof: " << NeedSecond.size()
              << " kernel(s) launched once: running the program a second time "
@@ -677,25 +677,33 @@ int autoprof::tool::runProfile(const char *Argv0) {
   Cleanup();
 
   std::set<std::string> Warned;
+  std::vector<std::string> Uncollected;
   for (ProfileRecord &Rec : Final.Records) {
     std::vector<std::string> Wanted = wantedMetrics(R, Rec);
     for (const std::string &M : Wanted)
       if (Classes.Sass.count(M) && Warned.insert(M).second)
-        Final.Warnings.push_back("metric '" + M +
-                                 "' not collected: it needs the SASS metrics "
-                                 "API, which 'profile' does not drive yet");
+        Uncollected.push_back(M);
     complete(Rec, *Catalog, Wanted, Warned, Final);
   }
+  if (!Uncollected.empty())
+    Final.Warnings.insert(Final.Warnings.begin(),
+                          std::to_string(Uncollected.size()) +
+                              " metric(s) not collected: they need the SASS "
+                              "metrics API, which 'profile' does not drive "
+                              "yet: " +
+                              join(Uncollected, ", "));
   // Selected kernels the sources showed that never launched.
   std::set<std::string> Launched;
   for (const ProfileRecord &Rec : Final.Records)
     Launched.insert(Rec.MangledName);
   for (const StaticKernel &K : R.Kernels)
     if (!Launched.count(K.MangledName))
-      Final.Warnings.push_back("kernel '" + K.QualifiedName +
-                               "' was selected but never profiled (it did not "
-                               "launch, or launched fewer than " +
-                               std::to_string(O.LaunchSkip + 1) + " times)");
+      Final.Warnings.push_back(
+          "kernel '" + K.QualifiedName + "' was selected but never " +
+          (O.LaunchSkip ? "launched more than " +
+                              std::to_string(O.LaunchSkip.getValue()) +
+                              " times"
+                        : std::string("launched")));
   if (Final.Records.empty() && R.Kernels.empty() && !KernelRe.empty())
     Final.Warnings.push_back("no kernel launch matched --kernel='" + KernelRe +
                              "'");

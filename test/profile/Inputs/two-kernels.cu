@@ -1,5 +1,6 @@
-// Two kernels: saxpy launched three times, scale once. Prints a checksum
-// and exits with the status given as its first argument (0 by default).
+// Two kernels: saxpy launched three times, scale once; unused is never
+// launched. Prints a checksum and exits with the status given as its first
+// argument (0 by default).
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -15,6 +16,8 @@ __global__ void scale(int n, float a, float *y) {
   if (i < n)
     y[i] *= a;
 }
+
+__global__ void unused(float *y) { y[threadIdx.x] = 0; }
 
 int main(int argc, char **argv) {
   const int N = 1 << 22;

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""clang-autoprof profile side by side with Nsight Compute, on a GPU machine.
+
+  utils/profile_vs_ncu.py agreement [--programs a,b,...] [-o results.json]
+      For each corpus program, collects the same metric list for the first
+      launch of its first kernel with `clang-autoprof profile --metrics` and
+      with `ncu --metrics`, and compares the values: counters (names ending
+      in .sum, launch attributes) must agree within 2%, throughputs,
+      percentages and ratios within 10%.
+
+  utils/profile_vs_ncu.py cost [--programs a,b,...] [--repeat N] [-o results.json]
+      Wall time of the program alone, of `clang-autoprof profile` with the
+      metric list, of `ncu` with the same list and of `ncu --set full`, each
+      selecting the same kernel launch, N times each in one run (median).
+
+Both print a Markdown table (docs/benchmarks.md holds the results) and write
+the measurements as JSON. Programs are built with nvcc from bench/corpus.
+"""
+import argparse
+import csv
+import datetime
+import io
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+import corpus  # noqa: E402
+
+# Twelve programs of different kinds: memory-bound, compute-bound,
+# reductions, atomics, shared-memory tiling, irregular access.
+PROGRAMS = ["saxpy_float4", "copy_float4", "relu", "gelu_tanh",
+            "matmul_naive", "matmul_smem_tiled", "transpose_naive",
+            "transpose_smem_conflicts", "reduce_sum_interleaved",
+            "histogram_global_atomics", "spmv_csr_scalar", "stencil2d_5pt"]
+
+COUNTERS = [
+    "dram__bytes_read.sum", "dram__bytes_write.sum", "smsp__inst_executed.sum",
+    "sm__inst_executed.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "lts__t_bytes.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+]
+RATES = [
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "lts__t_sector_hit_rate.pct",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active",
+    "sm__maximum_warps_per_active_cycle_pct",
+]
+LAUNCH = [
+    "launch__grid_size", "launch__block_size", "launch__registers_per_thread",
+    "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
+    "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks",
+    "launch__waves_per_multiprocessor",
+]
+METRICS = COUNTERS + RATES + LAUNCH
+TIME = "gpu__time_duration.sum"
+
+
+def fail(msg):
+    sys.exit("profile_vs_ncu: error: " + msg)
+
+
+def find_ncu():
+    for c in [shutil.which("ncu"), "/usr/local/cuda/bin/ncu"] + sorted(
+            __import__("glob").glob("/opt/nvidia/nsight-compute/*/ncu")):
+        if c and os.access(c, os.X_OK):
+            return c
+    fail("ncu not found")
+
+
+def tolerance(metric):
+    if metric in COUNTERS or metric.startswith("launch__") and \
+            metric != "launch__waves_per_multiprocessor":
+        return 0.02
+    return 0.10
+
+
+def run(cmd, timeout=600):
+    t = time.monotonic()
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    return r, time.monotonic() - t
+
+
+def autoprof_cmd(tool, kernel, metrics, out, exe, args):
+    return [tool, "profile", "--metrics=" + ",".join(metrics),
+            "--kernel=^%s$" % kernel, "--launch-count=1", "-o", out, "--",
+            exe] + args
+
+
+def ncu_cmd(ncu, kernel, exe, args, metrics=None, full=False):
+    cmd = [ncu, "--clock-control", "none", "-k", "regex:^%s$" % kernel,
+           "-c", "1", "--csv", "--page", "raw", "--print-units", "base"]
+    cmd += ["--set", "full"] if full else ["--metrics", ",".join(metrics)]
+    return cmd + [exe] + args
+
+
+def parse_ncu(text):
+    rows = [r for r in csv.reader(io.StringIO(text)) if r]
+    start = next((i for i, r in enumerate(rows) if r and r[0] == "ID"), None)
+    if start is None or len(rows) < start + 3:
+        return None
+    head, values = rows[start], rows[start + 2]
+    out = {}
+    for h, v in zip(head, values):
+        try:
+            out[h] = float(v.replace(",", ""))
+        except ValueError:
+            pass
+    return out
+
+
+def parse_autoprof(path):
+    with open(path) as f:
+        doc = json.load(f)
+    if not doc["records"]:
+        return None
+    rec = doc["records"][0]
+    return {k: v["value"] for k, v in rec["metrics"].items()
+            if v["value"] is not None}
+
+
+def build(programs, outdir):
+    failed = corpus.build_all(programs, outdir, os.cpu_count() or 2)
+    if failed:
+        fail("cannot build: %s" % ", ".join(failed))
+
+
+def gpu_doc(kind, rows):
+    gpu, driver = corpus.gpu_info()
+    return {"version": 1, "kind": kind, "gpu": gpu, "driver": driver,
+            "date": datetime.date.today().isoformat(), "rows": rows}
+
+
+def agreement(args, programs, outdir, tool, ncu):
+    rows, bad = [], 0
+    for p in programs:
+        exe = os.path.join(outdir, p["name"])
+        kernel = p["kernels"][0]
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "p.json")
+            r, _ = run(autoprof_cmd(tool, kernel, METRICS + [TIME], out, exe,
+                                    p["args"]))
+            if r.returncode != 0:
+                fail("%s: clang-autoprof failed: %s" % (p["name"], r.stderr.strip()))
+            ours = parse_autoprof(out)
+        r, _ = run(ncu_cmd(ncu, kernel, exe, p["args"], METRICS + [TIME]))
+        theirs = parse_ncu(r.stdout)
+        if r.returncode != 0 or theirs is None or ours is None:
+            fail("%s: ncu failed: %s" % (p["name"], (r.stdout + r.stderr)[-400:]))
+        metrics = []
+        for m in METRICS + [TIME]:
+            a, b = ours.get(m), theirs.get(m)
+            if a is None or b is None:
+                metrics.append({"metric": m, "ours": a, "ncu": b, "ok": False})
+                continue
+            diff = abs(a - b) / max(abs(b), 1e-9) if (a or b) else 0.0
+            ok = diff <= tolerance(m) if m != TIME else None
+            metrics.append({"metric": m, "ours": a, "ncu": b,
+                            "rel_diff": round(diff, 5), "ok": ok})
+        judged = [x for x in metrics if x["ok"] is not None]
+        agree = sum(1 for x in judged if x["ok"])
+        worst = max(judged, key=lambda x: x.get("rel_diff", 9e9))
+        rows.append({"program": p["name"], "kernel": kernel, "metrics": metrics,
+                     "agree": agree, "of": len(judged)})
+        if agree != len(judged):
+            bad += 1
+        t = next(x for x in metrics if x["metric"] == TIME)
+        print("| %s | %s | %d / %d | %s %.2f%% | %.1f / %.1f |" % (
+            p["name"], kernel, agree, len(judged), worst["metric"],
+            100 * worst.get("rel_diff", float("nan")),
+            (t["ours"] or 0) / 1e3, (t["ncu"] or 0) / 1e3), flush=True)
+        for x in judged:
+            if not x["ok"]:
+                print("    disagrees: %s ours=%s ncu=%s" % (x["metric"], x["ours"], x["ncu"]),
+                      flush=True)
+    return gpu_doc("agreement", rows), bad
+
+
+def cost(args, programs, outdir, tool, ncu):
+    rows = []
+    for p in programs:
+        exe = os.path.join(outdir, p["name"])
+        kernel = p["kernels"][0]
+        times = {"program": [], "autoprof": [], "ncu_metrics": [], "ncu_full": []}
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "p.json")
+            for _ in range(args.repeat):
+                for key, cmd in [
+                        ("program", [exe] + p["args"]),
+                        ("autoprof", autoprof_cmd(tool, kernel, METRICS, out, exe, p["args"])),
+                        ("ncu_metrics", ncu_cmd(ncu, kernel, exe, p["args"], METRICS)),
+                        ("ncu_full", ncu_cmd(ncu, kernel, exe, p["args"], full=True))]:
+                    r, t = run(cmd)
+                    if r.returncode != 0:
+                        fail("%s: %s failed: %s" % (p["name"], key, (r.stdout + r.stderr)[-400:]))
+                    times[key].append(round(t, 3))
+        med = {k: statistics.median(v) for k, v in times.items()}
+        rows.append({"program": p["name"], "kernel": kernel, "seconds": times,
+                     "median": med})
+        print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+            p["name"], med["program"], med["autoprof"], med["ncu_metrics"],
+            med["ncu_full"], med["autoprof"] / med["ncu_metrics"]), flush=True)
+    tot = {k: sum(r["median"][k] for r in rows) for k in rows[0]["median"]}
+    print("| total | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+        tot["program"], tot["autoprof"], tot["ncu_metrics"], tot["ncu_full"],
+        tot["autoprof"] / tot["ncu_metrics"]), flush=True)
+    doc = gpu_doc("cost", rows)
+    doc["repeat"] = args.repeat
+    doc["metrics"] = METRICS
+    return doc, 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("command", choices=["agreement", "cost"])
+    ap.add_argument("--programs", default=",".join(PROGRAMS))
+    ap.add_argument("--tool", default=os.path.join(ROOT, "build", "bin", "clang-autoprof"))
+    ap.add_argument("--build", default=os.path.join(ROOT, "build", "corpus"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("-o", "--output", default="")
+    args = ap.parse_args()
+    wanted = args.programs.split(",")
+    programs = [p for p in corpus.load_manifest() if p["name"] in wanted]
+    missing = set(wanted) - {p["name"] for p in programs}
+    if missing:
+        fail("not in the corpus: %s" % ", ".join(sorted(missing)))
+    if not os.access(args.tool, os.X_OK):
+        fail("no tool at %s (build it, or give --tool)" % args.tool)
+    ncu = find_ncu()
+    build(programs, args.build)
+    if args.command == "agreement":
+        print("| program | kernel | metrics within tolerance | largest difference | duration us (ours / ncu) |")
+        print("| --- | --- | ---: | --- | ---: |")
+        doc, bad = agreement(args, programs, args.build, args.tool, ncu)
+    else:
+        print("| program | program alone s | clang-autoprof s | ncu --metrics s | ncu --set full s | ratio to ncu |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        doc, bad = cost(args, programs, args.build, args.tool, ncu)
+    if args.output:
+        with open(args.output, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
