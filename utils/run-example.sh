@@ -14,13 +14,21 @@ echo "== static features of the kernels of $example"
 echo "== replay passes of the metric catalog on GH100 (CUPTI host API, no GPU needed)"
 "$tool" metrics --chip=GH100 | tail -n 1
 
+echo "== what the default profiling tree would collect for each kernel"
+"$tool" plan --tree=default "$example" -- -std=c++17 -I"$root/bench/corpus"
+
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   echo "== running the example on the GPU"
   out=$(mktemp -d)
   nvcc=${CUDAToolkit_ROOT:-/usr/local/cuda}/bin/nvcc
   "$nvcc" -std=c++17 -O3 -arch=sm_90 -I"$root/bench/corpus" -o "$out/example" "$example"
   "$out/example"
+  echo "== profiling it with the default tree"
+  "$tool" profile -o "$out/profile.json" "$example" -- -std=c++17 \
+    -I"$root/bench/corpus" -- "$out/example"
+  "$tool" plan --tree=default --samples="$out/profile.json" "$example" -- \
+    -std=c++17 -I"$root/bench/corpus"
   rm -rf "$out"
 else
-  echo "== no GPU on this machine: static analysis only; running the program is skipped"
+  echo "== no GPU on this machine: static analysis only; running and profiling the program are skipped"
 fi
