@@ -20,6 +20,7 @@
 
 #include "AgentConfig.h"
 #include "LaunchAttributes.h"
+#include "LaunchPlanner.h"
 #include "RangeProfiler.h"
 
 #include "autoprof/Profile/Profile.h"
@@ -28,9 +29,9 @@
 #include <cuda.h>
 #include <cupti.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cxxabi.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,26 +41,14 @@ using namespace autoprof::inject;
 
 namespace {
 
-struct KernelState {
-  unsigned Launches = 0;
-  /// Launches whose leaf metrics were collected (or all of whose metrics
-  /// were, in fixed mode).
-  unsigned Profiled = 0;
-  /// Set once the stage-1 samples are known: the next selected launch
-  /// collects the leaf's metrics.
-  std::optional<std::map<std::string, double>> Samples;
-};
-
 /// A selected launch between API entry and exit.
 struct InFlight {
-  ProfileRecord Record;
+  PlannedLaunch P;
   LaunchConfig Launch;
   CUdevice Device = 0;
   RangeProfiler *Profiler = nullptr;
-  std::vector<std::string> Collect;
   std::vector<std::string> RangeSet;
   uint32_t Correlation = 0;
-  bool RoutesAfter = false;
 };
 
 struct Agent {
@@ -71,7 +60,7 @@ struct Agent {
   Profile Out;
   std::map<CUcontext, std::unique_ptr<RangeProfiler>> Profilers;
   std::map<CUcontext, std::string> FailedContexts;
-  std::map<std::string, KernelState> Kernels;
+  std::unique_ptr<LaunchPlanner> Planner;
   std::map<uint32_t, double> Durations;
   /// Records without a duration yet: (index, correlation id).
   std::vector<std::pair<size_t, uint32_t>> Unmatched;
@@ -91,40 +80,6 @@ bool Trace = false;
     }                                                                          \
   } while (0)
 thread_local std::unique_ptr<InFlight> Current;
-
-std::string demangledBaseName(const std::string &Mangled) {
-  int Status = 0;
-  char *D = abi::__cxa_demangle(Mangled.c_str(), nullptr, nullptr, &Status);
-  if (Status != 0 || !D)
-    return Mangled;
-  std::string S(D);
-  std::free(D);
-  // Drop the parameter list: the last top-level "(...)".
-  if (!S.empty() && S.back() == ')') {
-    int Depth = 0;
-    for (size_t I = S.size(); I-- > 0;) {
-      if (S[I] == ')')
-        ++Depth;
-      else if (S[I] == '(' && --Depth == 0) {
-        S.resize(I);
-        break;
-      }
-    }
-  }
-  // Drop a return type (templates): the text before the last space at
-  // template depth 0.
-  int Depth = 0;
-  size_t Cut = std::string::npos;
-  for (size_t I = 0; I < S.size(); ++I) {
-    if (S[I] == '<' || S[I] == '(')
-      ++Depth;
-    else if (S[I] == '>' || S[I] == ')')
-      --Depth;
-    else if (S[I] == ' ' && Depth == 0)
-      Cut = I;
-  }
-  return Cut == std::string::npos ? S : S.substr(Cut + 1);
-}
 
 void writeProfile(Agent &A) {
   if (!writeFileAtomically(A.Config.Output, writeProfileJSON(A.Out)))
@@ -161,8 +116,7 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
         continue;
       double D = double(K->end - K->start);
       AUTOPROF_TRACE("activity: correlation %u, %llu..%llu", K->correlationId,
-                     (unsigned long long)K->start,
-                     (unsigned long long)K->end);
+                     (unsigned long long)K->start, (unsigned long long)K->end);
       uint32_t Correlation = K->correlationId;
       auto [It, New] = TheAgent->Durations.emplace(Correlation, D);
       // Replayed launches report once per pass: the shortest is the run
@@ -174,119 +128,11 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
   std::free(Buffer);
 }
 
-bool selectedName(const AgentConfig &C, const std::string &Name,
-                  const std::string &Mangled) {
-  if (!C.KernelRegex)
-    return true;
-  return std::regex_search(Name, *C.KernelRegex) ||
-         std::regex_search(Mangled, *C.KernelRegex);
-}
-
-KernelFeatures featuresOf(const AgentConfig &C, const std::string &Mangled) {
-  auto It = C.Features.find(Mangled);
-  if (It != C.Features.end())
-    return It->second;
-  // A kernel the sources did not show: no static feature has a value.
-  KernelFeatures F;
-  for (const std::string &N : featureNames())
-    F.clear(N);
-  return F;
-}
-
-void fillRoute(ProfileRecord &R, const Route &Rt) {
-  R.Route.clear();
-  for (const RouteStep &S : Rt.Steps)
-    R.Route.push_back({S.Node->Id, S.Value, S.Branch});
-  R.Leaf = Rt.Leaf ? Rt.Leaf->Id : "";
-  R.Focus = Rt.Leaf ? Rt.Leaf->Focus : "";
-}
-
 void appendUnique(std::vector<std::string> &Out,
                   const std::vector<std::string> &In) {
   for (const std::string &M : In)
     if (std::find(Out.begin(), Out.end(), M) == Out.end())
       Out.push_back(M);
-}
-
-/// Adds the inputs of the derived metrics of \p Collect.
-void addDerivedInputs(const AgentConfig &C, std::vector<std::string> &Collect) {
-  for (size_t I = 0; I < Collect.size(); ++I) {
-    auto It = C.DerivedInputs.find(Collect[I]);
-    if (It != C.DerivedInputs.end())
-      appendUnique(Collect, It->second);
-  }
-}
-
-std::unique_ptr<InFlight> planLaunch(Agent &A, const std::string &Mangled);
-
-/// Decides whether this launch is profiled and what it collects.
-std::unique_ptr<InFlight> plan(Agent &A, const std::string &Mangled) {
-  std::unique_ptr<InFlight> F = planLaunch(A, Mangled);
-  if (F)
-    addDerivedInputs(A.Config, F->Collect);
-  return F;
-}
-
-std::unique_ptr<InFlight> planLaunch(Agent &A, const std::string &Mangled) {
-  AgentConfig &C = A.Config;
-  std::string Name = demangledBaseName(Mangled);
-  if (!selectedName(C, Name, Mangled))
-    return nullptr;
-  KernelState &K = A.Kernels[Mangled];
-  unsigned Index = K.Launches++;
-  auto F = std::make_unique<InFlight>();
-  F->Record.Kernel = Name;
-  F->Record.MangledName = Mangled;
-  F->Record.Launch = Index;
-  F->Record.Run = C.Run;
-
-  if (C.Run > 1) {
-    // The second run profiles exactly the launches the first run routed.
-    auto It = C.SecondRun.find(Mangled);
-    if (It == C.SecondRun.end() || It->second.Launch != Index || !C.Tree)
-      return nullptr;
-    Route Rt =
-        routeKernel(*C.Tree, featuresOf(C, Mangled), &It->second.Samples);
-    if (!Rt.Leaf)
-      return nullptr;
-    fillRoute(F->Record, Rt);
-    F->Record.Stage = "leaf";
-    F->Collect = Rt.Leaf->Metrics;
-    return F;
-  }
-  if (Index < C.LaunchSkip)
-    return nullptr;
-
-  if (!C.Tree) {
-    if (K.Profiled >= C.LaunchCount)
-      return nullptr;
-    F->Record.Stage = "metrics";
-    F->Collect = C.Metrics;
-    return F;
-  }
-  if (K.Profiled >= C.LaunchCount)
-    return nullptr;
-  KernelFeatures Features = featuresOf(C, Mangled);
-  if (K.Samples) {
-    Route Rt = routeKernel(*C.Tree, Features, &*K.Samples);
-    fillRoute(F->Record, Rt);
-    F->Record.Stage = "leaf";
-    if (Rt.Leaf)
-      F->Collect = Rt.Leaf->Metrics;
-    return F;
-  }
-  Route Rt = routeKernel(*C.Tree, Features, nullptr);
-  F->Collect = C.Tree->Stage1;
-  if (Rt.Leaf) {
-    // A static route: stage 1 and the leaf in one launch.
-    fillRoute(F->Record, Rt);
-    appendUnique(F->Collect, Rt.Leaf->Metrics);
-    F->Record.Stage = "stage1+leaf";
-  } else {
-    F->Record.Stage = "stage1";
-    F->RoutesAfter = true;
-  }
-  return F;
 }
 
 RangeProfiler *profilerFor(Agent &A, CUcontext Ctx, CUdevice Dev) {
@@ -322,23 +168,26 @@ void onLaunchEnter(Agent &A, const CUpti_CallbackData *Cb,
     std::lock_guard<std::mutex> G(A.Lock);
     if (A.Stopped)
       return;
-    F = plan(A, Cb->symbolName);
+    if (std::optional<PlannedLaunch> P = A.Planner->plan(Cb->symbolName)) {
+      F = std::make_unique<InFlight>();
+      F->P = std::move(*P);
+    }
   }
   if (!F)
     return;
-  AUTOPROF_TRACE("launch %u of %s: %s, %zu metrics", F->Record.Launch,
-                 F->Record.Kernel.c_str(), F->Record.Stage.c_str(),
-                 F->Collect.size());
+  AUTOPROF_TRACE("launch %u of %s: %s, %zu metrics", F->P.Record.Launch,
+                 F->P.Record.Kernel.c_str(), F->P.Record.Stage.c_str(),
+                 F->P.Collect.size());
   A.Profiling.lock();
   std::lock_guard<std::mutex> G(A.Lock);
   F->Launch = L;
-  F->Record.Grid = L.Grid;
-  F->Record.Block = L.Block;
-  F->Record.DynamicSharedMem = L.DynamicSharedMem;
+  F->P.Record.Grid = L.Grid;
+  F->P.Record.Block = L.Block;
+  F->P.Record.DynamicSharedMem = L.DynamicSharedMem;
   F->Correlation = Cb->correlationId;
   cuCtxGetDevice(&F->Device);
-  F->Record.Device = int(F->Device);
-  for (const std::string &M : F->Collect)
+  F->P.Record.Device = int(F->Device);
+  for (const std::string &M : F->P.Collect)
     if (A.Config.RangeMetrics.count(M))
       F->RangeSet.push_back(M);
   if (!F->RangeSet.empty()) {
@@ -349,7 +198,7 @@ void onLaunchEnter(Agent &A, const CUpti_CallbackData *Cb,
     AUTOPROF_TRACE("begin: %zu range-profiler metrics", F->RangeSet.size());
     std::string Error;
     if (F->Profiler && !F->Profiler->begin(F->RangeSet, Error)) {
-      addError(A, "kernel " + F->Record.Kernel + ": " + Error);
+      addError(A, "kernel " + F->P.Record.Kernel + ": " + Error);
       F->Profiler = nullptr;
     }
     if (!F->Profiler) {
@@ -369,59 +218,44 @@ void onLaunchExit(Agent &A) {
   bool Ok = !F->Profiler || F->Profiler->end(Values, Error);
   AUTOPROF_TRACE("end: %s", Ok ? "ok" : Error.c_str());
   if (F->Profiler)
-    F->Record.Passes = F->Profiler->passes();
+    F->P.Record.Passes = F->Profiler->passes();
   // Activity records of the launch arrive once its buffers are flushed.
   cuptiActivityFlushAll(0);
   A.Profiling.unlock();
 
   std::lock_guard<std::mutex> G(A.Lock);
   if (!Ok) {
-    addError(A, "kernel " + F->Record.Kernel + ": " + Error);
+    addError(A, "kernel " + F->P.Record.Kernel + ": " + Error);
     writeProfile(A);
     return;
   }
   std::map<std::string, double> Launch = launchMetrics(F->Launch, F->Device);
-  for (const std::string &M : F->Collect) {
+  for (const std::string &M : F->P.Collect) {
     if (isLaunchMetric(M)) {
       auto It = Launch.find(M);
       if (It != Launch.end())
         Values[M] = It->second;
     }
   }
-  for (const std::string &M : F->Collect) {
+  for (const std::string &M : F->P.Collect) {
     auto It = Values.find(M);
     if (It != Values.end())
-      F->Record.set(M, It->second, "");
+      F->P.Record.set(M, It->second, "");
   }
   // The range profiler replays the launch and its activity record has no
   // timestamps; the profiled duration is then the range profiler's own.
   auto D = A.Durations.find(F->Correlation);
   if (D != A.Durations.end())
-    F->Record.DurationNs = D->second;
+    F->P.Record.DurationNs = D->second;
   else if (auto T = Values.find("gpu__time_duration.sum"); T != Values.end())
-    F->Record.DurationNs = T->second;
+    F->P.Record.DurationNs = T->second;
   else
     A.Unmatched.push_back({A.Out.Records.size(), F->Correlation});
 
-  KernelState &K = A.Kernels[F->Record.MangledName];
-  if (F->RoutesAfter && A.Config.Tree) {
-    std::map<std::string, double> Samples;
-    for (const std::string &M : A.Config.Tree->Stage1) {
-      auto It = Values.find(M);
-      if (It != Values.end())
-        Samples[M] = It->second;
-    }
-    Route Rt = routeKernel(
-        *A.Config.Tree, featuresOf(A.Config, F->Record.MangledName), &Samples);
-    fillRoute(F->Record, Rt);
-    K.Samples = Samples;
-  } else {
-    ++K.Profiled;
-    K.Samples.reset();
-  }
+  A.Planner->completed(F->P, Values);
   AUTOPROF_TRACE("record %zu written, leaf '%s'", A.Out.Records.size(),
-                 F->Record.Leaf.c_str());
-  A.Out.Records.push_back(std::move(F->Record));
+                 F->P.Record.Leaf.c_str());
+  A.Out.Records.push_back(std::move(F->P.Record));
   writeProfile(A);
 }
 
@@ -545,6 +379,7 @@ InitializeInjection(void) {
   if (CUptiResult R =
           cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL))
     return Fail("cannot enable kernel activity records", R);
+  A->Planner = std::make_unique<LaunchPlanner>(A->Config);
   TheAgent = A.release();
   writeProfile(*TheAgent);
   std::atexit(finish);

@@ -38,8 +38,7 @@ CUfunction resolveFunction(CUfunction F) {
   if (cuFuncGetAttribute(&V, CU_FUNC_ATTRIBUTE_NUM_REGS, F) == CUDA_SUCCESS)
     return F;
   CUfunction G = nullptr;
-  if (cuKernelGetFunction(&G, reinterpret_cast<CUkernel>(F)) ==
-      CUDA_SUCCESS)
+  if (cuKernelGetFunction(&G, reinterpret_cast<CUkernel>(F)) == CUDA_SUCCESS)
     return G;
   return F;
 }
@@ -63,8 +62,7 @@ autoprof::inject::launchMetrics(const LaunchConfig &L, CUdevice Device) {
   CUfunction Fn = resolveFunction(L.Function);
 
   int Regs = functionAttribute(Fn, CU_FUNC_ATTRIBUTE_NUM_REGS);
-  int Static =
-      functionAttribute(Fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  int Static = functionAttribute(Fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
   M["launch__registers_per_thread"] = Regs;
   M["launch__shared_mem_per_block_static"] = Static;
 
@@ -106,8 +104,7 @@ autoprof::inject::launchMetrics(const LaunchConfig &L, CUdevice Device) {
 
   int Active = 0;
   if (cuOccupancyMaxActiveBlocksPerMultiprocessor(
-          &Active, Fn, int(Threads), L.DynamicSharedMem) !=
-      CUDA_SUCCESS)
+          &Active, Fn, int(Threads), L.DynamicSharedMem) != CUDA_SUCCESS)
     return M;
   M["sm__maximum_warps_per_active_cycle_pct"] =
       100.0 * std::min<double>(double(Active) * WarpsPerBlock, MaxWarpsSM) /

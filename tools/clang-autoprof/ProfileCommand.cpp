@@ -701,8 +701,7 @@ int autoprof::tool::runProfile(const char *Argv0) {
       Final.Warnings.push_back(
           "kernel '" + K.QualifiedName + "' was selected but never " +
           (O.LaunchSkip ? "launched more than " +
-                              std::to_string(O.LaunchSkip.getValue()) +
-                              " times"
+                              std::to_string(O.LaunchSkip.getValue()) + " times"
                         : std::string("launched")));
   if (Final.Records.empty() && R.Kernels.empty() && !KernelRe.empty())
     Final.Warnings.push_back("no kernel launch matched --kernel='" + KernelRe +
