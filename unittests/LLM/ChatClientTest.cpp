@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -91,6 +92,15 @@ TEST(ChatClientTest, Success) {
   EXPECT_EQ(std::string(Headers["authorization"].GetString()),
             std::string("Bearer ") + Key);
   EXPECT_STREQ(Headers["content-type"].GetString(), "application/json");
+  EXPECT_STREQ(Headers["accept"].GetString(), "application/json");
+  EXPECT_STREQ(Headers["user-agent"].GetString(), "clang-autoprof");
+  std::vector<std::string> Names;
+  for (const auto &H : Headers.GetObject())
+    Names.push_back(H.name.GetString());
+  std::sort(Names.begin(), Names.end());
+  EXPECT_EQ(Names, (std::vector<std::string>{"accept", "authorization",
+                                             "content-length", "content-type",
+                                             "host", "user-agent"}));
   const rapidjson::Value &Body = R["body"];
   EXPECT_STREQ(Body["model"].GetString(), "ok-basic");
   ASSERT_TRUE(Body["messages"].IsArray());
