@@ -10,6 +10,8 @@ if(NOT LLVM_VERSION_MAJOR EQUAL 22)
 endif()
 find_package(Clang REQUIRED CONFIG
   HINTS "${LLVM_LIBRARY_DIR}/cmake/clang")
+# LLVM_DEFINITIONS is one string of -D flags; CMake wants a list.
+separate_arguments(AUTOPROF_LLVM_DEFINITIONS UNIX_COMMAND "${LLVM_DEFINITIONS}")
 message(STATUS "Using LLVM ${LLVM_PACKAGE_VERSION} in ${LLVM_INSTALL_PREFIX}")
 
 find_package(CUDAToolkit 13 REQUIRED)
@@ -60,7 +62,7 @@ endif()
 function(autoprof_link_clang target)
   target_include_directories(${target} SYSTEM PUBLIC
     ${LLVM_INCLUDE_DIRS} ${CLANG_INCLUDE_DIRS})
-  target_compile_definitions(${target} PUBLIC ${LLVM_DEFINITIONS})
+  target_compile_definitions(${target} PUBLIC ${AUTOPROF_LLVM_DEFINITIONS})
   if(NOT LLVM_ENABLE_RTTI)
     target_compile_options(${target} PUBLIC -fno-rtti)
   endif()
