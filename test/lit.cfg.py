@@ -32,6 +32,9 @@ for var in ["CUDA_PATH", "CUDA_HOME", "AUTOPROF_LLM_API_KEY", "OPENAI_API_KEY"]:
 if os.path.exists(os.path.join(config.cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")
 
+# Tests that read the GPU's performance counters run one at a time.
+lit_config.parallelism_groups["gpu-counters"] = 1
+
 # GPU tests run only where a CUDA device answers.
 smi = shutil.which("nvidia-smi")
 if smi:

@@ -37,6 +37,9 @@ std::string autoprof::inject::describeCuptiError(CUptiResult R) {
   std::string Text = cuptiGetResultString(R, &S) == CUPTI_SUCCESS && S
                          ? S
                          : "CUPTI error " + std::to_string(int(R));
+  if (R == CUPTI_ERROR_HARDWARE_BUSY)
+    Text += " (another profiler, such as ncu or a second clang-autoprof, "
+            "holds the GPU's performance counters)";
   if (R == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
     Text += " (GPU performance counters are restricted to administrators: "
             "run as root, or load the nvidia module with "
