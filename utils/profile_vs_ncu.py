@@ -8,6 +8,9 @@
       in .sum, launch attributes) must agree within 2%, throughputs,
       percentages and ratios within 10%.
 
+  utils/profile_vs_ncu.py table RESULTS.json
+      Prints the Markdown table of a results file again.
+
   utils/profile_vs_ncu.py cost [--programs a,b,...] [--repeat N] [-o results.json]
       Wall time of the program alone, of `clang-autoprof profile` with the
       metric list, of `ncu` with the same list and of `ncu --set full`, each
@@ -238,7 +241,39 @@ def cost(args, programs, outdir, tool, ncu):
     return doc, 0
 
 
+def table(path):
+    with open(path) as f:
+        doc = json.load(f)
+    print("%s, driver %s, %s" % (doc["gpu"], doc["driver"], doc["date"]))
+    if doc["kind"] == "agreement":
+        print("| program | kernel | within tolerance | outside tolerance (ours / ncu) |")
+        print("| --- | --- | ---: | --- |")
+        for r in doc["rows"]:
+            if "error" in r:
+                print("| %s | %s | error | |" % (r["program"], r["kernel"]))
+                continue
+            bad = ["`%s` %.4g / %.4g" % (x["metric"], x["ours"] or 0, x["ncu"] or 0)
+                   for x in r["metrics"] if x["ok"] is False]
+            print("| %s | %s | %d / %d | %s |" % (r["program"], r["kernel"], r["agree"],
+                                                  r["of"], "; ".join(bad)))
+    else:
+        print("| program | program alone s | clang-autoprof s | ncu --metrics s | ncu --set full s | clang-autoprof / ncu --metrics |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for r in doc["rows"]:
+            m = r["median"]
+            print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+                r["program"], m["program"], m["autoprof"], m["ncu_metrics"],
+                m["ncu_full"], m["autoprof"] / m["ncu_metrics"]))
+        tot = {k: sum(r["median"][k] for r in doc["rows"]) for k in doc["rows"][0]["median"]}
+        print("| total | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+            tot["program"], tot["autoprof"], tot["ncu_metrics"], tot["ncu_full"],
+            tot["autoprof"] / tot["ncu_metrics"]))
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "table":
+        table(sys.argv[2])
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("command", choices=["agreement", "cost"])
     ap.add_argument("--programs", default=",".join(PROGRAMS))
