@@ -1,0 +1,28 @@
+//===- TransformationRegistry.cpp - The built-in transformations ----------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Rewrite/TransformationRegistry.h"
+
+using namespace autoprof;
+
+const std::vector<const Transformation *> &TransformationRegistry::all() {
+  static const std::vector<const Transformation *> All = {};
+  return All;
+}
+
+const Transformation *TransformationRegistry::find(llvm::StringRef Name) {
+  for (const Transformation *T : all())
+    if (T->name() == Name)
+      return T;
+  return nullptr;
+}
+
+std::string TransformationRegistry::names() {
+  std::string S;
+  for (const Transformation *T : all())
+    S += (S.empty() ? "" : ", ") + T->name().str();
+  return S;
+}
