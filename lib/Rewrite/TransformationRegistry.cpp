@@ -6,10 +6,13 @@
 
 #include "autoprof/Rewrite/TransformationRegistry.h"
 
+#include "Transformations/RestrictReadonlyParams.h"
+
 using namespace autoprof;
 
 const std::vector<const Transformation *> &TransformationRegistry::all() {
-  static const std::vector<const Transformation *> All = {};
+  static const RestrictReadonlyParams Restrict;
+  static const std::vector<const Transformation *> All = {&Restrict};
   return All;
 }
 
