@@ -7,12 +7,14 @@
 #include "autoprof/Rewrite/TransformationRegistry.h"
 
 #include "Transformations/RestrictReadonlyParams.h"
+#include "Transformations/UnrollConstantLoops.h"
 
 using namespace autoprof;
 
 const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const RestrictReadonlyParams Restrict;
-  static const std::vector<const Transformation *> All = {&Restrict};
+  static const UnrollConstantLoops Unroll;
+  static const std::vector<const Transformation *> All = {&Restrict, &Unroll};
   return All;
 }
 
