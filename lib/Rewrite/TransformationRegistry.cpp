@@ -6,6 +6,7 @@
 
 #include "autoprof/Rewrite/TransformationRegistry.h"
 
+#include "Transformations/PadSharedArrays.h"
 #include "Transformations/RestrictReadonlyParams.h"
 #include "Transformations/UnrollConstantLoops.h"
 
@@ -14,7 +15,9 @@ using namespace autoprof;
 const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const RestrictReadonlyParams Restrict;
   static const UnrollConstantLoops Unroll;
-  static const std::vector<const Transformation *> All = {&Restrict, &Unroll};
+  static const PadSharedArrays Pad;
+  static const std::vector<const Transformation *> All = {&Restrict, &Unroll,
+                                                          &Pad};
   return All;
 }
 
