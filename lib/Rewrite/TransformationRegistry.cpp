@@ -6,6 +6,7 @@
 
 #include "autoprof/Rewrite/TransformationRegistry.h"
 
+#include "Transformations/FastMathIntrinsics.h"
 #include "Transformations/PadSharedArrays.h"
 #include "Transformations/RestrictReadonlyParams.h"
 #include "Transformations/UnrollConstantLoops.h"
@@ -16,8 +17,9 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const RestrictReadonlyParams Restrict;
   static const UnrollConstantLoops Unroll;
   static const PadSharedArrays Pad;
+  static const FastMathIntrinsics FastMath;
   static const std::vector<const Transformation *> All = {&Restrict, &Unroll,
-                                                          &Pad};
+                                                          &Pad, &FastMath};
   return All;
 }
 
