@@ -7,6 +7,7 @@
 #include "autoprof/Rewrite/TransformationRegistry.h"
 
 #include "Transformations/FastMathIntrinsics.h"
+#include "Transformations/LaunchBounds.h"
 #include "Transformations/PadSharedArrays.h"
 #include "Transformations/RestrictReadonlyParams.h"
 #include "Transformations/UnrollConstantLoops.h"
@@ -18,8 +19,9 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const UnrollConstantLoops Unroll;
   static const PadSharedArrays Pad;
   static const FastMathIntrinsics FastMath;
-  static const std::vector<const Transformation *> All = {&Restrict, &Unroll,
-                                                          &Pad, &FastMath};
+  static const LaunchBoundsTransformation Bounds;
+  static const std::vector<const Transformation *> All = {
+      &Restrict, &Unroll, &Pad, &FastMath, &Bounds};
   return All;
 }
 
