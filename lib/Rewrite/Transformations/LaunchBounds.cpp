@@ -51,6 +51,10 @@ Error LaunchBoundsTransformation::apply(ASTContext &Ctx,
       Kernel.getTemplatedKind() != FunctionDecl::TK_NonTemplate)
     return Error::success();
   const SourceManager &SM = Ctx.getSourceManager();
+  // A kernel of a header may be launched from other translation units with
+  // other block sizes.
+  if (!SM.isInMainFile(SM.getFileLoc(Kernel.getLocation())))
+    return Error::success();
   // The launch sites of this kernel, with their constant block sizes.
   std::string Name = Kernel.getNameAsString();
   FeatureReport Report;

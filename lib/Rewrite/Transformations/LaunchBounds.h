@@ -10,9 +10,10 @@
 /// B, so that the compiler may budget registers for B threads.
 ///
 /// Precondition: the kernel is not a template and has no launch bounds.
-/// It is edited only when it has at least one launch site and all of them
-/// have the same compile-time block size; the attribute is inserted before
-/// the kernel's return type.
+/// It is edited only when it is defined in the main file of the translation
+/// unit, has at least one launch site there and all of them have the same
+/// compile-time block size; the attribute is inserted before the kernel's
+/// return type.
 ///
 /// Trigger (occupancy limited by registers):
 /// `launch__occupancy_limit_registers` < `launch__occupancy_limit_warps`, both
