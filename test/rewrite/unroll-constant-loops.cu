@@ -10,8 +10,6 @@
 // RUN: rm -rf %t.dir && mkdir %t.dir && cp %s %t.dir/src.cu
 // RUN: clang-autoprof optimize --dry-run --transformations=unroll-constant-loops --export-fixes=%t.dir/fixes.yaml %t.dir/src.cu -- -std=c++17
 // RUN: FileCheck %s --input-file=%t.dir/fixes.yaml --check-prefix=YAML
-// RUN: clang-apply-replacements %t.dir
-// RUN: diff %t.cu %t.dir/src.cu
 // RUN: clang-autoprof optimize --dry-run --transformations=unroll-constant-loops --kernel='^runtime_bound$' %s -- -std=c++17 | FileCheck %s --check-prefix=NEG --match-full-lines
 
 constexpr int K = 4;
