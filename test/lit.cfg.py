@@ -29,6 +29,11 @@ config.substitutions.append(("%nvcc", os.path.join(config.cuda_path, "bin", "nvc
 for var in ["CUDA_PATH", "CUDA_HOME", "AUTOPROF_LLM_API_KEY", "OPENAI_API_KEY"]:
     config.environment.pop(var, None)
 
+# LLVM's clang-apply-replacements, where it is installed (it is not packed by
+# utils/pack-tests.sh).
+if os.path.exists(os.path.join(config.llvm_tools_dir, "clang-apply-replacements")):
+    config.available_features.add("clang-apply-replacements")
+
 if os.path.exists(os.path.join(config.cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")
 

@@ -13,6 +13,7 @@
 #ifndef AUTOPROF_TOOLS_COMMANDS_H
 #define AUTOPROF_TOOLS_COMMANDS_H
 
+#include "autoprof/Features/FeatureExtractor.h"
 #include "autoprof/Features/KernelRecord.h"
 #include "autoprof/Metrics/MetricCatalog.h"
 #include "autoprof/Metrics/ProfilerHost.h"
@@ -33,6 +34,7 @@ llvm::cl::SubCommand &metricsCommand();
 llvm::cl::SubCommand &treeCommand();
 llvm::cl::SubCommand &planCommand();
 llvm::cl::SubCommand &profileCommand();
+llvm::cl::SubCommand &optimizeCommand();
 
 /// Options of the subcommands that parse sources (-p, sources, extra args).
 struct SourceOptions {
@@ -83,7 +85,21 @@ llvm::Expected<std::string> findTree(llvm::StringRef NameOrPath,
 /// error names the first problem.
 llvm::Error loadCheckedTree(llvm::StringRef Path, ProfilingTree &T);
 
+/// Sets \p Filter to the --kernel filter; reports an invalid regular
+/// expression and returns false.
+bool kernelFilter(KernelFilter &Filter);
+
+/// Runs \p Factory over \p Inputs with the shared source options and
+/// \p FixedArgs, the compiler arguments given after `--`. Returns 0, 1
+/// (some sources failed or had compile errors) or 2 (a bad database).
+int runOnSources(clang::tooling::FrontendActionFactory &Factory,
+                 const std::vector<std::string> &Inputs,
+                 const std::optional<std::vector<std::string>> &FixedArgs);
+
 int runProfile(const char *Argv0);
+
+/// Runs `optimize`; returns the exit status.
+int runOptimize();
 
 /// Runs `plan`; returns the exit status.
 int runPlan(const char *Argv0);

@@ -41,14 +41,8 @@ FeaturesOptions &featuresOptions() {
 
 } // namespace
 
-int autoprof::tool::extractSources(
-    FeatureReport &Report, const std::vector<std::string> *SourceList,
-    const std::optional<std::vector<std::string>> *FixedArgs) {
+bool autoprof::tool::kernelFilter(KernelFilter &Filter) {
   SourceOptions &S = sourceOptions();
-  std::vector<std::string> Given(S.Sources.begin(), S.Sources.end());
-  const std::vector<std::string> &Inputs = SourceList ? *SourceList : Given;
-  int Status = 0;
-
   std::optional<Regex> KernelRegex;
   if (S.Kernel.getNumOccurrences()) {
     std::string Err;
@@ -56,13 +50,25 @@ int autoprof::tool::extractSources(
     if (!KernelRegex->isValid(Err)) {
       reportError("invalid --kernel regular expression '" + S.Kernel +
                   "': " + Err);
-      return 2;
+      return false;
     }
   }
+  auto Shared = std::make_shared<std::optional<Regex>>(std::move(KernelRegex));
+  Filter = [Shared](const std::string &Name, const std::string &Qualified) {
+    return !*Shared || (*Shared)->match(Name) || (*Shared)->match(Qualified);
+  };
+  return true;
+}
 
+int autoprof::tool::runOnSources(
+    clang::tooling::FrontendActionFactory &Factory,
+    const std::vector<std::string> &Inputs,
+    const std::optional<std::vector<std::string>> &FixedArgs) {
+  SourceOptions &S = sourceOptions();
+  int Status = 0;
   CompilationOptions CO;
   CO.BuildPath = S.BuildPath;
-  CO.FixedArgs = FixedArgs ? *FixedArgs : ArgsAfterDashDash;
+  CO.FixedArgs = FixedArgs;
   CO.ExtraArgs.assign(S.ExtraArgs.begin(), S.ExtraArgs.end());
   CO.ExtraArgsBefore.assign(S.ExtraArgsBefore.begin(), S.ExtraArgsBefore.end());
   Expected<Compilations> DB = Compilations::load(CO, Inputs.front());
@@ -101,15 +107,24 @@ int autoprof::tool::extractSources(
           reportWarning("ignoring compiler flag '" + Flag +
                         "' that Clang does not know");
         }));
-    KernelFilter Filter = [&](const std::string &Name,
-                              const std::string &Qualified) {
-      return !KernelRegex || KernelRegex->match(Name) ||
-             KernelRegex->match(Qualified);
-    };
-    if (Tool.run(newFeatureActionFactory(Report, Filter).get()) != 0)
+    if (Tool.run(&Factory) != 0)
       Status = 1;
   }
   return Status;
+}
+
+int autoprof::tool::extractSources(
+    FeatureReport &Report, const std::vector<std::string> *SourceList,
+    const std::optional<std::vector<std::string>> *FixedArgs) {
+  SourceOptions &S = sourceOptions();
+  std::vector<std::string> Given(S.Sources.begin(), S.Sources.end());
+  const std::vector<std::string> &Inputs = SourceList ? *SourceList : Given;
+  KernelFilter Filter;
+  if (!kernelFilter(Filter))
+    return 2;
+  auto Factory = newFeatureActionFactory(Report, Filter);
+  return runOnSources(*Factory, Inputs,
+                      FixedArgs ? *FixedArgs : ArgsAfterDashDash);
 }
 
 int autoprof::tool::runFeatures() {

@@ -1,0 +1,104 @@
+//===- RewriteEngine.h - Proposals of transformations -----------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Runs transformations on the kernels of translation units and collects,
+/// for each (kernel, transformation) whose precondition holds, the source
+/// replacements it makes; merges them per file and renders the result as a
+/// patched text, a unified diff or clang-apply-replacements YAML.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_REWRITE_REWRITEENGINE_H
+#define AUTOPROF_REWRITE_REWRITEENGINE_H
+
+#include "autoprof/Features/FeatureExtractor.h"
+#include "autoprof/Features/KernelRecord.h"
+#include "autoprof/Rewrite/Transformation.h"
+
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+namespace tooling {
+class FrontendActionFactory;
+} // namespace tooling
+} // namespace clang
+
+namespace autoprof {
+
+/// The edits one transformation makes to one kernel.
+struct Proposal {
+  /// Index of the kernel in RewriteEngine::kernels().
+  size_t Kernel = 0;
+  const Transformation *T = nullptr;
+  /// The file the edits change.
+  std::string File;
+  clang::tooling::Replacements Edits;
+};
+
+/// Collects proposals over one or more translation units.
+class RewriteEngine {
+public:
+  RewriteEngine(std::vector<const Transformation *> Transformations,
+                KernelFilter Filter);
+
+  /// Proposes every transformation on every kernel of \p Ctx accepted by
+  /// the filter, skipping kernels already seen in another translation unit.
+  void run(clang::ASTContext &Ctx);
+
+  /// An action factory that calls run() on each translation unit that
+  /// compiles without errors.
+  std::unique_ptr<clang::tooling::FrontendActionFactory> newActionFactory();
+
+  /// The kernels seen, in the order found.
+  const std::vector<KernelRecord> &kernels() const { return Kernels; }
+  /// The proposals, by kernel then in the order of the transformations.
+  const std::vector<Proposal> &proposals() const { return Proposals; }
+  /// Transformations whose precondition held but whose apply() failed.
+  const std::vector<std::string> &failures() const { return Failures; }
+  /// The text of \p File as it was parsed, or empty.
+  llvm::StringRef originalText(llvm::StringRef File) const;
+  /// The number of translation units skipped for compile errors.
+  unsigned translationUnitsWithErrors() const { return TUsWithErrors; }
+  void noteTranslationUnitWithErrors() { ++TUsWithErrors; }
+
+private:
+  std::vector<const Transformation *> Transformations;
+  KernelFilter Filter;
+  std::vector<KernelRecord> Kernels;
+  std::vector<Proposal> Proposals;
+  std::vector<std::string> Failures;
+  std::map<std::string, std::string> Texts;
+  unsigned TUsWithErrors = 0;
+};
+
+/// Merges \p Proposals (edits of one file) in order, leaving out each one
+/// whose edits overlap those already merged; \p Skipped receives those.
+clang::tooling::Replacements
+mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,
+               std::vector<const Proposal *> &Skipped);
+
+/// \p Original with \p Edits applied.
+llvm::Expected<std::string>
+applyEdits(llvm::StringRef Original, const clang::tooling::Replacements &Edits);
+
+/// A clang-apply-replacements document (TranslationUnitReplacements) for
+/// \p Edits, with \p MainSourceFile as its main source file.
+std::string exportFixesYAML(llvm::StringRef MainSourceFile,
+                            const clang::tooling::Replacements &Edits);
+
+} // namespace autoprof
+
+#endif // AUTOPROF_REWRITE_REWRITEENGINE_H

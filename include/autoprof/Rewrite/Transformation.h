@@ -1,0 +1,88 @@
+//===- Transformation.h - A built-in source transformation ------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The interface of a built-in transformation of a CUDA kernel: a static
+/// precondition on the kernel's features, a trigger on the metrics a profile
+/// collected, and the edit itself, made on the kernel's source ranges.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_REWRITE_TRANSFORMATION_H
+#define AUTOPROF_REWRITE_TRANSFORMATION_H
+
+#include "autoprof/Features/KernelRecord.h"
+
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace autoprof {
+
+/// The metrics a profile collected for one kernel, by metric name. A metric
+/// that was not collected is absent.
+using MetricValues = std::map<std::string, double>;
+
+/// A built-in transformation of one kernel.
+///
+/// A transformation is proposed for a kernel when its precondition holds on
+/// the kernel's static features and apply() makes at least one edit; it is
+/// chosen for a profiled kernel when, in addition, trigger() fires on the
+/// collected metrics.
+class Transformation {
+public:
+  virtual ~Transformation();
+
+  /// The name used on the command line, e.g. "restrict-readonly-params".
+  virtual llvm::StringRef name() const = 0;
+  /// One line saying what the edit does.
+  virtual llvm::StringRef description() const = 0;
+
+  /// Whether the static features of \p K allow the edit. A true result does
+  /// not promise an edit: apply() looks at the AST and may find none.
+  virtual bool precondition(const KernelRecord &K) const = 0;
+
+  /// The metrics trigger() reads; the trigger can fire only when one of them
+  /// was collected.
+  virtual std::vector<std::string> triggerMetrics() const = 0;
+
+  /// The reason the transformation is worth trying on a kernel with metrics
+  /// \p M, such as "l1tex__t_sector_hit_rate.pct = 12 < 50", or nullopt.
+  /// A metric absent from \p M never fires.
+  virtual std::optional<std::string> trigger(const MetricValues &M) const = 0;
+
+  /// Adds to \p Out the edits of \p Kernel, made on source ranges of its
+  /// AST (and of its launch sites when the launch configuration changes).
+  /// Adds nothing when the AST shows that the edit does not apply; fails
+  /// only when an edit cannot be recorded.
+  virtual llvm::Error apply(clang::ASTContext &Ctx,
+                            const clang::FunctionDecl &Kernel,
+                            clang::tooling::Replacements &Out) const = 0;
+};
+
+/// Formats a metric value for a trigger's reason ("12", "0.25", "1.5e+09").
+std::string formatMetricValue(double V);
+
+/// The reason "<Metric> = <value> <Op> <Threshold>" when \p Metric is in
+/// \p M and its value compares with \p Threshold as \p Op says (one of "<",
+/// "<=", ">", ">="); nullopt otherwise.
+std::optional<std::string> compareMetric(const MetricValues &M,
+                                         llvm::StringRef Metric,
+                                         llvm::StringRef Op, double Threshold);
+
+} // namespace autoprof
+
+#endif // AUTOPROF_REWRITE_TRANSFORMATION_H

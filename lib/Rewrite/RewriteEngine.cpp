@@ -1,0 +1,203 @@
+//===- RewriteEngine.cpp - Proposals of transformations on kernels --------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Rewrite/RewriteEngine.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/ReplacementsYaml.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace autoprof;
+
+namespace {
+
+/// The kernels defined in user code: plain functions and the patterns of
+/// templates (instantiations share the pattern's source ranges).
+class KernelCollector : public RecursiveASTVisitor<KernelCollector> {
+public:
+  explicit KernelCollector(const SourceManager &SM) : SM(SM) {}
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
+        FD->isInvalidDecl())
+      return true;
+    SourceLocation Loc = SM.getFileLoc(FD->getLocation());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+      return true;
+    Kernels.push_back(FD);
+    return true;
+  }
+  std::vector<const FunctionDecl *> Kernels;
+
+private:
+  const SourceManager &SM;
+};
+
+class RewriteConsumer : public ASTConsumer {
+public:
+  explicit RewriteConsumer(RewriteEngine &Engine) : Engine(Engine) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred()) {
+      Engine.noteTranslationUnitWithErrors();
+      return;
+    }
+    Engine.run(Ctx);
+  }
+
+private:
+  RewriteEngine &Engine;
+};
+
+class RewriteAction : public ASTFrontendAction {
+public:
+  explicit RewriteAction(RewriteEngine &Engine) : Engine(Engine) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    return std::make_unique<RewriteConsumer>(Engine);
+  }
+
+private:
+  RewriteEngine &Engine;
+};
+
+class RewriteActionFactory : public tooling::FrontendActionFactory {
+public:
+  explicit RewriteActionFactory(RewriteEngine &Engine) : Engine(Engine) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<RewriteAction>(Engine);
+  }
+
+private:
+  RewriteEngine &Engine;
+};
+
+} // namespace
+
+RewriteEngine::RewriteEngine(std::vector<const Transformation *> Ts,
+                             KernelFilter Filter)
+    : Transformations(std::move(Ts)), Filter(std::move(Filter)) {}
+
+void RewriteEngine::run(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  KernelCollector C(SM);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const FunctionDecl *FD : C.Kernels) {
+    KernelRecord K = analyzeKernel(*FD, Ctx);
+    if (Filter && !Filter(K.Name, K.QualifiedName))
+      continue;
+    bool Seen = false;
+    for (const KernelRecord &O : Kernels)
+      Seen |= O.QualifiedName == K.QualifiedName && O.File == K.File &&
+              O.Line == K.Line;
+    if (Seen)
+      continue;
+    size_t Index = Kernels.size();
+    Kernels.push_back(K);
+    for (const Transformation *T : Transformations) {
+      if (!T->precondition(K))
+        continue;
+      tooling::Replacements Edits;
+      if (llvm::Error E = T->apply(Ctx, *FD, Edits)) {
+        Failures.push_back(T->name().str() + " on '" + K.QualifiedName +
+                           "': " + llvm::toString(std::move(E)));
+        continue;
+      }
+      if (Edits.empty())
+        continue;
+      Proposal P;
+      P.Kernel = Index;
+      P.T = T;
+      // Paths are made absolute: a compile command may name its file
+      // relative to its own directory.
+      FileManager &FM = SM.getFileManager();
+      for (const tooling::Replacement &R : Edits) {
+        llvm::SmallString<256> Path(R.getFilePath());
+        FM.makeAbsolutePath(Path);
+        llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+        std::string Name(Path);
+        if (!Texts.count(Name))
+          if (auto FE = FM.getOptionalFileRef(R.getFilePath())) {
+            FileID FID = SM.translateFile(*FE);
+            if (FID.isValid())
+              Texts[Name] = SM.getBufferData(FID).str();
+          }
+        if (P.File.empty())
+          P.File = Name;
+        llvm::cantFail(P.Edits.add(tooling::Replacement(
+            Name, R.getOffset(), R.getLength(), R.getReplacementText())));
+      }
+      Proposals.push_back(std::move(P));
+    }
+  }
+}
+
+std::unique_ptr<tooling::FrontendActionFactory>
+RewriteEngine::newActionFactory() {
+  return std::make_unique<RewriteActionFactory>(*this);
+}
+
+llvm::StringRef RewriteEngine::originalText(llvm::StringRef File) const {
+  auto It = Texts.find(File.str());
+  return It == Texts.end() ? llvm::StringRef() : llvm::StringRef(It->second);
+}
+
+tooling::Replacements
+autoprof::mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,
+                         std::vector<const Proposal *> &Skipped) {
+  tooling::Replacements Merged;
+  for (const Proposal *P : Proposals) {
+    tooling::Replacements Trial = Merged;
+    bool Conflict = false;
+    for (const tooling::Replacement &R : P->Edits) {
+      // Replacements::add accepts two insertions at one offset; a proposal
+      // touching a range an earlier one changed is a conflict.
+      for (const tooling::Replacement &O : Merged)
+        if (O.getFilePath() == R.getFilePath() &&
+            R.getOffset() < O.getOffset() + std::max(O.getLength(), 1u) &&
+            O.getOffset() < R.getOffset() + std::max(R.getLength(), 1u))
+          Conflict = true;
+      if (Conflict)
+        break;
+      if (llvm::Error E = Trial.add(R)) {
+        llvm::consumeError(std::move(E));
+        Conflict = true;
+        break;
+      }
+    }
+    if (Conflict)
+      Skipped.push_back(P);
+    else
+      Merged = std::move(Trial);
+  }
+  return Merged;
+}
+
+llvm::Expected<std::string>
+autoprof::applyEdits(llvm::StringRef Original,
+                     const tooling::Replacements &Edits) {
+  return tooling::applyAllReplacements(Original, Edits);
+}
+
+std::string autoprof::exportFixesYAML(llvm::StringRef MainSourceFile,
+                                      const tooling::Replacements &Edits) {
+  tooling::TranslationUnitReplacements TUR;
+  TUR.MainSourceFile = MainSourceFile.str();
+  TUR.Replacements.assign(Edits.begin(), Edits.end());
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  llvm::yaml::Output YAML(OS);
+  YAML << TUR;
+  OS.flush();
+  return Out;
+}

@@ -1,0 +1,40 @@
+//===- TransformationRegistry.cpp - The built-in transformations ----------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Rewrite/TransformationRegistry.h"
+
+#include "Transformations/FastMathIntrinsics.h"
+#include "Transformations/LaunchBounds.h"
+#include "Transformations/PadSharedArrays.h"
+#include "Transformations/RestrictReadonlyParams.h"
+#include "Transformations/UnrollConstantLoops.h"
+
+using namespace autoprof;
+
+const std::vector<const Transformation *> &TransformationRegistry::all() {
+  static const RestrictReadonlyParams Restrict;
+  static const UnrollConstantLoops Unroll;
+  static const PadSharedArrays Pad;
+  static const FastMathIntrinsics FastMath;
+  static const LaunchBoundsTransformation Bounds;
+  static const std::vector<const Transformation *> All = {
+      &Restrict, &Unroll, &Pad, &FastMath, &Bounds};
+  return All;
+}
+
+const Transformation *TransformationRegistry::find(llvm::StringRef Name) {
+  for (const Transformation *T : all())
+    if (T->name() == Name)
+      return T;
+  return nullptr;
+}
+
+std::string TransformationRegistry::names() {
+  std::string S;
+  for (const Transformation *T : all())
+    S += (S.empty() ? "" : ", ") + T->name().str();
+  return S;
+}

@@ -1,0 +1,1 @@
+__global__ void broken(float *p) { p[threadIdx.x] = undeclared; }

@@ -1,0 +1,1 @@
+__device__ float twice(float x) { return 2 * x; }

@@ -1,0 +1,250 @@
+//===- OptimizeCommand.cpp - clang-autoprof optimize ----------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "autoprof/Rewrite/RewriteEngine.h"
+#include "autoprof/Rewrite/TransformationRegistry.h"
+#include "autoprof/Rewrite/UnifiedDiff.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+using namespace llvm;
+using namespace autoprof;
+using namespace autoprof::tool;
+
+namespace {
+
+struct OptimizeOptions {
+  cl::opt<bool> DryRun{"dry-run",
+                       cl::desc("Propose the rewrites that static features "
+                                "allow, without a GPU; change no file"),
+                       cl::sub(optimizeCommand())};
+  cl::opt<bool> Diff{"diff",
+                     cl::desc("Print the unified diff of each proposal"),
+                     cl::sub(optimizeCommand())};
+  cl::opt<std::string> ExportFixes{
+      "export-fixes",
+      cl::desc("Write the proposals, merged, as YAML for "
+               "clang-apply-replacements"),
+      cl::value_desc("file"), cl::sub(optimizeCommand())};
+  cl::opt<std::string> Output{
+      "o",
+      cl::desc("Write a patched copy of the source with every proposal "
+               "that does not conflict applied"),
+      cl::value_desc("file"), cl::sub(optimizeCommand())};
+  cl::list<std::string> Transformations{
+      "transformations", cl::desc("Only these transformations (default: all)"),
+      cl::value_desc("name,..."), cl::CommaSeparated,
+      cl::sub(optimizeCommand())};
+};
+
+OptimizeOptions &optimizeOptions() {
+  static OptimizeOptions O;
+  return O;
+}
+
+// Register the options before the command line is parsed.
+[[maybe_unused]] const OptimizeOptions &Registered = optimizeOptions();
+
+/// Absolute, normalised form of \p Path for comparisons.
+std::string absolute(StringRef Path) {
+  SmallString<256> P(Path);
+  sys::fs::make_absolute(P);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+/// The proposals of each file, in order, and the paths to show for them.
+struct ByFile {
+  std::map<std::string, std::vector<const Proposal *>> Proposals;
+  std::map<std::string, std::string> Shown;
+};
+
+std::string joined(const std::vector<std::string> &V) {
+  std::string S;
+  for (const std::string &E : V)
+    S += (S.empty() ? "" : ", ") + E;
+  return S;
+}
+
+} // namespace
+
+int autoprof::tool::runOptimize() {
+  OptimizeOptions &O = optimizeOptions();
+  SourceOptions &S = sourceOptions();
+  if (!O.DryRun) {
+    reportError("only 'optimize --dry-run' is available in this version: "
+                "applying a rewrite needs its verification on a GPU, which "
+                "this version does not provide");
+    return 1;
+  }
+  int Outputs = O.Diff + !O.ExportFixes.empty() + !O.Output.empty();
+  if (Outputs > 1) {
+    reportError("--diff, --export-fixes and -o exclude each other");
+    return 1;
+  }
+
+  std::vector<const Transformation *> Ts;
+  if (O.Transformations.empty())
+    Ts = TransformationRegistry::all();
+  for (const std::string &Name : O.Transformations) {
+    const Transformation *T = TransformationRegistry::find(Name);
+    if (!T) {
+      reportError("unknown transformation '" + Name +
+                  "'; known: " + TransformationRegistry::names());
+      return 1;
+    }
+    Ts.push_back(T);
+  }
+
+  std::vector<std::string> Inputs(S.Sources.begin(), S.Sources.end());
+  if (!O.Output.empty()) {
+    if (Inputs.size() != 1) {
+      reportError("-o writes the patched copy of one source; " +
+                  Twine(Inputs.size()) + " were given");
+      return 1;
+    }
+    if (sys::fs::exists(O.Output) && sys::fs::equivalent(O.Output, Inputs[0])) {
+      reportError("-o '" + O.Output +
+                  "' names the source itself, which optimize never changes");
+      return 1;
+    }
+  }
+
+  KernelFilter Filter;
+  if (!kernelFilter(Filter))
+    return 1;
+  RewriteEngine Engine(Ts, Filter);
+  auto Factory = Engine.newActionFactory();
+  int Status = runOnSources(*Factory, Inputs, ArgsAfterDashDash);
+  if (Status == 2)
+    return 1;
+  if (Engine.translationUnitsWithErrors()) {
+    reportError(Twine(Inputs.size() == 1 ? "'" + Inputs[0] + "' does"
+                                         : std::string("the sources do")) +
+                " not compile; nothing is proposed");
+    return 1;
+  }
+  if (Status != 0)
+    return 1;
+  if (Engine.kernels().empty()) {
+    if (S.Kernel.getNumOccurrences())
+      reportError("no kernel matches --kernel='" + S.Kernel + "'");
+    else
+      reportError("no kernel in " + joined(Inputs));
+    return 1;
+  }
+  for (const std::string &F : Engine.failures())
+    reportWarning(F);
+
+  ByFile Files;
+  for (const std::string &In : Inputs)
+    Files.Shown[absolute(In)] = In;
+  for (const Proposal &P : Engine.proposals()) {
+    Files.Proposals[P.File].push_back(&P);
+    Files.Shown.emplace(absolute(P.File), P.File);
+  }
+  auto Shown = [&](const std::string &File) {
+    auto It = Files.Shown.find(absolute(File));
+    return It == Files.Shown.end() ? File : It->second;
+  };
+
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (O.Diff) {
+    for (const Proposal &P : Engine.proposals()) {
+      auto New = applyEdits(Engine.originalText(P.File), P.Edits);
+      if (!New) {
+        reportWarning("cannot apply " + P.T->name() + " to '" +
+                      Engine.kernels()[P.Kernel].QualifiedName +
+                      "': " + toString(New.takeError()));
+        continue;
+      }
+      OS << "# " << P.T->name() << " on kernel "
+         << Engine.kernels()[P.Kernel].QualifiedName << "\n"
+         << unifiedDiff(Shown(P.File), Engine.originalText(P.File), *New);
+    }
+  } else if (!O.ExportFixes.empty() || !O.Output.empty()) {
+    clang::tooling::Replacements All;
+    std::string Patched;
+    bool HavePatched = false;
+    for (auto &[File, List] : Files.Proposals) {
+      std::vector<const Proposal *> Skipped;
+      clang::tooling::Replacements Merged = mergeProposals(List, Skipped);
+      for (const Proposal *P : Skipped)
+        reportWarning("skipping " + P->T->name() + " on kernel '" +
+                      Engine.kernels()[P->Kernel].QualifiedName +
+                      "': its edits overlap another proposal's");
+      for (const clang::tooling::Replacement &R : Merged)
+        consumeError(All.add(R));
+      if (!O.Output.empty()) {
+        if (absolute(File) != absolute(Inputs[0])) {
+          reportWarning("proposals for '" + File +
+                        "' are not in the copy of '" + Inputs[0] + "'");
+          continue;
+        }
+        auto New = applyEdits(Engine.originalText(File), Merged);
+        if (!New) {
+          reportError("cannot apply the proposals to '" + File +
+                      "': " + toString(New.takeError()));
+          return 1;
+        }
+        Patched = *New;
+        HavePatched = true;
+      }
+    }
+    if (!O.ExportFixes.empty()) {
+      if (Error E = writeOutput(O.ExportFixes,
+                                exportFixesYAML(absolute(Inputs[0]), All))) {
+        reportError(toString(std::move(E)));
+        return 1;
+      }
+      return 0;
+    }
+    if (!HavePatched) {
+      auto Buf = MemoryBuffer::getFile(Inputs[0]);
+      if (!Buf) {
+        reportError("cannot read '" + Inputs[0] +
+                    "': " + Buf.getError().message());
+        return 1;
+      }
+      Patched = (*Buf)->getBuffer().str();
+    }
+    if (Error E = writeOutput(O.Output, Patched)) {
+      reportError(toString(std::move(E)));
+      return 1;
+    }
+    return 0;
+  } else {
+    for (size_t I = 0; I < Engine.kernels().size(); ++I) {
+      const KernelRecord &K = Engine.kernels()[I];
+      OS << "kernel " << K.QualifiedName << " at " << Shown(K.File) << ":"
+         << K.Line << ":" << K.Column << "\n";
+      bool Any = false;
+      for (const Proposal &P : Engine.proposals()) {
+        if (P.Kernel != I)
+          continue;
+        Any = true;
+        OS << "  " << P.T->name() << ": " << P.T->description() << "\n"
+           << "    trigger: needs " << joined(P.T->triggerMetrics()) << "\n";
+      }
+      if (!Any)
+        OS << "  no proposal\n";
+    }
+  }
+  OS.flush();
+  if (Error E = writeOutput("-", Text)) {
+    reportError(toString(std::move(E)));
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,144 @@
+//===- RewriteEngineTest.cpp - Proposals, merging and rendering -----------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+//
+// Parses CUDA kernels with Clang, runs the engine with every built-in
+// transformation, and checks the proposals, their merge and their YAML.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Rewrite/RewriteEngine.h"
+#include "autoprof/Rewrite/TransformationRegistry.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "gtest/gtest.h"
+
+using namespace autoprof;
+
+namespace {
+
+class RewriteEngineTest : public ::testing::Test {
+protected:
+  void
+  run(const std::string &Code,
+      std::vector<const Transformation *> Ts = TransformationRegistry::all()) {
+    std::vector<std::string> Args = {
+        "-x",
+        "cuda",
+        "--cuda-device-only",
+        "--cuda-gpu-arch=sm_90",
+        "--cuda-path=" AUTOPROF_TEST_CUDA_PATH,
+        "-Wno-unknown-cuda-version",
+        "-resource-dir=" AUTOPROF_TEST_RESOURCE_DIR,
+        "-std=c++17"};
+    AST = clang::tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+    Engine = std::make_unique<RewriteEngine>(std::move(Ts), nullptr);
+    Engine->run(AST->getASTContext());
+  }
+
+  /// The text of input.cu with the proposals of \p Name applied.
+  std::string applied(llvm::StringRef Name) {
+    for (const Proposal &P : Engine->proposals())
+      if (P.T->name() == Name) {
+        auto Text = applyEdits(Engine->originalText(P.File), P.Edits);
+        EXPECT_TRUE(static_cast<bool>(Text));
+        return Text ? *Text : "";
+      }
+    return "";
+  }
+
+  std::unique_ptr<clang::ASTUnit> AST;
+  std::unique_ptr<RewriteEngine> Engine;
+};
+
+TEST_F(RewriteEngineTest, ProposesEveryApplicableTransformation) {
+  run(R"cu(__global__ void k(float *in, float *out) {
+  __shared__ float tile[32][32];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  float s = 0;
+  for (int i = 0; i < 8; ++i)
+    s += expf(tile[threadIdx.x][i]);
+  out[threadIdx.x] = s;
+}
+void launch(float *a, float *b) { k<<<1, 256>>>(a, b); }
+)cu");
+  ASSERT_EQ(Engine->kernels().size(), 1u);
+  std::vector<std::string> Names;
+  for (const Proposal &P : Engine->proposals())
+    Names.push_back(P.T->name().str());
+  EXPECT_EQ(Names,
+            (std::vector<std::string>{
+                "restrict-readonly-params", "unroll-constant-loops",
+                "pad-shared-arrays", "fast-math-intrinsics", "launch-bounds"}));
+  EXPECT_NE(applied("restrict-readonly-params")
+                .find("k(const float *__restrict__ in, float *out)"),
+            std::string::npos);
+  EXPECT_NE(applied("unroll-constant-loops")
+                .find("  #pragma unroll\n  for (int i = 0; i < 8; ++i)"),
+            std::string::npos);
+  EXPECT_NE(applied("pad-shared-arrays").find("tile[32][33];"),
+            std::string::npos);
+  EXPECT_NE(applied("fast-math-intrinsics").find("s += __expf(tile"),
+            std::string::npos);
+  EXPECT_NE(applied("launch-bounds")
+                .find("__global__ __launch_bounds__(256) void k("),
+            std::string::npos);
+
+  std::vector<const Proposal *> All, Skipped;
+  for (const Proposal &P : Engine->proposals())
+    All.push_back(&P);
+  clang::tooling::Replacements Merged = mergeProposals(All, Skipped);
+  EXPECT_TRUE(Skipped.empty());
+  auto Text = applyEdits(Engine->originalText(All[0]->File), Merged);
+  ASSERT_TRUE(static_cast<bool>(Text));
+  EXPECT_NE(Text->find("__global__ __launch_bounds__(256) void k(const float "
+                       "*__restrict__ in, float *out) {\n  __shared__ float "
+                       "tile[32][33];"),
+            std::string::npos);
+
+  std::string YAML = exportFixesYAML("input.cu", Merged);
+  EXPECT_EQ(YAML.rfind("---\nMainSourceFile:  input.cu\nReplacements:\n", 0),
+            0u)
+      << YAML;
+  EXPECT_NE(YAML.find("Length:          4\n    ReplacementText: __expf\n"),
+            std::string::npos);
+}
+
+TEST_F(RewriteEngineTest, ConflictingProposalsAreSkipped) {
+  run(R"cu(__global__ void k(const float *in, float *out) {
+  out[threadIdx.x] = expf(in[threadIdx.x]);
+}
+)cu",
+      {TransformationRegistry::find("fast-math-intrinsics"),
+       TransformationRegistry::find("fast-math-intrinsics")});
+  // The same kernel is analysed once per transformation in the list.
+  ASSERT_EQ(Engine->proposals().size(), 2u);
+  std::vector<const Proposal *> All, Skipped;
+  for (const Proposal &P : Engine->proposals())
+    All.push_back(&P);
+  clang::tooling::Replacements Merged = mergeProposals(All, Skipped);
+  EXPECT_EQ(Merged.size(), 1u);
+  ASSERT_EQ(Skipped.size(), 1u);
+  EXPECT_EQ(Skipped[0], All[1]);
+}
+
+TEST_F(RewriteEngineTest, NothingIsProposedForAWrittenPointer) {
+  run(R"cu(__global__ void k(float *p, float *q, int *c) {
+  p[threadIdx.x] += 1.0f;
+  atomicAdd(&q[0], 1.0f);
+  (*c)++;
+}
+)cu",
+      {TransformationRegistry::find("restrict-readonly-params")});
+  EXPECT_TRUE(Engine->proposals().empty());
+}
+
+} // namespace

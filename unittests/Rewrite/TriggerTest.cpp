@@ -1,0 +1,102 @@
+//===- TriggerTest.cpp - Triggers of the built-in transformations ---------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Rewrite/TransformationRegistry.h"
+
+#include "gtest/gtest.h"
+
+using namespace autoprof;
+
+namespace {
+
+const Transformation &get(const char *Name) {
+  const Transformation *T = TransformationRegistry::find(Name);
+  EXPECT_NE(T, nullptr) << Name;
+  return *T;
+}
+
+TEST(TriggerTest, RegistryNamesEveryTransformation) {
+  EXPECT_EQ(TransformationRegistry::names(),
+            "restrict-readonly-params, unroll-constant-loops, "
+            "pad-shared-arrays, fast-math-intrinsics, launch-bounds");
+  EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
+}
+
+TEST(TriggerTest, AbsentMetricsNeverFire) {
+  MetricValues Unrelated = {{"sm__cycles_elapsed.avg", 1e9},
+                            {"dram__bytes_read.sum", 1e9}};
+  for (const Transformation *T : TransformationRegistry::all()) {
+    EXPECT_FALSE(T->trigger({})) << T->name().str();
+    EXPECT_FALSE(T->trigger(Unrelated)) << T->name().str();
+    EXPECT_FALSE(T->triggerMetrics().empty()) << T->name().str();
+  }
+}
+
+TEST(TriggerTest, RestrictFiresOnMemoryBoundKernels) {
+  const Transformation &T = get("restrict-readonly-params");
+  EXPECT_EQ(*T.trigger({{"l1tex__t_sector_hit_rate.pct", 12}}),
+            "l1tex__t_sector_hit_rate.pct = 12 < 50");
+  EXPECT_FALSE(T.trigger({{"l1tex__t_sector_hit_rate.pct", 50}}));
+  EXPECT_EQ(
+      *T.trigger(
+          {{"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", 40}}),
+      "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed = 40 >= 40");
+  EXPECT_FALSE(T.trigger(
+      {{"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", 39.5}}));
+  EXPECT_TRUE(T.trigger({{"lts__t_sector_hit_rate.pct", 49.9}}));
+  EXPECT_FALSE(T.trigger({{"lts__t_sector_hit_rate.pct", 80}}));
+}
+
+TEST(TriggerTest, UnrollFiresOnDependencyStalls) {
+  const Transformation &T = get("unroll-constant-loops");
+  const char *Short =
+      "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active."
+      "ratio";
+  const char *Long =
+      "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+      "ratio";
+  const char *Issue = "smsp__issue_active.avg.pct_of_peak_sustained_active";
+  EXPECT_TRUE(T.trigger({{Short, 0.5}}));
+  EXPECT_FALSE(T.trigger({{Short, 0.4}}));
+  EXPECT_TRUE(T.trigger({{Long, 2.5}}));
+  EXPECT_FALSE(T.trigger({{Long, 0.9}}));
+  EXPECT_EQ(*T.trigger({{Issue, 25}}), std::string(Issue) + " = 25 < 40");
+  EXPECT_FALSE(T.trigger({{Issue, 60}}));
+}
+
+TEST(TriggerTest, PadFiresOnBankConflicts) {
+  const Transformation &T = get("pad-shared-arrays");
+  EXPECT_TRUE(T.trigger(
+      {{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 1}}));
+  EXPECT_FALSE(T.trigger(
+      {{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0}}));
+  EXPECT_TRUE(T.trigger(
+      {{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 64}}));
+  EXPECT_EQ(*T.trigger({{"derived__shared_bank_conflict_pct", 6}}),
+            "derived__shared_bank_conflict_pct = 6 > 5");
+  EXPECT_FALSE(T.trigger({{"derived__shared_bank_conflict_pct", 5}}));
+}
+
+TEST(TriggerTest, FastMathFiresOnABusySpecialFunctionPipe) {
+  const Transformation &T = get("fast-math-intrinsics");
+  const char *XU = "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active";
+  EXPECT_TRUE(T.trigger({{XU, 40}}));
+  EXPECT_FALSE(T.trigger({{XU, 39}}));
+}
+
+TEST(TriggerTest, LaunchBoundsNeedsBothOccupancyLimits) {
+  const Transformation &T = get("launch-bounds");
+  EXPECT_FALSE(T.trigger({{"launch__occupancy_limit_registers", 2}}));
+  EXPECT_FALSE(T.trigger({{"launch__occupancy_limit_warps", 8}}));
+  EXPECT_EQ(*T.trigger({{"launch__occupancy_limit_registers", 2},
+                        {"launch__occupancy_limit_warps", 8}}),
+            "launch__occupancy_limit_registers = 2 < "
+            "launch__occupancy_limit_warps = 8");
+  EXPECT_FALSE(T.trigger({{"launch__occupancy_limit_registers", 8},
+                          {"launch__occupancy_limit_warps", 8}}));
+}
+
+} // namespace
