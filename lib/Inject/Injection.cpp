@@ -141,6 +141,11 @@ RangeProfiler *profilerFor(Agent &A, CUcontext Ctx, CUdevice Dev) {
     return It->second.get();
   if (A.FailedContexts.count(Ctx))
     return nullptr;
+  // The counters of a GPU serve one range profiler at a time (a second one
+  // gets CUPTI_ERROR_HARDWARE_BUSY): the one of another context goes first.
+  for (auto &[Other, Profiler] : A.Profilers)
+    Profiler->disable();
+  A.Profilers.clear();
   auto P = std::make_unique<RangeProfiler>();
   std::string Error;
   if (!P->enable(Ctx, int(Dev), Error)) {
