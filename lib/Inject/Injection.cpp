@@ -128,13 +128,6 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
   std::free(Buffer);
 }
 
-void appendUnique(std::vector<std::string> &Out,
-                  const std::vector<std::string> &In) {
-  for (const std::string &M : In)
-    if (std::find(Out.begin(), Out.end(), M) == Out.end())
-      Out.push_back(M);
-}
-
 RangeProfiler *profilerFor(Agent &A, CUcontext Ctx, CUdevice Dev) {
   auto It = A.Profilers.find(Ctx);
   if (It != A.Profilers.end())
@@ -198,7 +191,10 @@ void onLaunchEnter(Agent &A, const CUpti_CallbackData *Cb,
   if (!F->RangeSet.empty()) {
     // Under the range profiler the activity record has no timestamps: the
     // duration comes from the profiler.
-    appendUnique(F->RangeSet, {"gpu__time_duration.sum"});
+    const std::string Duration = "gpu__time_duration.sum";
+    if (std::find(F->RangeSet.begin(), F->RangeSet.end(), Duration) ==
+        F->RangeSet.end())
+      F->RangeSet.push_back(Duration);
     F->Profiler = profilerFor(A, Cb->context, F->Device);
     AUTOPROF_TRACE("begin: %zu range-profiler metrics", F->RangeSet.size());
     std::string Error;
