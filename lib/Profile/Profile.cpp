@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Profile/Profile.h"
+#include "JSONReader.h"
 
 #include "rapidjson/document.h"
 #include "rapidjson/error/en.h"
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 using namespace autoprof;
+using namespace autoprof::json;
 
 const MetricValue *ProfileRecord::find(const std::string &Name) const {
   for (const auto &[N, V] : Metrics)
@@ -128,81 +130,6 @@ void writeRecord(Writer &W, const ProfileRecord &R) {
   }
   W.EndObject();
 }
-
-std::pair<unsigned, unsigned> lineColumn(const std::string &Text,
-                                         size_t Offset) {
-  unsigned Line = 1, Col = 1;
-  for (size_t I = 0; I < Offset && I < Text.size(); ++I) {
-    if (Text[I] == '\n') {
-      ++Line;
-      Col = 1;
-    } else {
-      ++Col;
-    }
-  }
-  return {Line, Col};
-}
-
-using Value = rapidjson::Value;
-
-/// Reads fields with JSON-path errors; the first error wins.
-struct Reader {
-  std::string &Error;
-  bool fail(const std::string &Path, const std::string &Msg) {
-    if (Error.empty())
-      Error = Path + ": " + Msg;
-    return false;
-  }
-  bool string(const Value &Obj, const char *Key, const std::string &Path,
-              std::string &Out, bool Required) {
-    auto It = Obj.FindMember(Key);
-    if (It == Obj.MemberEnd())
-      return Required ? fail(Path, std::string("missing '") + Key + "'") : true;
-    if (!It->value.IsString())
-      return fail(Path + "." + Key, "expected a string");
-    Out = It->value.GetString();
-    return true;
-  }
-  bool uint(const Value &Obj, const char *Key, const std::string &Path,
-            unsigned &Out) {
-    auto It = Obj.FindMember(Key);
-    if (It == Obj.MemberEnd())
-      return true;
-    if (!It->value.IsUint())
-      return fail(Path + "." + Key, "expected a non-negative integer");
-    Out = It->value.GetUint();
-    return true;
-  }
-  bool dim(const Value &Obj, const char *Key, const std::string &Path,
-           std::array<unsigned, 3> &Out) {
-    auto It = Obj.FindMember(Key);
-    if (It == Obj.MemberEnd())
-      return true;
-    const Value &A = It->value;
-    if (!A.IsArray() || A.Size() != 3)
-      return fail(Path + "." + Key, "expected [x, y, z]");
-    for (unsigned I = 0; I < 3; ++I) {
-      if (!A[I].IsUint())
-        return fail(Path + "." + Key, "expected [x, y, z]");
-      Out[I] = A[I].GetUint();
-    }
-    return true;
-  }
-  bool strings(const Value &Obj, const char *Key, const std::string &Path,
-               std::vector<std::string> &Out) {
-    auto It = Obj.FindMember(Key);
-    if (It == Obj.MemberEnd())
-      return true;
-    if (!It->value.IsArray())
-      return fail(Path + "." + Key, "expected an array of strings");
-    for (const Value &S : It->value.GetArray()) {
-      if (!S.IsString())
-        return fail(Path + "." + Key, "expected an array of strings");
-      Out.push_back(S.GetString());
-    }
-    return true;
-  }
-};
 
 bool readRecord(Reader &Rd, const Value &V, const std::string &Path,
                 ProfileRecord &R) {

@@ -1,0 +1,105 @@
+//===- JSONReader.h - Reading the profile formats' JSON ---------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Field readers that report the JSON path of the first bad field, shared by
+/// the parsers of the profile and of the measurement.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_LIB_PROFILE_JSONREADER_H
+#define AUTOPROF_LIB_PROFILE_JSONREADER_H
+
+#include "rapidjson/document.h"
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace autoprof {
+namespace json {
+
+/// The 1-based line and column of byte \p Offset of \p Text.
+inline std::pair<unsigned, unsigned> lineColumn(const std::string &Text,
+                                                size_t Offset) {
+  unsigned Line = 1, Col = 1;
+  for (size_t I = 0; I < Offset && I < Text.size(); ++I) {
+    if (Text[I] == '\n') {
+      ++Line;
+      Col = 1;
+    } else {
+      ++Col;
+    }
+  }
+  return {Line, Col};
+}
+
+using Value = rapidjson::Value;
+
+/// Reads fields with JSON-path errors; the first error wins.
+struct Reader {
+  std::string &Error;
+  bool fail(const std::string &Path, const std::string &Msg) {
+    if (Error.empty())
+      Error = Path + ": " + Msg;
+    return false;
+  }
+  bool string(const Value &Obj, const char *Key, const std::string &Path,
+              std::string &Out, bool Required) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd())
+      return Required ? fail(Path, std::string("missing '") + Key + "'") : true;
+    if (!It->value.IsString())
+      return fail(Path + "." + Key, "expected a string");
+    Out = It->value.GetString();
+    return true;
+  }
+  bool uint(const Value &Obj, const char *Key, const std::string &Path,
+            unsigned &Out) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd())
+      return true;
+    if (!It->value.IsUint())
+      return fail(Path + "." + Key, "expected a non-negative integer");
+    Out = It->value.GetUint();
+    return true;
+  }
+  bool dim(const Value &Obj, const char *Key, const std::string &Path,
+           std::array<unsigned, 3> &Out) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd())
+      return true;
+    const Value &A = It->value;
+    if (!A.IsArray() || A.Size() != 3)
+      return fail(Path + "." + Key, "expected [x, y, z]");
+    for (unsigned I = 0; I < 3; ++I) {
+      if (!A[I].IsUint())
+        return fail(Path + "." + Key, "expected [x, y, z]");
+      Out[I] = A[I].GetUint();
+    }
+    return true;
+  }
+  bool strings(const Value &Obj, const char *Key, const std::string &Path,
+               std::vector<std::string> &Out) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd())
+      return true;
+    if (!It->value.IsArray())
+      return fail(Path + "." + Key, "expected an array of strings");
+    for (const Value &S : It->value.GetArray()) {
+      if (!S.IsString())
+        return fail(Path + "." + Key, "expected an array of strings");
+      Out.push_back(S.GetString());
+    }
+    return true;
+  }
+};
+
+} // namespace json
+} // namespace autoprof
+
+#endif // AUTOPROF_LIB_PROFILE_JSONREADER_H
