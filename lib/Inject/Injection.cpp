@@ -21,6 +21,7 @@
 #include "AgentConfig.h"
 #include "LaunchAttributes.h"
 #include "LaunchPlanner.h"
+#include "Measure.h"
 #include "RangeProfiler.h"
 
 #include "autoprof/Profile/Profile.h"
@@ -342,6 +343,10 @@ extern "C" __attribute__((visibility("default"))) int
 InitializeInjection(void) {
   if (TheAgent)
     return 1;
+  if (const char *Measure = std::getenv("AUTOPROF_MEASURE_CONFIG")) {
+    startMeasuring(Measure);
+    return 1;
+  }
   const char *ConfigPath = std::getenv("AUTOPROF_PROFILE_CONFIG");
   if (!ConfigPath)
     return 1; // Loaded without the tool: do nothing.
