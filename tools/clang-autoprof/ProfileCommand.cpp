@@ -15,7 +15,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "ChildProcess.h"
+#include "autoprof/Verify/ChildProcess.h"
 #include "Commands.h"
 
 #include "autoprof/Metrics/DerivedMetrics.h"
@@ -42,6 +42,7 @@
 using namespace llvm;
 using namespace autoprof;
 using namespace autoprof::tool;
+using namespace autoprof::verify;
 
 namespace {
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ChildProcess.h"
+#include "autoprof/Verify/ChildProcess.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
@@ -20,9 +20,14 @@
 
 extern char **environ;
 
-using namespace autoprof::tool;
+using namespace autoprof::verify;
 
-llvm::Expected<ChildResult> autoprof::tool::runChild(const ChildOptions &O) {
+namespace {
+volatile sig_atomic_t Interrupted = 0;
+void noteInterrupt(int) { Interrupted = 1; }
+} // namespace
+
+llvm::Expected<ChildResult> autoprof::verify::runChild(const ChildOptions &O) {
   if (O.Argv.empty())
     return llvm::createStringError("no program to run");
   std::string Program = O.Argv.front();
@@ -60,24 +65,39 @@ llvm::Expected<ChildResult> autoprof::tool::runChild(const ChildOptions &O) {
 
   posix_spawn_file_actions_t Actions;
   posix_spawn_file_actions_init(&Actions);
-  if (O.Quiet) {
+  if (!O.OutputFile.empty()) {
+    posix_spawn_file_actions_addopen(&Actions, 1, O.OutputFile.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&Actions, 1, 2);
+  } else if (O.Quiet) {
     posix_spawn_file_actions_addopen(&Actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&Actions, 2, "/dev/null", O_WRONLY, 0);
   }
   // While the child runs, Ctrl-C reaches it (same process group) and the
   // tool waits for it instead of dying, so what was collected is written.
-  struct sigaction Ignore = {}, OldInt = {}, OldQuit = {};
-  Ignore.sa_handler = SIG_IGN;
+  // A child in a group of its own does not see the terminal's Ctrl-C: the
+  // tool notes SIGINT and SIGTERM and kills the group.
+  struct sigaction Ignore = {}, OldInt = {}, OldQuit = {}, OldTerm = {};
+  Ignore.sa_handler = O.NewProcessGroup ? noteInterrupt : SIG_IGN;
+  Interrupted = 0;
   sigaction(SIGINT, &Ignore, &OldInt);
   sigaction(SIGQUIT, &Ignore, &OldQuit);
+  if (O.NewProcessGroup)
+    sigaction(SIGTERM, &Ignore, &OldTerm);
   posix_spawnattr_t Attr;
   posix_spawnattr_init(&Attr);
   sigset_t Default;
   sigemptyset(&Default);
   sigaddset(&Default, SIGINT);
   sigaddset(&Default, SIGQUIT);
+  sigaddset(&Default, SIGTERM);
   posix_spawnattr_setsigdefault(&Attr, &Default);
-  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETSIGDEF);
+  short Flags = POSIX_SPAWN_SETSIGDEF;
+  if (O.NewProcessGroup) {
+    Flags |= POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(&Attr, 0);
+  }
+  posix_spawnattr_setflags(&Attr, Flags);
 
   auto Start = std::chrono::steady_clock::now();
   pid_t Pid = 0;
@@ -85,9 +105,14 @@ llvm::Expected<ChildResult> autoprof::tool::runChild(const ChildOptions &O) {
                         Envp.data());
   posix_spawn_file_actions_destroy(&Actions);
   posix_spawnattr_destroy(&Attr);
-  if (Err != 0) {
+  auto Restore = [&] {
     sigaction(SIGINT, &OldInt, nullptr);
     sigaction(SIGQUIT, &OldQuit, nullptr);
+    if (O.NewProcessGroup)
+      sigaction(SIGTERM, &OldTerm, nullptr);
+  };
+  if (Err != 0) {
+    Restore();
     return llvm::createStringError("cannot run '%s': %s", Program.c_str(),
                                    std::strerror(Err));
   }
@@ -95,26 +120,33 @@ llvm::Expected<ChildResult> autoprof::tool::runChild(const ChildOptions &O) {
   ChildResult R;
   int WaitStatus = 0;
   auto Deadline = Start + std::chrono::seconds(O.Timeout);
+  bool Poll = O.Timeout || O.NewProcessGroup;
+  // The whole group of a child started in its own.
+  pid_t Target = O.NewProcessGroup ? -Pid : Pid;
   while (true) {
-    pid_t Done = waitpid(Pid, &WaitStatus, O.Timeout ? WNOHANG : 0);
+    pid_t Done = waitpid(Pid, &WaitStatus, Poll ? WNOHANG : 0);
     if (Done == Pid)
       break;
     if (Done < 0 && errno != EINTR)
       break;
-    if (O.Timeout && std::chrono::steady_clock::now() >= Deadline) {
-      R.TimedOut = true;
-      kill(Pid, SIGKILL);
+    bool Late = O.Timeout && std::chrono::steady_clock::now() >= Deadline;
+    if (Late || Interrupted) {
+      R.TimedOut = Late && !Interrupted;
+      R.Interrupted = Interrupted;
+      kill(Target, SIGKILL);
       waitpid(Pid, &WaitStatus, 0);
       break;
     }
-    if (O.Timeout)
+    if (Poll)
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  // What the child left running in its group.
+  if (O.NewProcessGroup)
+    kill(Target, SIGKILL);
   R.WallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
-  sigaction(SIGINT, &OldInt, nullptr);
-  sigaction(SIGQUIT, &OldQuit, nullptr);
+  Restore();
   if (WIFEXITED(WaitStatus)) {
     R.Status = WEXITSTATUS(WaitStatus);
   } else if (WIFSIGNALED(WaitStatus)) {

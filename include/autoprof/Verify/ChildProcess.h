@@ -12,8 +12,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef AUTOPROF_TOOLS_CHILDPROCESS_H
-#define AUTOPROF_TOOLS_CHILDPROCESS_H
+#ifndef AUTOPROF_VERIFY_CHILDPROCESS_H
+#define AUTOPROF_VERIFY_CHILDPROCESS_H
 
 #include "llvm/Support/Error.h"
 
@@ -22,7 +22,7 @@
 #include <vector>
 
 namespace autoprof {
-namespace tool {
+namespace verify {
 
 struct ChildResult {
   /// The exit status, or 128 + the signal that ended it.
@@ -30,6 +30,9 @@ struct ChildResult {
   /// The signal that ended the child, 0 when it exited.
   int Signal = 0;
   bool TimedOut = false;
+  /// The tool was asked to stop (SIGINT or SIGTERM) while the child ran in
+  /// its own process group, which was then killed.
+  bool Interrupted = false;
   double WallSeconds = 0;
 };
 
@@ -40,12 +43,18 @@ struct ChildOptions {
   unsigned Timeout = 0;
   /// Sends the child's stdout and stderr to /dev/null.
   bool Quiet = false;
+  /// Sends the child's stdout and stderr to this file instead.
+  std::string OutputFile;
+  /// Starts the child in a process group of its own, so that a timeout or
+  /// an interruption of the tool kills everything it started (a shell and
+  /// its commands), not just the child.
+  bool NewProcessGroup = false;
 };
 
 /// Runs the program; fails only when it cannot be started.
 llvm::Expected<ChildResult> runChild(const ChildOptions &O);
 
-} // namespace tool
+} // namespace verify
 } // namespace autoprof
 
-#endif // AUTOPROF_TOOLS_CHILDPROCESS_H
+#endif // AUTOPROF_VERIFY_CHILDPROCESS_H

@@ -1,0 +1,123 @@
+//===- Judge.h - Whether a candidate is correct and faster ------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The verdict on a rewritten kernel from measured runs of the original and
+/// the candidate program with the same seeds: the program's own check, the
+/// launches of the kernel, its saved outputs against the original's, and
+/// its duration against the original's beyond the measured noise. Each
+/// verdict carries a one-line reason.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_VERIFY_JUDGE_H
+#define AUTOPROF_VERIFY_JUDGE_H
+
+#include "autoprof/Profile/Measurement.h"
+#include "autoprof/Verify/BufferCompare.h"
+#include "autoprof/Verify/ChildProcess.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace autoprof {
+namespace verify {
+
+/// One measured run of a program.
+struct RunOutcome {
+  uint64_t Seed = 0;
+  ChildResult Child;
+  /// What the injection library recorded; absent when the program wrote
+  /// none (it never initialised CUDA, or died before exiting).
+  std::optional<Measurement> Measured;
+};
+
+/// The kernel under test: its mangled name and its pointer parameters.
+struct KernelSignature {
+  std::string Name;
+  std::string MangledName;
+  struct Pointer {
+    std::string Name;
+    ElementKind Kind = ElementKind::Bytes;
+  };
+  /// By parameter index.
+  std::map<unsigned, Pointer> Pointers;
+};
+
+/// A kernel's duration over runs: the median of each run's launches (the
+/// first launch left out when there are more), summarised.
+struct Timing {
+  double MedianNs = 0;
+  double MinNs = 0;
+  double MaxNs = 0;
+  unsigned Runs = 0;
+};
+
+/// The timing of \p MangledName over \p Runs, or nullopt when no run timed
+/// a launch of it.
+std::optional<Timing> summarizeTiming(llvm::ArrayRef<RunOutcome> Runs,
+                                      llvm::StringRef MangledName);
+
+enum class Verdict {
+  Faster,
+  NotFaster,
+  Slower,
+  BuildFailed,
+  CheckFailed,
+  Crashed,
+  TimedOut,
+  WrongOutput,
+  FewerLaunches,
+  WritesNothing,
+  ImpossibleTime,
+  NotMeasured,
+};
+
+/// "faster", "not-faster", "slower", "build-failed", "check-failed",
+/// "crashed", "timeout", "wrong-output", "fewer-launches",
+/// "writes-nothing", "impossible-time", "not-measured".
+llvm::StringRef verdictName(Verdict V);
+
+struct Judgement {
+  Verdict V = Verdict::NotMeasured;
+  std::string Reason;
+  /// Original median over candidate median, with the range the runs allow
+  /// (the slowest original over the fastest candidate and the reverse).
+  std::optional<double> Speedup;
+  std::optional<double> SpeedupLow;
+  std::optional<double> SpeedupHigh;
+  std::optional<Timing> Original;
+  std::optional<Timing> Candidate;
+
+  bool accepted() const { return V == Verdict::Faster; }
+};
+
+struct JudgeOptions {
+  double RTol = 1e-4;
+  double ATol = 1e-5;
+  /// The least speedup that counts, on top of runs that do not overlap.
+  double MinSpeedup = 1.02;
+};
+
+/// Judges candidate runs \p Candidate against original runs \p Original
+/// (the same seeds, in the same order) for kernel \p K. The first run of
+/// each holds the saved buffers.
+Judgement judge(const KernelSignature &K, llvm::ArrayRef<RunOutcome> Original,
+                llvm::ArrayRef<RunOutcome> Candidate, const JudgeOptions &O);
+
+/// Why a run failed the program's own check, or nullopt when it passed:
+/// "timed out", "killed by signal 11 (Segmentation fault)", "exit status
+/// 1".
+std::optional<std::string> runFailure(const ChildResult &R);
+
+} // namespace verify
+} // namespace autoprof
+
+#endif // AUTOPROF_VERIFY_JUDGE_H

@@ -1,0 +1,112 @@
+//===- Verifier.h - Build, run and judge rewritten kernels ------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Verifies candidates of one source file: each candidate's text replaces
+/// the file only while the user's build command runs (a copy of the
+/// original beside it, put back by a rename, also on SIGINT and SIGTERM),
+/// then the user's run command runs once per seed with the injection
+/// library measuring the kernels, and the runs are judged against those of
+/// the original, measured the same way first.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_VERIFY_VERIFIER_H
+#define AUTOPROF_VERIFY_VERIFIER_H
+
+#include "autoprof/Verify/ChildProcess.h"
+#include "autoprof/Verify/Judge.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace autoprof {
+namespace verify {
+
+/// Starts the build and the program; tests substitute a fake.
+class CommandRunner {
+public:
+  virtual ~CommandRunner();
+  /// Runs \p O; fails only when it cannot be started.
+  virtual llvm::Expected<ChildResult> run(const ChildOptions &O) = 0;
+};
+
+/// Runs commands as child processes (runChild).
+class ProcessRunner : public CommandRunner {
+public:
+  llvm::Expected<ChildResult> run(const ChildOptions &O) override;
+};
+
+struct VerifierOptions {
+  /// The source file the candidates replace.
+  std::string Source;
+  /// Shell commands: the build (writes the program) and the run.
+  std::string BuildCommand;
+  std::string RunCommand;
+  /// libautoprof-inject.so.
+  std::string InjectLibrary;
+  /// One measured run per seed, passed as AUTOPROF_SEED; the first run
+  /// also saves the kernels' buffers.
+  std::vector<uint64_t> Seeds = {1, 2, 3};
+  /// Seconds; 0 waits for ever.
+  unsigned RunTimeout = 0;
+  unsigned BuildTimeout = 0;
+  /// A folder for measurements, saved buffers and logs.
+  std::string WorkDir;
+};
+
+/// A candidate's verdict, and what building it said when it failed.
+class Verifier {
+public:
+  Verifier(CommandRunner &Runner, VerifierOptions O,
+           std::vector<KernelSignature> Kernels);
+  ~Verifier();
+
+  /// Refuses to start when a copy of the source from an interrupted run is
+  /// still beside it, and reads the original text.
+  llvm::Error prepare();
+
+  /// Builds the original and measures it. Fails, saying why, when it does
+  /// not build or its runs fail: there is then nothing to compare with.
+  llvm::Error measureOriginal();
+
+  /// Builds \p Text in place of the source, puts the original back, runs
+  /// and judges the kernel \p K. Fails only when the source cannot be put
+  /// back or a command cannot be started.
+  llvm::Expected<Judgement>
+  verify(llvm::StringRef Text, const KernelSignature &K, const JudgeOptions &J);
+
+  /// Builds \p Text (the original or the verified result) in place of the
+  /// source, leaving the build as the user will find it; the source itself
+  /// keeps its original text.
+  llvm::Error rebuild(llvm::StringRef Text);
+
+  const std::string &originalText() const { return Original; }
+  const std::vector<RunOutcome> &originalRuns() const { return OriginalRuns; }
+
+private:
+  /// Swaps \p Text into the source, runs the build, swaps the original
+  /// back. Sets \p Failure when the build failed.
+  llvm::Error build(llvm::StringRef Text, llvm::StringRef Tag,
+                    std::optional<std::string> &Failure);
+  llvm::Expected<std::vector<RunOutcome>> measure(llvm::StringRef Tag);
+  std::string backupPath() const;
+
+  CommandRunner &Runner;
+  VerifierOptions O;
+  std::vector<KernelSignature> Kernels;
+  std::string Original;
+  std::vector<RunOutcome> OriginalRuns;
+  unsigned Builds = 0;
+};
+
+} // namespace verify
+} // namespace autoprof
+
+#endif // AUTOPROF_VERIFY_VERIFIER_H

@@ -1,0 +1,265 @@
+//===- Judge.cpp - Whether a candidate is correct and faster --------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Verify/Judge.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace llvm;
+using namespace autoprof;
+using namespace autoprof::verify;
+
+namespace {
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+std::string formatDouble(double V, unsigned Digits = 3) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << format(("%." + std::to_string(Digits) + "g").c_str(), V);
+  return OS.str();
+}
+
+std::string microseconds(double Ns) { return formatDouble(Ns / 1e3) + " us"; }
+
+const BufferSnapshot *findBuffer(const KernelMeasurement &K, unsigned Param) {
+  for (const BufferSnapshot &S : K.Snapshots)
+    if (std::find(S.Params.begin(), S.Params.end(), Param) != S.Params.end())
+      return &S;
+  return nullptr;
+}
+
+uint64_t changedBytes(const KernelMeasurement &K) {
+  uint64_t N = 0;
+  for (const BufferSnapshot &S : K.Snapshots)
+    N += S.ChangedBytes;
+  return N;
+}
+
+Judgement verdict(Verdict V, const Twine &Reason) {
+  Judgement J;
+  J.V = V;
+  J.Reason = Reason.str();
+  return J;
+}
+
+/// The first difference of the saved outputs, or nullopt.
+std::optional<std::string> compareOutputs(const KernelSignature &K,
+                                          const KernelMeasurement &Orig,
+                                          const KernelMeasurement &Cand,
+                                          const JudgeOptions &O) {
+  for (const BufferSnapshot &S : Orig.Snapshots) {
+    unsigned Param = S.Params.front();
+    auto P = K.Pointers.find(Param);
+    std::string Name = P != K.Pointers.end() && !P->second.Name.empty()
+                           ? "'" + P->second.Name + "'"
+                           : "argument " + std::to_string(Param);
+    ElementKind Kind =
+        P != K.Pointers.end() ? P->second.Kind : ElementKind::Bytes;
+    const BufferSnapshot *C = findBuffer(Cand, Param);
+    if (!C)
+      return "the buffer of " + Name + " was not saved for the candidate";
+    auto A = MemoryBuffer::getFile(S.File, /*IsText=*/false);
+    auto B = MemoryBuffer::getFile(C->File, /*IsText=*/false);
+    if (!A || !B)
+      return "cannot read the saved buffer of " + Name;
+    BufferDifference D = compareBuffers(Kind, (*A)->getBuffer(),
+                                        (*B)->getBuffer(), O.RTol, O.ATol);
+    if (D.SizeDiffers)
+      return "the buffer of " + Name + " has " +
+             std::to_string((*B)->getBufferSize()) + " bytes, the original " +
+             std::to_string((*A)->getBufferSize());
+    if (!D.equal())
+      return Name + " differs in " + std::to_string(D.Mismatches) + " of " +
+             std::to_string(D.Elements) + " " + elementKindName(Kind).str() +
+             " elements; first at [" + std::to_string(D.FirstIndex) +
+             "]: " + formatDouble(D.Actual, 7) + ", expected " +
+             formatDouble(D.Expected, 7);
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Timing>
+autoprof::verify::summarizeTiming(ArrayRef<RunOutcome> Runs,
+                                  StringRef MangledName) {
+  std::vector<double> PerRun;
+  for (const RunOutcome &R : Runs) {
+    if (!R.Measured)
+      continue;
+    const KernelMeasurement *K = R.Measured->find(MangledName.str());
+    if (!K || K->DurationsNs.empty())
+      continue;
+    std::vector<double> D = K->DurationsNs;
+    // The first launch pays for loading the module and cold caches.
+    if (D.size() > 1)
+      D.erase(D.begin());
+    PerRun.push_back(median(D));
+  }
+  if (PerRun.empty())
+    return std::nullopt;
+  Timing T;
+  T.Runs = PerRun.size();
+  T.MedianNs = median(PerRun);
+  T.MinNs = *std::min_element(PerRun.begin(), PerRun.end());
+  T.MaxNs = *std::max_element(PerRun.begin(), PerRun.end());
+  return T;
+}
+
+StringRef autoprof::verify::verdictName(Verdict V) {
+  switch (V) {
+  case Verdict::Faster:
+    return "faster";
+  case Verdict::NotFaster:
+    return "not-faster";
+  case Verdict::Slower:
+    return "slower";
+  case Verdict::BuildFailed:
+    return "build-failed";
+  case Verdict::CheckFailed:
+    return "check-failed";
+  case Verdict::Crashed:
+    return "crashed";
+  case Verdict::TimedOut:
+    return "timeout";
+  case Verdict::WrongOutput:
+    return "wrong-output";
+  case Verdict::FewerLaunches:
+    return "fewer-launches";
+  case Verdict::WritesNothing:
+    return "writes-nothing";
+  case Verdict::ImpossibleTime:
+    return "impossible-time";
+  case Verdict::NotMeasured:
+    return "not-measured";
+  }
+  return "not-measured";
+}
+
+std::optional<std::string> autoprof::verify::runFailure(const ChildResult &R) {
+  if (R.TimedOut)
+    return std::string("timed out");
+  if (R.Interrupted)
+    return std::string("interrupted");
+  if (R.Signal)
+    return "killed by signal " + std::to_string(R.Signal) + " (" +
+           strsignal(R.Signal) + ")";
+  if (R.Status != 0)
+    return "exit status " + std::to_string(R.Status);
+  return std::nullopt;
+}
+
+Judgement autoprof::verify::judge(const KernelSignature &K,
+                                  ArrayRef<RunOutcome> Original,
+                                  ArrayRef<RunOutcome> Candidate,
+                                  const JudgeOptions &O) {
+  // The program's own verdict comes first.
+  for (const RunOutcome &R : Candidate) {
+    std::optional<std::string> Failure = runFailure(R.Child);
+    if (!Failure)
+      continue;
+    std::string Seed = " (seed " + std::to_string(R.Seed) + ")";
+    if (R.Child.TimedOut || R.Child.Interrupted)
+      return verdict(Verdict::TimedOut, "the program " + *Failure + Seed);
+    if (R.Child.Signal)
+      return verdict(Verdict::Crashed, "the program was " + *Failure + Seed);
+    return verdict(Verdict::CheckFailed,
+                   "the program's own check failed: " + *Failure + Seed);
+  }
+  if (Original.empty() || Candidate.empty() || !Original[0].Measured ||
+      !Candidate[0].Measured)
+    return verdict(Verdict::NotMeasured, "no measurement of the kernel");
+
+  // Launches, seed by seed.
+  for (size_t I = 0; I < Original.size() && I < Candidate.size(); ++I) {
+    if (!Original[I].Measured || !Candidate[I].Measured)
+      continue;
+    const KernelMeasurement *A = Original[I].Measured->find(K.MangledName);
+    const KernelMeasurement *B = Candidate[I].Measured->find(K.MangledName);
+    unsigned NA = A ? A->Launches : 0, NB = B ? B->Launches : 0;
+    if (NB < NA)
+      return verdict(Verdict::FewerLaunches,
+                     "the kernel launched " + Twine(NB) +
+                         " times, the "
+                         "original " +
+                         Twine(NA) + " (seed " + Twine(Original[I].Seed) + ")");
+  }
+
+  // Outputs of the saved launch.
+  const KernelMeasurement *OrigK = Original[0].Measured->find(K.MangledName);
+  const KernelMeasurement *CandK = Candidate[0].Measured->find(K.MangledName);
+  if (!OrigK || !CandK)
+    return verdict(Verdict::NotMeasured, "the kernel never launched");
+  if (!OrigK->Snapshots.empty()) {
+    if (changedBytes(*OrigK) > 0 && changedBytes(*CandK) == 0 &&
+        !CandK->Snapshots.empty())
+      return verdict(Verdict::WritesNothing,
+                     "launch " + Twine(CandK->SnapshotLaunch) +
+                         " changed none of its buffers; the original's "
+                         "changed " +
+                         Twine(changedBytes(*OrigK)) + " bytes");
+    if (std::optional<std::string> Diff = compareOutputs(K, *OrigK, *CandK, O))
+      return verdict(Verdict::WrongOutput,
+                     "launch " + Twine(OrigK->SnapshotLaunch) + ": " + *Diff);
+  }
+
+  Judgement J;
+  J.Original = summarizeTiming(Original, K.MangledName);
+  J.Candidate = summarizeTiming(Candidate, K.MangledName);
+  if (!J.Original || !J.Candidate) {
+    J.V = Verdict::NotMeasured;
+    J.Reason = "no duration of the kernel was recorded";
+    return J;
+  }
+  const Timing &A = *J.Original, &B = *J.Candidate;
+  J.Speedup = A.MedianNs / B.MedianNs;
+  J.SpeedupLow = A.MinNs / B.MaxNs;
+  J.SpeedupHigh = A.MaxNs / B.MinNs;
+
+  // Bytes the launch must have written, beyond what L2 could still hold.
+  const Measurement &CM = *Candidate[0].Measured;
+  double Written = double(changedBytes(*CandK));
+  if (CM.DramBytesPerSecond > 0 && Written > CM.L2Bytes) {
+    double Needed = (Written - CM.L2Bytes) / (B.MinNs * 1e-9);
+    if (Needed > CM.DramBytesPerSecond) {
+      J.V = Verdict::ImpossibleTime;
+      J.Reason = "writing " + formatDouble(Written / 1e6) + " MB in " +
+                 microseconds(B.MinNs) + " needs " +
+                 formatDouble(Needed / 1e12) + " TB/s, more than the " +
+                 formatDouble(CM.DramBytesPerSecond / 1e12) +
+                 " TB/s the device has";
+      return J;
+    }
+  }
+
+  std::string Figures =
+      microseconds(B.MedianNs) + " against " + microseconds(A.MedianNs) +
+      ", speedup " + formatDouble(*J.Speedup) + "x (" +
+      formatDouble(*J.SpeedupLow) + "-" + formatDouble(*J.SpeedupHigh) +
+      " over " + Twine(std::min(A.Runs, B.Runs)).str() + " runs)";
+  if (*J.SpeedupLow > 1.0 && *J.Speedup >= O.MinSpeedup) {
+    J.V = Verdict::Faster;
+    J.Reason = Figures;
+  } else if (*J.SpeedupHigh < 1.0) {
+    J.V = Verdict::Slower;
+    J.Reason = Figures;
+  } else {
+    J.V = Verdict::NotFaster;
+    J.Reason = Figures + ", within the noise or below " +
+               formatDouble(O.MinSpeedup) + "x";
+  }
+  return J;
+}

@@ -1,0 +1,296 @@
+//===- Verifier.cpp - Build, run and judge rewritten kernels --------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Verify/Verifier.h"
+
+#include "autoprof/Profile/Profile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdio>
+
+using namespace llvm;
+using namespace autoprof;
+using namespace autoprof::verify;
+
+CommandRunner::~CommandRunner() = default;
+
+Expected<ChildResult> ProcessRunner::run(const ChildOptions &O) {
+  return runChild(O);
+}
+
+namespace {
+
+/// The source and its copy while a candidate is in place, for the
+/// interrupt handler: a rename is safe there.
+std::string SwappedSource, SwappedBackup;
+
+void putBackOnInterrupt() {
+  if (!SwappedBackup.empty())
+    std::rename(SwappedBackup.c_str(), SwappedSource.c_str());
+}
+
+/// The last non-empty line of \p File, or of the first line saying
+/// "error" when there is one.
+std::string telling(StringRef File) {
+  auto Buf = MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buf)
+    return "";
+  SmallVector<StringRef> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string Pick;
+  for (StringRef L : Lines)
+    if (L.contains("error")) {
+      Pick = L.trim().str();
+      break;
+    }
+  if (Pick.empty() && !Lines.empty())
+    Pick = Lines.back().trim().str();
+  if (Pick.size() > 200)
+    Pick = Pick.substr(0, 197) + "...";
+  return Pick;
+}
+
+std::string measureConfig(StringRef Output, StringRef SnapshotDir,
+                          const std::vector<KernelSignature> &Kernels) {
+  rapidjson::StringBuffer B;
+  rapidjson::Writer<rapidjson::StringBuffer> W(B);
+  W.StartObject();
+  W.Key("version");
+  W.Int(1);
+  W.Key("output");
+  W.String(Output.data(), Output.size());
+  if (!SnapshotDir.empty()) {
+    W.Key("snapshot_dir");
+    W.String(SnapshotDir.data(), SnapshotDir.size());
+    W.Key("snapshot_launch");
+    W.Uint(0);
+  }
+  W.Key("kernels");
+  W.StartObject();
+  for (const KernelSignature &K : Kernels) {
+    W.Key(K.MangledName.c_str());
+    W.StartArray();
+    for (const auto &[Index, P] : K.Pointers)
+      W.Uint(Index);
+    W.EndArray();
+  }
+  W.EndObject();
+  W.EndObject();
+  return std::string(B.GetString(), B.GetSize());
+}
+
+} // namespace
+
+Verifier::Verifier(CommandRunner &Runner, VerifierOptions O,
+                   std::vector<KernelSignature> Kernels)
+    : Runner(Runner), O(std::move(O)), Kernels(std::move(Kernels)) {}
+
+Verifier::~Verifier() {
+  if (!SwappedBackup.empty() && SwappedSource == O.Source) {
+    putBackOnInterrupt();
+    SwappedBackup.clear();
+  }
+}
+
+std::string Verifier::backupPath() const {
+  SmallString<256> P(sys::path::parent_path(O.Source));
+  sys::path::append(P, "." + sys::path::filename(O.Source).str() +
+                           ".autoprof-orig");
+  return std::string(P);
+}
+
+Error Verifier::prepare() {
+  if (sys::fs::exists(backupPath()))
+    return createStringError(
+        "'%s' exists: an earlier optimize of '%s' was interrupted; keep the "
+        "right text of the two and remove the copy",
+        backupPath().c_str(), O.Source.c_str());
+  auto Buf = MemoryBuffer::getFile(O.Source, /*IsText=*/true);
+  if (!Buf)
+    return createStringError("cannot read '%s': %s", O.Source.c_str(),
+                             Buf.getError().message().c_str());
+  Original = (*Buf)->getBuffer().str();
+  return Error::success();
+}
+
+Error Verifier::build(StringRef Text, StringRef Tag,
+                      std::optional<std::string> &Failure) {
+  std::string Backup = backupPath();
+  bool Swapped = Text != Original;
+  if (Swapped) {
+    if (std::error_code EC = sys::fs::copy_file(O.Source, Backup))
+      return createStringError("cannot copy '%s' to '%s': %s", O.Source.c_str(),
+                               Backup.c_str(), EC.message().c_str());
+    SwappedSource = O.Source;
+    SwappedBackup = Backup;
+    sys::SetInterruptFunction(putBackOnInterrupt);
+    if (!writeFileAtomically(O.Source, Text.str())) {
+      std::rename(Backup.c_str(), O.Source.c_str());
+      SwappedBackup.clear();
+      return createStringError("cannot write '%s'", O.Source.c_str());
+    }
+  }
+  SmallString<256> Log(O.WorkDir);
+  sys::path::append(Log, ("build-" + Tag).str() + ".log");
+  ChildOptions C;
+  C.Argv = {"/bin/sh", "-c", O.BuildCommand};
+  C.Timeout = O.BuildTimeout;
+  C.OutputFile = std::string(Log);
+  C.NewProcessGroup = true;
+  Expected<ChildResult> R = Runner.run(C);
+  if (Swapped) {
+    bool Back = std::rename(Backup.c_str(), O.Source.c_str()) == 0;
+    SwappedBackup.clear();
+    if (!Back)
+      return createStringError("cannot put the original '%s' back from '%s'",
+                               O.Source.c_str(), Backup.c_str());
+  }
+  if (!R)
+    return R.takeError();
+  if (R->Interrupted)
+    return createStringError("interrupted");
+  if (std::optional<std::string> F = runFailure(*R)) {
+    std::string Why = telling(Log);
+    Failure = "the build failed (" + *F + ")" + (Why.empty() ? "" : ": " + Why);
+  }
+  return Error::success();
+}
+
+Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
+  std::vector<RunOutcome> Runs;
+  for (size_t I = 0; I < O.Seeds.size(); ++I) {
+    std::string Base = (Tag + "-" + Twine(I + 1)).str();
+    SmallString<256> Cfg(O.WorkDir), Out(O.WorkDir), Log(O.WorkDir),
+        Snap(O.WorkDir);
+    sys::path::append(Cfg, Base + ".config.json");
+    sys::path::append(Out, Base + ".json");
+    sys::path::append(Log, Base + ".log");
+    if (I == 0) {
+      sys::path::append(Snap, (Tag + "-buffers").str());
+      if (std::error_code EC = sys::fs::create_directories(Snap))
+        return createStringError("cannot create '%s': %s", Snap.c_str(),
+                                 EC.message().c_str());
+    } else {
+      Snap.clear();
+    }
+    if (!writeFileAtomically(std::string(Cfg),
+                             measureConfig(Out, Snap, Kernels)))
+      return createStringError("cannot write '%s'", Cfg.c_str());
+    sys::fs::remove(Out);
+    ChildOptions C;
+    C.Argv = {"/bin/sh", "-c", O.RunCommand};
+    C.Env["CUDA_INJECTION64_PATH"] = O.InjectLibrary;
+    C.Env["AUTOPROF_MEASURE_CONFIG"] = std::string(Cfg);
+    C.Env["AUTOPROF_SEED"] = std::to_string(O.Seeds[I]);
+    C.Timeout = O.RunTimeout;
+    C.OutputFile = std::string(Log);
+    C.NewProcessGroup = true;
+    Expected<ChildResult> R = Runner.run(C);
+    if (!R)
+      return R.takeError();
+    if (R->Interrupted)
+      return createStringError("interrupted");
+    RunOutcome Run;
+    Run.Seed = O.Seeds[I];
+    Run.Child = *R;
+    if (auto Buf = MemoryBuffer::getFile(Out, /*IsText=*/true)) {
+      Measurement M;
+      std::string Err;
+      if (!parseMeasurementJSON((*Buf)->getBuffer().str(), M, Err))
+        return createStringError("the injection library wrote a bad "
+                                 "measurement '%s': %s",
+                                 Out.c_str(), Err.c_str());
+      Run.Measured = std::move(M);
+    }
+    bool Failed = runFailure(Runs.back().Child).has_value();
+    Runs.push_back(std::move(Run));
+    // A failed run says enough; the rest would fail the same way.
+    if (Failed)
+      break;
+  }
+  return Runs;
+}
+
+Error Verifier::measureOriginal() {
+  std::optional<std::string> Failure;
+  if (Error E = build(Original, "original", Failure))
+    return E;
+  if (Failure)
+    return createStringError("the original program does not build: %s",
+                             Failure->c_str());
+  Expected<std::vector<RunOutcome>> Runs = measure("original");
+  if (!Runs)
+    return Runs.takeError();
+  for (const RunOutcome &R : *Runs)
+    if (std::optional<std::string> F = runFailure(R.Child)) {
+      SmallString<256> Log(O.WorkDir);
+      sys::path::append(Log,
+                        "original-" + Twine(&R - Runs->data() + 1) + ".log");
+      std::string Why = telling(Log);
+      return createStringError(
+          "the program fails before any change (seed %llu, %s)%s",
+          (unsigned long long)R.Seed, F->c_str(),
+          Why.empty() ? "" : (": " + Why).c_str());
+    }
+  for (const KernelSignature &K : Kernels)
+    if (!(*Runs)[0].Measured || !(*Runs)[0].Measured->find(K.MangledName))
+      return createStringError(
+          "kernel '%s' never launched when the run command ran: nothing "
+          "can be measured",
+          K.Name.c_str());
+  OriginalRuns = std::move(*Runs);
+  return Error::success();
+}
+
+Expected<Judgement> Verifier::verify(StringRef Text, const KernelSignature &K,
+                                     const JudgeOptions &J) {
+  std::string Tag = "candidate" + std::to_string(++Builds);
+  std::optional<std::string> Failure;
+  if (Error E = build(Text, Tag, Failure))
+    return std::move(E);
+  if (Failure) {
+    Judgement Out;
+    Out.V = Verdict::BuildFailed;
+    Out.Reason = *Failure;
+    return Out;
+  }
+  Expected<std::vector<RunOutcome>> Runs = measure(Tag);
+  if (!Runs)
+    return Runs.takeError();
+  Judgement Out = judge(K, OriginalRuns, *Runs, J);
+  if (Out.V == Verdict::CheckFailed || Out.V == Verdict::Crashed) {
+    SmallString<256> Log(O.WorkDir);
+    sys::path::append(Log, Tag + "-" + Twine(Runs->size()) + ".log");
+    std::string Why = telling(Log);
+    if (!Why.empty())
+      Out.Reason += ": " + Why;
+  }
+  // The candidate's buffers are no longer needed.
+  SmallString<256> Snap(O.WorkDir);
+  sys::path::append(Snap, Tag + "-buffers");
+  sys::fs::remove_directories(Snap);
+  return Out;
+}
+
+Error Verifier::rebuild(StringRef Text) {
+  std::optional<std::string> Failure;
+  if (Error E = build(Text, "final", Failure))
+    return E;
+  if (Failure)
+    return createStringError("rebuilding after verification: %s",
+                             Failure->c_str());
+  return Error::success();
+}
