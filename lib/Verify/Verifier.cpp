@@ -215,7 +215,7 @@ Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
                                  Out.c_str(), Err.c_str());
       Run.Measured = std::move(M);
     }
-    bool Failed = runFailure(Runs.back().Child).has_value();
+    bool Failed = runFailure(Run.Child).has_value();
     Runs.push_back(std::move(Run));
     // A failed run says enough; the rest would fail the same way.
     if (Failed)
@@ -245,18 +245,13 @@ Error Verifier::measureOriginal() {
           (unsigned long long)R.Seed, F->c_str(),
           Why.empty() ? "" : (": " + Why).c_str());
     }
-  for (const KernelSignature &K : Kernels)
-    if (!(*Runs)[0].Measured || !(*Runs)[0].Measured->find(K.MangledName))
-      return createStringError(
-          "kernel '%s' never launched when the run command ran: nothing "
-          "can be measured",
-          K.Name.c_str());
   OriginalRuns = std::move(*Runs);
   return Error::success();
 }
 
-Expected<Judgement> Verifier::verify(StringRef Text, const KernelSignature &K,
-                                     const JudgeOptions &J) {
+Expected<std::vector<Judgement>>
+Verifier::verify(StringRef Text, ArrayRef<KernelSignature> Ks,
+                 const JudgeOptions &J) {
   std::string Tag = "candidate" + std::to_string(++Builds);
   std::optional<std::string> Failure;
   if (Error E = build(Text, Tag, Failure))
@@ -265,18 +260,22 @@ Expected<Judgement> Verifier::verify(StringRef Text, const KernelSignature &K,
     Judgement Out;
     Out.V = Verdict::BuildFailed;
     Out.Reason = *Failure;
-    return Out;
+    return std::vector<Judgement>(Ks.size(), Out);
   }
   Expected<std::vector<RunOutcome>> Runs = measure(Tag);
   if (!Runs)
     return Runs.takeError();
-  Judgement Out = judge(K, OriginalRuns, *Runs, J);
-  if (Out.V == Verdict::CheckFailed || Out.V == Verdict::Crashed) {
-    SmallString<256> Log(O.WorkDir);
-    sys::path::append(Log, Tag + "-" + Twine(Runs->size()) + ".log");
-    std::string Why = telling(Log);
-    if (!Why.empty())
-      Out.Reason += ": " + Why;
+  SmallString<256> Log(O.WorkDir);
+  sys::path::append(Log, Tag + "-" + Twine(Runs->size()) + ".log");
+  std::vector<Judgement> Out;
+  for (const KernelSignature &K : Ks) {
+    Out.push_back(judge(K, OriginalRuns, *Runs, J));
+    Judgement &Last = Out.back();
+    if (Last.V == Verdict::CheckFailed || Last.V == Verdict::Crashed) {
+      std::string Why = telling(Log);
+      if (!Why.empty())
+        Last.Reason += ": " + Why;
+    }
   }
   // The candidate's buffers are no longer needed.
   SmallString<256> Snap(O.WorkDir);

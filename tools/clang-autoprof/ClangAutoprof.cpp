@@ -180,7 +180,7 @@ int main(int argc, const char **argv) {
   if (profileCommand())
     return runProfile(argv[0]);
   if (optimizeCommand())
-    return runOptimize();
+    return runOptimize(argv[0]);
   reportError("no subcommand given; try 'clang-autoprof --help'");
   return 1;
 }

@@ -96,10 +96,14 @@ int runOnSources(clang::tooling::FrontendActionFactory &Factory,
                  const std::vector<std::string> &Inputs,
                  const std::optional<std::vector<std::string>> &FixedArgs);
 
+/// The injection library: $AUTOPROF_INJECT_LIBRARY, else
+/// lib/libautoprof-inject.so beside the tool's bin/.
+std::string injectionLibrary(const char *Argv0);
+
 int runProfile(const char *Argv0);
 
 /// Runs `optimize`; returns the exit status.
-int runOptimize();
+int runOptimize(const char *Argv0);
 
 /// Runs `plan`; returns the exit status.
 int runPlan(const char *Argv0);

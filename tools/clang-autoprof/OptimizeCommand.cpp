@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "OptimizeOptions.h"
 
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Rewrite/TransformationRegistry.h"
@@ -21,47 +22,23 @@ using namespace llvm;
 using namespace autoprof;
 using namespace autoprof::tool;
 
-namespace {
-
-struct OptimizeOptions {
-  cl::opt<bool> DryRun{"dry-run",
-                       cl::desc("Propose the rewrites that static features "
-                                "allow, without a GPU; change no file"),
-                       cl::sub(optimizeCommand())};
-  cl::opt<bool> Diff{"diff",
-                     cl::desc("Print the unified diff of each proposal"),
-                     cl::sub(optimizeCommand())};
-  cl::opt<std::string> ExportFixes{
-      "export-fixes",
-      cl::desc("Write the proposals, merged, as YAML for "
-               "clang-apply-replacements"),
-      cl::value_desc("file"), cl::sub(optimizeCommand())};
-  cl::opt<std::string> Output{
-      "o",
-      cl::desc("Write a patched copy of the source with every proposal "
-               "that does not conflict applied"),
-      cl::value_desc("file"), cl::sub(optimizeCommand())};
-  cl::list<std::string> Transformations{
-      "transformations", cl::desc("Only these transformations (default: all)"),
-      cl::value_desc("name,..."), cl::CommaSeparated,
-      cl::sub(optimizeCommand())};
-};
-
-OptimizeOptions &optimizeOptions() {
-  static OptimizeOptions O;
-  return O;
-}
-
-// Register the options before the command line is parsed.
-[[maybe_unused]] const OptimizeOptions &Registered = optimizeOptions();
-
-/// Absolute, normalised form of \p Path for comparisons.
-std::string absolute(StringRef Path) {
+std::string autoprof::tool::absolutePath(StringRef Path) {
   SmallString<256> P(Path);
   sys::fs::make_absolute(P);
   sys::path::remove_dots(P, /*remove_dot_dot=*/true);
   return std::string(P);
 }
+
+OptimizeOptions &autoprof::tool::optimizeOptions() {
+  static OptimizeOptions O;
+  return O;
+}
+
+namespace {
+
+// Register the options before the command line is parsed.
+[[maybe_unused]] const OptimizeOptions &Registered = optimizeOptions();
+
 
 /// The proposals of each file, in order, and the paths to show for them.
 struct ByFile {
@@ -78,19 +55,50 @@ std::string joined(const std::vector<std::string> &V) {
 
 } // namespace
 
-int autoprof::tool::runOptimize() {
+int autoprof::tool::runOptimize(const char *Argv0) {
   OptimizeOptions &O = optimizeOptions();
   SourceOptions &S = sourceOptions();
-  if (!O.DryRun) {
-    reportError("only 'optimize --dry-run' is available in this version: "
-                "applying a rewrite needs its verification on a GPU, which "
-                "this version does not provide");
+  int Outputs =
+      O.Diff + !O.ExportFixes.empty() + !O.Output.empty() + O.InPlace;
+  if (Outputs > 1) {
+    reportError("--diff, --export-fixes, -o and --in-place exclude each other");
     return 1;
   }
-  int Outputs = O.Diff + !O.ExportFixes.empty() + !O.Output.empty();
-  if (Outputs > 1) {
-    reportError("--diff, --export-fixes and -o exclude each other");
+  if (O.DryRun && O.InPlace) {
+    reportError("--dry-run never changes the source; --in-place needs a "
+                "verified rewrite");
     return 1;
+  }
+  if (!O.DryRun) {
+    if (O.Run.empty()) {
+      reportError("no run command: give --run \"<cmd>\" (the program whose "
+                  "kernels are verified and timed), or --dry-run");
+      return 1;
+    }
+    if (O.Rewriter != "builtin") {
+      reportError("unknown --rewriter '" + O.Rewriter +
+                  "'; this version has: builtin");
+      return 1;
+    }
+    if (O.Runs < 3) {
+      reportError("--runs must be at least 3: speed is judged over runs "
+                  "with different seeds");
+      return 1;
+    }
+    if (O.Attempts == 0) {
+      reportError("--attempts must be at least 1");
+      return 1;
+    }
+    if (!(O.RTol >= 0) || !(O.ATol >= 0) || !(O.MinSpeedup >= 1)) {
+      reportError("--rtol and --atol must be non-negative and --min-speedup "
+                  "at least 1");
+      return 1;
+    }
+    if (S.Sources.size() != 1) {
+      reportError("optimize verifies the kernels of one source; " +
+                  Twine(S.Sources.size()) + " were given");
+      return 1;
+    }
   }
 
   std::vector<const Transformation *> Ts;
@@ -145,16 +153,18 @@ int autoprof::tool::runOptimize() {
   }
   for (const std::string &F : Engine.failures())
     reportWarning(F);
+  if (!O.DryRun)
+    return runVerifiedOptimize(Argv0, Engine, Inputs[0]);
 
   ByFile Files;
   for (const std::string &In : Inputs)
-    Files.Shown[absolute(In)] = In;
+    Files.Shown[absolutePath(In)] = In;
   for (const Proposal &P : Engine.proposals()) {
     Files.Proposals[P.File].push_back(&P);
-    Files.Shown.emplace(absolute(P.File), P.File);
+    Files.Shown.emplace(absolutePath(P.File), P.File);
   }
   auto Shown = [&](const std::string &File) {
-    auto It = Files.Shown.find(absolute(File));
+    auto It = Files.Shown.find(absolutePath(File));
     return It == Files.Shown.end() ? File : It->second;
   };
 
@@ -187,7 +197,7 @@ int autoprof::tool::runOptimize() {
       for (const clang::tooling::Replacement &R : Merged)
         consumeError(All.add(R));
       if (!O.Output.empty()) {
-        if (absolute(File) != absolute(Inputs[0])) {
+        if (absolutePath(File) != absolutePath(Inputs[0])) {
           reportWarning("proposals for '" + File +
                         "' are not in the copy of '" + Inputs[0] + "'");
           continue;
@@ -204,7 +214,7 @@ int autoprof::tool::runOptimize() {
     }
     if (!O.ExportFixes.empty()) {
       if (Error E = writeOutput(O.ExportFixes,
-                                exportFixesYAML(absolute(Inputs[0]), All))) {
+                                exportFixesYAML(absolutePath(Inputs[0]), All))) {
         reportError(toString(std::move(E)));
         return 1;
       }

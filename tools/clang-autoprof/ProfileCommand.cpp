@@ -239,15 +239,6 @@ void classify(const MetricCatalog &C, const std::string &M,
   }
 }
 
-std::string injectionLibrary(const char *Argv0) {
-  if (const char *Exact = std::getenv("AUTOPROF_INJECT_LIBRARY"))
-    return Exact;
-  static int Anchor;
-  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
-  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
-  sys::path::append(P, "lib", "libautoprof-inject.so");
-  return std::string(P);
-}
 
 std::string agentConfig(const Request &R, const ProfileOptions &O,
                         const MetricClasses &Classes,
@@ -400,6 +391,16 @@ Expected<Profile> readRawProfile(StringRef Path) {
 }
 
 } // namespace
+
+std::string autoprof::tool::injectionLibrary(const char *Argv0) {
+  if (const char *Exact = std::getenv("AUTOPROF_INJECT_LIBRARY"))
+    return Exact;
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
+  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(P, "lib", "libautoprof-inject.so");
+  return std::string(P);
+}
 
 int autoprof::tool::runProfile(const char *Argv0) {
   ProfileOptions &O = profileOptions();

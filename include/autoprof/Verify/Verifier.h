@@ -20,6 +20,7 @@
 #include "autoprof/Verify/ChildProcess.h"
 #include "autoprof/Verify/Judge.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -74,13 +75,16 @@ public:
 
   /// Builds the original and measures it. Fails, saying why, when it does
   /// not build or its runs fail: there is then nothing to compare with.
+  /// Kernels that never launched are absent from originalRuns().
   llvm::Error measureOriginal();
 
   /// Builds \p Text in place of the source, puts the original back, runs
-  /// and judges the kernel \p K. Fails only when the source cannot be put
-  /// back or a command cannot be started.
-  llvm::Expected<Judgement>
-  verify(llvm::StringRef Text, const KernelSignature &K, const JudgeOptions &J);
+  /// it and judges each kernel of \p Ks (one judgement each, in order).
+  /// Fails only when the source cannot be put back or a command cannot be
+  /// started.
+  llvm::Expected<std::vector<Judgement>>
+  verify(llvm::StringRef Text, llvm::ArrayRef<KernelSignature> Ks,
+         const JudgeOptions &J);
 
   /// Builds \p Text (the original or the verified result) in place of the
   /// source, leaving the build as the user will find it; the source itself

@@ -1,0 +1,71 @@
+//===- OptimizeReport.h - The report `optimize` writes ----------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The report of `optimize --report`: per kernel, the route the tree took
+/// and the metrics it collected, every attempted rewrite with the metrics
+/// that triggered it, its verdict, the reason and the speedup with its
+/// spread, and the rewrite kept. docs/optimize-report.md documents it.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_VERIFY_OPTIMIZEREPORT_H
+#define AUTOPROF_VERIFY_OPTIMIZEREPORT_H
+
+#include "autoprof/Verify/Judge.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace autoprof {
+namespace verify {
+
+/// Version of the report JSON.
+constexpr int OptimizeReportVersion = 1;
+
+struct AttemptReport {
+  std::string Transformation;
+  /// Why its trigger fired, e.g. "derived__shared_bank_conflict_pct = 48 >=
+  /// 10".
+  std::string Trigger;
+  Judgement Result;
+};
+
+struct KernelReport {
+  std::string Name;
+  std::string MangledName;
+  std::string Leaf;
+  /// "node:branch" steps.
+  std::vector<std::string> Route;
+  std::map<std::string, double> Metrics;
+  std::vector<AttemptReport> Attempts;
+  /// The transformation kept, empty for none.
+  std::string Kept;
+  std::optional<double> Speedup;
+};
+
+struct OptimizeReport {
+  std::string Source;
+  std::string Tree;
+  std::string Rewriter = "builtin";
+  std::vector<uint64_t> Seeds;
+  std::vector<KernelReport> Kernels;
+  /// The transformations of the result, when several kernels kept one and
+  /// they were verified together.
+  std::optional<AttemptReport> Combined;
+  /// "rewritten" (written in place), "verified" (a rewrite was kept but the
+  /// source left alone), or "no rewrite".
+  std::string Outcome;
+};
+
+/// Serialises \p R as JSON.
+std::string writeOptimizeReportJSON(const OptimizeReport &R);
+
+} // namespace verify
+} // namespace autoprof
+
+#endif // AUTOPROF_VERIFY_OPTIMIZEREPORT_H

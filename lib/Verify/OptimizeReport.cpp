@@ -1,0 +1,134 @@
+//===- OptimizeReport.cpp - The report `optimize` writes ------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Verify/OptimizeReport.h"
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <cmath>
+
+using namespace autoprof;
+using namespace autoprof::verify;
+
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void number(Writer &W, const char *Key, std::optional<double> V) {
+  W.Key(Key);
+  if (V && std::isfinite(*V))
+    W.Double(*V);
+  else
+    W.Null();
+}
+
+void timing(Writer &W, const char *Key, const std::optional<Timing> &T) {
+  W.Key(Key);
+  if (!T) {
+    W.Null();
+    return;
+  }
+  W.StartObject();
+  number(W, "median_ns", T->MedianNs);
+  number(W, "min_ns", T->MinNs);
+  number(W, "max_ns", T->MaxNs);
+  W.Key("runs");
+  W.Uint(T->Runs);
+  W.EndObject();
+}
+
+void attempt(Writer &W, const AttemptReport &A) {
+  W.StartObject();
+  W.Key("transformation");
+  W.String(A.Transformation.c_str());
+  W.Key("trigger");
+  W.String(A.Trigger.c_str());
+  W.Key("verdict");
+  W.String(verdictName(A.Result.V).data());
+  W.Key("accepted");
+  W.Bool(A.Result.accepted());
+  W.Key("reason");
+  W.String(A.Result.Reason.c_str());
+  number(W, "speedup", A.Result.Speedup);
+  W.Key("speedup_range");
+  if (A.Result.SpeedupLow && A.Result.SpeedupHigh) {
+    W.StartArray();
+    W.Double(*A.Result.SpeedupLow);
+    W.Double(*A.Result.SpeedupHigh);
+    W.EndArray();
+  } else {
+    W.Null();
+  }
+  timing(W, "original", A.Result.Original);
+  timing(W, "candidate", A.Result.Candidate);
+  W.EndObject();
+}
+
+} // namespace
+
+std::string autoprof::verify::writeOptimizeReportJSON(const OptimizeReport &R) {
+  rapidjson::StringBuffer B;
+  Writer W(B);
+  W.SetIndent(' ', 2);
+  W.StartObject();
+  W.Key("version");
+  W.Int(OptimizeReportVersion);
+  W.Key("source");
+  W.String(R.Source.c_str());
+  W.Key("tree");
+  W.String(R.Tree.c_str());
+  W.Key("rewriter");
+  W.String(R.Rewriter.c_str());
+  W.Key("seeds");
+  W.StartArray();
+  for (uint64_t S : R.Seeds)
+    W.Uint64(S);
+  W.EndArray();
+  W.Key("kernels");
+  W.StartArray();
+  for (const KernelReport &K : R.Kernels) {
+    W.StartObject();
+    W.Key("kernel");
+    W.String(K.Name.c_str());
+    W.Key("mangled_name");
+    W.String(K.MangledName.c_str());
+    W.Key("leaf");
+    W.String(K.Leaf.c_str());
+    W.Key("route");
+    W.StartArray();
+    for (const std::string &S : K.Route)
+      W.String(S.c_str());
+    W.EndArray();
+    W.Key("metrics");
+    W.StartObject();
+    for (const auto &[Name, V] : K.Metrics)
+      number(W, Name.c_str(), V);
+    W.EndObject();
+    W.Key("attempts");
+    W.StartArray();
+    for (const AttemptReport &A : K.Attempts)
+      attempt(W, A);
+    W.EndArray();
+    W.Key("kept");
+    if (K.Kept.empty())
+      W.Null();
+    else
+      W.String(K.Kept.c_str());
+    number(W, "speedup", K.Speedup);
+    W.EndObject();
+  }
+  W.EndArray();
+  W.Key("combined");
+  if (R.Combined)
+    attempt(W, *R.Combined);
+  else
+    W.Null();
+  W.Key("outcome");
+  W.String(R.Outcome.c_str());
+  W.EndObject();
+  return std::string(B.GetString(), B.GetSize()) + "\n";
+}

@@ -1,0 +1,123 @@
+//===- OptimizeOptions.h - Options of clang-autoprof optimize ---*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The options of `optimize`, shared by its dry run (proposals only) and
+/// its verified run (profile, rewrite, build, run, judge).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_TOOLS_OPTIMIZEOPTIONS_H
+#define AUTOPROF_TOOLS_OPTIMIZEOPTIONS_H
+
+#include "Commands.h"
+
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+namespace autoprof {
+class RewriteEngine;
+namespace tool {
+
+struct OptimizeOptions {
+  llvm::cl::opt<bool> DryRun{"dry-run",
+                       llvm::cl::desc("Propose the rewrites that static features "
+                                "allow, without a GPU; change no file"),
+                       llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<bool> Diff{"diff",
+                     llvm::cl::desc("Print the unified diff of each proposal"),
+                     llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> ExportFixes{
+      "export-fixes",
+      llvm::cl::desc("Write the proposals, merged, as YAML for "
+               "clang-apply-replacements"),
+      llvm::cl::value_desc("file"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> Output{
+      "o",
+      llvm::cl::desc("Write a patched copy of the source with every proposal "
+               "that does not conflict applied"),
+      llvm::cl::value_desc("file"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::list<std::string> Transformations{
+      "transformations", llvm::cl::desc("Only these transformations (default: all)"),
+      llvm::cl::value_desc("name,..."), llvm::cl::CommaSeparated,
+      llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> Run{
+      "run",
+      llvm::cl::desc("Shell command that runs the program; exit status 0 means "
+               "its own check passed"),
+      llvm::cl::value_desc("cmd"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> Build{
+      "build",
+      llvm::cl::desc("Shell command that builds the program from the source "
+               "(default: the source's command in the compilation database, "
+               "when it links a program)"),
+      llvm::cl::value_desc("cmd"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> Tree{
+      "tree",
+      llvm::cl::desc("Tree that chooses the metrics to collect: a name in "
+               "tree-models/ or a path (default: default)"),
+      llvm::cl::value_desc("name|path"), llvm::cl::init("default"),
+      llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> Rewriter{
+      "rewriter", llvm::cl::desc("Who proposes rewrites: builtin"),
+      llvm::cl::value_desc("builtin"), llvm::cl::init("builtin"),
+      llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<unsigned> Attempts{
+      "attempts",
+      llvm::cl::desc("Triggered rewrites verified per kernel (default: 3)"),
+      llvm::cl::value_desc("N"), llvm::cl::init(3), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<bool> InPlace{
+      "in-place",
+      llvm::cl::desc("Write the verified rewrite into the source (atomically)"),
+      llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> Report{
+      "report", llvm::cl::desc("Write every attempt and its verdict as JSON"),
+      llvm::cl::value_desc("report.json"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<unsigned> Runs{
+      "runs",
+      llvm::cl::desc("Measured runs of each version, seeds 1..N (at least 3; "
+               "default: 3)"),
+      llvm::cl::value_desc("N"), llvm::cl::init(3), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<double> RTol{
+      "rtol",
+      llvm::cl::desc("Relative tolerance of floating-point outputs (default: "
+               "1e-4)"),
+      llvm::cl::init(1e-4), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<double> ATol{
+      "atol",
+      llvm::cl::desc("Absolute tolerance of floating-point outputs (default: "
+               "1e-5)"),
+      llvm::cl::init(1e-5), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<double> MinSpeedup{
+      "min-speedup",
+      llvm::cl::desc("Least speedup accepted, beyond the runs' spread (default: "
+               "1.02)"),
+      llvm::cl::init(1.02), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<unsigned> Timeout{
+      "timeout",
+      llvm::cl::desc("Seconds a build or a run may take (default: 300; 0: no "
+               "limit)"),
+      llvm::cl::init(300), llvm::cl::value_desc("S"), llvm::cl::sub(optimizeCommand())};
+};
+
+/// The absolute, normalised form of \p Path, for comparisons.
+std::string absolutePath(llvm::StringRef Path);
+
+/// The options, registered with the `optimize` subcommand on first use.
+OptimizeOptions &optimizeOptions();
+
+/// Runs `optimize` without --dry-run on \p Source, whose kernels and
+/// proposals \p Engine holds: measures the original, profiles it with the
+/// tree, verifies the triggered rewrites and keeps the best. Returns the
+/// exit status.
+int runVerifiedOptimize(const char *Argv0, const RewriteEngine &Engine,
+                        const std::string &Source);
+
+} // namespace tool
+} // namespace autoprof
+
+#endif // AUTOPROF_TOOLS_OPTIMIZEOPTIONS_H

@@ -1,0 +1,485 @@
+//===- VerifiedOptimize.cpp - optimize with verification ------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `optimize` without --dry-run: build and measure the original program,
+/// profile it with the tree (the `profile` subcommand, run as a child), try
+/// each rewrite whose trigger fires on the metrics the tree collected, keep
+/// the fastest verified one per kernel, and verify the kept rewrites of
+/// several kernels together. The source changes only with --in-place and
+/// only after a verified win.
+///
+//===----------------------------------------------------------------------===//
+
+#include "OptimizeOptions.h"
+
+#include "autoprof/Profile/Profile.h"
+#include "autoprof/Rewrite/RewriteEngine.h"
+#include "autoprof/Rewrite/UnifiedDiff.h"
+#include "autoprof/Verify/Judge.h"
+#include "autoprof/Verify/OptimizeReport.h"
+#include "autoprof/Verify/Verifier.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <map>
+
+using namespace llvm;
+using namespace autoprof;
+using namespace autoprof::tool;
+using namespace autoprof::verify;
+
+namespace {
+
+/// Quotes \p Arg for /bin/sh.
+std::string shellQuote(StringRef Arg) {
+  if (!Arg.empty() && Arg.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789_-+=./:,@%") ==
+                          StringRef::npos)
+    return Arg.str();
+  std::string Q = "'";
+  for (char C : Arg)
+    Q += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Q + "'";
+}
+
+/// The build command: --build, else the source's command in the
+/// compilation database when it links a program.
+Expected<std::string> buildCommand(const OptimizeOptions &O,
+                                   const std::string &Source) {
+  if (!O.Build.empty())
+    return O.Build;
+  const std::string &BuildPath = sourceOptions().BuildPath;
+  std::string Err;
+  std::unique_ptr<clang::tooling::CompilationDatabase> DB;
+  if (!BuildPath.empty())
+    DB = clang::tooling::JSONCompilationDatabase::loadFromDirectory(BuildPath,
+                                                                     Err);
+  else
+    DB = clang::tooling::CompilationDatabase::autoDetectFromSource(Source,
+                                                                   Err);
+  if (!DB)
+    return createStringError("no build command: give --build \"<cmd>\" "
+                             "(no compilation database was found for '" +
+                             Source + "')");
+  std::vector<clang::tooling::CompileCommand> Cmds =
+      DB->getCompileCommands(absolutePath(Source));
+  if (Cmds.empty())
+    return createStringError("no build command: give --build \"<cmd>\" (the "
+                             "compilation database has no command for '" +
+                             Source + "')");
+  const clang::tooling::CompileCommand &C = Cmds.front();
+  for (const std::string &A : C.CommandLine)
+    if (A == "-c" || A == "--compile" || A == "-S" || A == "-E")
+      return createStringError(
+          "no build command: give --build \"<cmd>\" (the compilation "
+          "database's command for '" +
+          Source + "' compiles an object; the program must be linked)");
+  std::string Cmd = "cd " + shellQuote(C.Directory) + " &&";
+  for (const std::string &A : C.CommandLine)
+    Cmd += " " + shellQuote(A);
+  return Cmd;
+}
+
+/// What the profile says of one kernel.
+struct Profiled {
+  MetricValues Metrics;
+  std::string Leaf;
+  std::vector<std::string> Route;
+};
+
+/// Runs `clang-autoprof profile` with the tree on \p Source and the run
+/// command; returns the profiled kernels by mangled name.
+Expected<std::map<std::string, Profiled>>
+profileKernels(const char *Argv0, const OptimizeOptions &O,
+               const std::string &Source, StringRef Dir, uint64_t Seed) {
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
+  SourceOptions &S = sourceOptions();
+  SmallString<256> Out(Dir);
+  sys::path::append(Out, "profile.json");
+  ChildOptions C;
+  C.Argv = {Exe, "profile", "--tree=" + O.Tree,
+            "--timeout=" + std::to_string(O.Timeout.getValue())};
+  if (!S.BuildPath.empty())
+    C.Argv.push_back("-p=" + S.BuildPath);
+  if (!S.Kernel.empty())
+    C.Argv.push_back("--kernel=" + S.Kernel);
+  if (!S.CudaPath.empty())
+    C.Argv.push_back("--cuda-path=" + S.CudaPath);
+  if (!S.GpuArch.empty())
+    C.Argv.push_back("--gpu-arch=" + S.GpuArch);
+  for (const std::string &A : S.ExtraArgs)
+    C.Argv.push_back("--extra-arg=" + A);
+  for (const std::string &A : S.ExtraArgsBefore)
+    C.Argv.push_back("--extra-arg-before=" + A);
+  C.Argv.push_back(Source);
+  C.Argv.push_back("-o");
+  C.Argv.push_back(std::string(Out));
+  C.Argv.push_back("--");
+  if (ArgsAfterDashDash) {
+    C.Argv.insert(C.Argv.end(), ArgsAfterDashDash->begin(),
+                  ArgsAfterDashDash->end());
+    C.Argv.push_back("--");
+  }
+  C.Argv.insert(C.Argv.end(), {"/bin/sh", "-c", O.Run});
+  C.Env["AUTOPROF_SEED"] = std::to_string(Seed);
+  SmallString<256> Log(Dir);
+  sys::path::append(Log, "profile.log");
+  C.OutputFile = std::string(Log);
+  C.NewProcessGroup = true;
+  Expected<ChildResult> R = runChild(C);
+  if (!R)
+    return R.takeError();
+  if (R->Interrupted)
+    return createStringError("interrupted");
+  if (R->Status != 0) {
+    // The profile's own error lines say why.
+    std::string Why;
+    if (auto Buf = MemoryBuffer::getFile(Log, /*IsText=*/true)) {
+      SmallVector<StringRef> Lines;
+      (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+      for (StringRef L : Lines)
+        if (L.starts_with("clang-autoprof: error: ")) {
+          Why = L.drop_front(strlen("clang-autoprof: error: ")).str();
+          break;
+        }
+    }
+    return createStringError("profiling with tree '" + O.Tree +
+                             "' failed (exit status " +
+                             std::to_string(R->Status) + ")" +
+                             (Why.empty() ? "" : ": " + Why));
+  }
+  auto Buf = MemoryBuffer::getFile(Out, /*IsText=*/true);
+  if (!Buf)
+    return createStringError("profiling wrote no profile");
+  Profile P;
+  std::string Err;
+  if (!parseProfileJSON((*Buf)->getBuffer().str(), P, Err))
+    return createStringError("the profile is malformed: " + Err);
+  std::map<std::string, Profiled> Out2;
+  for (const ProfileRecord &Rec : P.Records) {
+    Profiled &K = Out2[Rec.MangledName];
+    for (const auto &[Name, V] : Rec.Metrics)
+      if (std::isfinite(V.Value))
+        K.Metrics[Name] = V.Value;
+    if (!Rec.Leaf.empty()) {
+      K.Leaf = Rec.Leaf;
+      K.Route.clear();
+      for (const ProfileRouteStep &Step : Rec.Route)
+        K.Route.push_back(Step.Node + ":" + Step.Branch);
+    }
+  }
+  return Out2;
+}
+
+KernelSignature signatureOf(const KernelRecord &K) {
+  KernelSignature S;
+  S.Name = K.QualifiedName;
+  S.MangledName = K.MangledName;
+  for (unsigned I = 0; I < K.Params.size(); ++I)
+    if (K.Params[I].Pointer)
+      S.Pointers[I] = {K.Params[I].Name, elementKindOf(K.Params[I].Type)};
+  return S;
+}
+
+/// A temporary folder removed with everything in it.
+struct TempDir {
+  SmallString<128> Path;
+  ~TempDir() {
+    if (!Path.empty())
+      sys::fs::remove_directories(Path);
+  }
+};
+
+} // namespace
+
+int autoprof::tool::runVerifiedOptimize(const char *Argv0,
+                                        const RewriteEngine &Engine,
+                                        const std::string &Source) {
+  OptimizeOptions &O = optimizeOptions();
+  Expected<std::string> Build = buildCommand(O, Source);
+  if (!Build) {
+    reportError(toString(Build.takeError()));
+    return 1;
+  }
+  std::string Inject = injectionLibrary(Argv0);
+  if (!sys::fs::exists(Inject)) {
+    reportError("cannot find the injection library '" + Inject +
+                "'; set AUTOPROF_INJECT_LIBRARY");
+    return 1;
+  }
+
+  // The kernels that can be measured: a template's pattern has no launch of
+  // its own.
+  std::vector<size_t> Kernels;
+  std::vector<KernelSignature> Signatures;
+  for (size_t I = 0; I < Engine.kernels().size(); ++I) {
+    const KernelRecord &K = Engine.kernels()[I];
+    if (K.Template == TemplateKind::Primary) {
+      reportWarning("kernel template '" + K.QualifiedName +
+                    "' is not verified: its instantiations are not measured "
+                    "in this version");
+      continue;
+    }
+    if (absolutePath(K.File) != absolutePath(Source))
+      continue;
+    Kernels.push_back(I);
+    Signatures.push_back(signatureOf(K));
+  }
+  if (Kernels.empty()) {
+    reportError("no kernel of '" + Source + "' can be verified");
+    return 1;
+  }
+
+  TempDir Work;
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("clang-autoprof-optimize", Work.Path)) {
+    reportError("cannot create a temporary directory: " + EC.message());
+    return 1;
+  }
+  VerifierOptions VO;
+  VO.Source = Source;
+  VO.BuildCommand = *Build;
+  VO.RunCommand = O.Run;
+  VO.InjectLibrary = Inject;
+  VO.Seeds.clear();
+  for (unsigned I = 1; I <= O.Runs; ++I)
+    VO.Seeds.push_back(I);
+  VO.RunTimeout = O.Timeout;
+  VO.BuildTimeout = O.Timeout;
+  VO.WorkDir = std::string(Work.Path);
+  ProcessRunner Runner;
+  Verifier V(Runner, VO, Signatures);
+  auto Fail = [&](Error E) {
+    std::string Msg = toString(std::move(E));
+    reportError(Msg);
+    return Msg == "interrupted" ? 130 : 1;
+  };
+  if (Error E = V.prepare())
+    return Fail(std::move(E));
+  errs() << "clang-autoprof: building and measuring the original ("
+         << VO.Seeds.size() << " runs)\n";
+  if (Error E = V.measureOriginal())
+    return Fail(std::move(E));
+  if (!V.originalRuns().front().Measured) {
+    if (Error E = V.rebuild(V.originalText()))
+      consumeError(std::move(E));
+    reportError("the run command never used CUDA: no kernel of '" + Source +
+                "' was measured");
+    return 1;
+  }
+  const Measurement &First = *V.originalRuns().front().Measured;
+  bool AnyLaunched = false;
+  for (const KernelSignature &S : Signatures)
+    AnyLaunched |= First.find(S.MangledName) != nullptr;
+  if (!AnyLaunched) {
+    reportError("no kernel of '" + Source +
+                "' launched when the run command ran");
+    return 1;
+  }
+
+  errs() << "clang-autoprof: profiling with tree '" << O.Tree << "'\n";
+  Expected<std::map<std::string, Profiled>> Prof =
+      profileKernels(Argv0, O, Source, Work.Path, VO.Seeds.front());
+  if (!Prof) {
+    if (Error E = V.rebuild(V.originalText()))
+      consumeError(std::move(E));
+    return Fail(Prof.takeError());
+  }
+
+  OptimizeReport Report;
+  Report.Source = Source;
+  Report.Tree = O.Tree;
+  Report.Seeds = VO.Seeds;
+  JudgeOptions JO;
+  JO.RTol = O.RTol;
+  JO.ATol = O.ATol;
+  JO.MinSpeedup = O.MinSpeedup;
+  /// Per kernel of the report: the proposal kept.
+  std::vector<const Proposal *> Kept;
+  std::vector<size_t> KeptReport;
+
+  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
+    const KernelRecord &K = Engine.kernels()[Kernels[KI]];
+    KernelReport KR;
+    KR.Name = K.QualifiedName;
+    KR.MangledName = K.MangledName;
+    if (!First.find(K.MangledName)) {
+      reportWarning("kernel '" + K.QualifiedName +
+                    "' never launched when the run command ran; it is left "
+                    "alone");
+      Report.Kernels.push_back(std::move(KR));
+      continue;
+    }
+    auto P = Prof->find(K.MangledName);
+    if (P != Prof->end()) {
+      KR.Metrics = P->second.Metrics;
+      KR.Leaf = P->second.Leaf;
+      KR.Route = P->second.Route;
+    }
+    const Proposal *Best = nullptr;
+    double BestSpeedup = 0;
+    unsigned Tried = 0;
+    for (const Proposal &Prop : Engine.proposals()) {
+      if (Prop.Kernel != Kernels[KI] ||
+          absolutePath(Prop.File) != absolutePath(Source))
+        continue;
+      std::optional<std::string> Why = Prop.T->trigger(KR.Metrics);
+      if (!Why || Tried >= O.Attempts)
+        continue;
+      ++Tried;
+      Expected<std::string> Text = applyEdits(V.originalText(), Prop.Edits);
+      if (!Text) {
+        reportWarning("cannot apply " + Prop.T->name() + " to '" +
+                      K.QualifiedName + "': " + toString(Text.takeError()));
+        continue;
+      }
+      errs() << "clang-autoprof: verifying " << Prop.T->name() << " on "
+             << K.QualifiedName << "\n";
+      Expected<std::vector<Judgement>> J =
+          V.verify(*Text, Signatures[KI], JO);
+      if (!J)
+        return Fail(J.takeError());
+      AttemptReport A{Prop.T->name().str(), *Why, J->front()};
+      if (A.Result.accepted() && *A.Result.Speedup > BestSpeedup) {
+        Best = &Prop;
+        BestSpeedup = *A.Result.Speedup;
+      }
+      KR.Attempts.push_back(std::move(A));
+    }
+    if (Best) {
+      KR.Kept = Best->T->name().str();
+      KR.Speedup = BestSpeedup;
+      Kept.push_back(Best);
+      KeptReport.push_back(Report.Kernels.size());
+    }
+    Report.Kernels.push_back(std::move(KR));
+  }
+
+  // The result: the kept rewrites together, verified once more when there
+  // are several, else the fastest alone.
+  clang::tooling::Replacements Final;
+  if (Kept.size() == 1) {
+    Final = Kept.front()->Edits;
+  } else if (Kept.size() > 1) {
+    std::vector<const Proposal *> Skipped;
+    clang::tooling::Replacements Merged = mergeProposals(Kept, Skipped);
+    Expected<std::string> Text = applyEdits(V.originalText(), Merged);
+    bool Together = Skipped.empty() && static_cast<bool>(Text);
+    if (!Text)
+      consumeError(Text.takeError());
+    if (Together) {
+      std::vector<KernelSignature> Ks;
+      for (size_t R : KeptReport)
+        for (const KernelSignature &S : Signatures)
+          if (S.MangledName == Report.Kernels[R].MangledName)
+            Ks.push_back(S);
+      errs() << "clang-autoprof: verifying the kept rewrites together\n";
+      Expected<std::vector<Judgement>> J = V.verify(*Text, Ks, JO);
+      if (!J)
+        return Fail(J.takeError());
+      AttemptReport A;
+      for (const Proposal *P : Kept)
+        A.Transformation += (A.Transformation.empty() ? "" : "+") +
+                            P->T->name().str();
+      A.Result = J->front();
+      for (const Judgement &One : *J)
+        if (!One.accepted()) {
+          A.Result = One;
+          Together = false;
+        }
+      Report.Combined = A;
+    }
+    if (Together) {
+      Final = Merged;
+    } else {
+      size_t Fastest = 0;
+      for (size_t I = 1; I < Kept.size(); ++I)
+        if (*Report.Kernels[KeptReport[I]].Speedup >
+            *Report.Kernels[KeptReport[Fastest]].Speedup)
+          Fastest = I;
+      Final = Kept[Fastest]->Edits;
+      for (size_t I = 0; I < Kept.size(); ++I)
+        if (I != Fastest) {
+          Report.Kernels[KeptReport[I]].Kept.clear();
+          Report.Kernels[KeptReport[I]].Speedup.reset();
+        }
+    }
+  }
+  Expected<std::string> FinalText = applyEdits(V.originalText(), Final);
+  if (!FinalText)
+    return Fail(FinalText.takeError());
+  bool Rewritten = !Final.empty();
+
+  // Leave the build as it will be used: of the rewritten source with
+  // --in-place, else of the original.
+  if (Error E = V.rebuild(O.InPlace && Rewritten ? *FinalText
+                                                  : V.originalText()))
+    return Fail(std::move(E));
+  if (O.InPlace && Rewritten) {
+    if (Error E = writeOutput(Source, *FinalText))
+      return Fail(std::move(E));
+  }
+  Report.Outcome = !Rewritten  ? "no rewrite"
+                   : O.InPlace ? "rewritten"
+                               : "verified";
+
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (O.Diff) {
+    if (Rewritten)
+      OS << unifiedDiff(Source, V.originalText(), *FinalText);
+  } else if (!O.ExportFixes.empty()) {
+    if (Error E = writeOutput(O.ExportFixes,
+                              exportFixesYAML(absolutePath(Source), Final)))
+      return Fail(std::move(E));
+  } else if (!O.Output.empty()) {
+    if (Error E = writeOutput(O.Output, *FinalText))
+      return Fail(std::move(E));
+  }
+  if (!O.Diff) {
+    for (const KernelReport &K : Report.Kernels) {
+      OS << "kernel " << K.Name;
+      if (!K.Leaf.empty())
+        OS << ": leaf " << K.Leaf;
+      OS << "\n";
+      if (K.Attempts.empty())
+        OS << "  no rewrite triggered\n";
+      for (const AttemptReport &A : K.Attempts)
+        OS << "  " << A.Transformation << ": "
+           << verdictName(A.Result.V) << ": " << A.Result.Reason
+           << "\n    trigger: " << A.Trigger << "\n";
+      if (!K.Kept.empty())
+        OS << "  kept: " << K.Kept << " (" << format("%.2fx", *K.Speedup)
+           << ")\n";
+    }
+    if (Report.Combined)
+      OS << "together: " << Report.Combined->Transformation << ": "
+         << verdictName(Report.Combined->Result.V) << ": "
+         << Report.Combined->Result.Reason << "\n";
+    OS << "outcome: " << Report.Outcome;
+    if (Rewritten && !O.InPlace && O.Output.empty() && O.ExportFixes.empty())
+      OS << " (the source is unchanged; --in-place writes it)";
+    OS << "\n";
+  }
+  OS.flush();
+  if (!O.Report.empty())
+    if (Error E = writeOutput(O.Report, writeOptimizeReportJSON(Report)))
+      return Fail(std::move(E));
+  if (Error E = writeOutput("-", Text))
+    return Fail(std::move(E));
+  return 0;
+}
