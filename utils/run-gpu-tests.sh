@@ -18,4 +18,4 @@ trap 'rm -rf "$dir"' EXIT
 tar -xJf "$pack" -C "$dir"
 export PATH=${CUDAToolkit_ROOT:-/usr/local/cuda}/bin:$PATH
 # The GPU tests, and the ones that use the injection library or nvcc.
-"$dir/run-lit.sh" "$root" --filter 'profile|corpus' "$@"
+"$dir/run-lit.sh" "$root" --filter 'profile|corpus|optimize' "$@"

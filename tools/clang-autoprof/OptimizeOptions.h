@@ -97,6 +97,12 @@ struct OptimizeOptions {
       llvm::cl::desc("Least speedup accepted, beyond the runs' spread (default: "
                "1.02)"),
       llvm::cl::init(1.02), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::list<std::string> Candidates{
+      "candidate",
+      llvm::cl::desc("Verify this rewrite of the source (a whole file) "
+                     "instead of proposing built-in ones; one kernel must be "
+                     "selected"),
+      llvm::cl::value_desc("file"), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<unsigned> Timeout{
       "timeout",
       llvm::cl::desc("Seconds a build or a run may take (default: 300; 0: no "

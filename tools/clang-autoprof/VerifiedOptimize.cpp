@@ -244,6 +244,24 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     return 1;
   }
 
+  // Rewrites given as files replace the built-in proposals.
+  std::vector<std::pair<std::string, std::string>> Given;
+  for (const std::string &F : O.Candidates) {
+    auto Buf = MemoryBuffer::getFile(F, /*IsText=*/true);
+    if (!Buf) {
+      reportError("cannot read --candidate '" + F +
+                  "': " + Buf.getError().message());
+      return 1;
+    }
+    Given.emplace_back(F, (*Buf)->getBuffer().str());
+  }
+  if (!Given.empty() && Kernels.size() != 1) {
+    reportError("--candidate is judged on one kernel; " +
+                Twine(Kernels.size()) +
+                " kernels are selected (choose one with --kernel)");
+    return 1;
+  }
+
   TempDir Work;
   if (std::error_code EC =
           sys::fs::createUniqueDirectory("clang-autoprof-optimize", Work.Path)) {
@@ -275,8 +293,6 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   if (Error E = V.measureOriginal())
     return Fail(std::move(E));
   if (!V.originalRuns().front().Measured) {
-    if (Error E = V.rebuild(V.originalText()))
-      consumeError(std::move(E));
     reportError("the run command never used CUDA: no kernel of '" + Source +
                 "' was measured");
     return 1;
@@ -291,14 +307,16 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     return 1;
   }
 
-  errs() << "clang-autoprof: profiling with tree '" << O.Tree << "'\n";
+  // Given rewrites need no profile.
   Expected<std::map<std::string, Profiled>> Prof =
-      profileKernels(Argv0, O, Source, Work.Path, VO.Seeds.front());
-  if (!Prof) {
-    if (Error E = V.rebuild(V.originalText()))
-      consumeError(std::move(E));
-    return Fail(Prof.takeError());
+      std::map<std::string, Profiled>();
+  if (Given.empty()) {
+    errs() << "clang-autoprof: profiling with tree '" << O.Tree << "'\n";
+    Prof = profileKernels(Argv0, O, Source, Work.Path, VO.Seeds.front());
   }
+  // The build holds the original until a candidate is built.
+  if (!Prof)
+    return Fail(Prof.takeError());
 
   OptimizeReport Report;
   Report.Source = Source;
@@ -311,6 +329,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   /// Per kernel of the report: the proposal kept.
   std::vector<const Proposal *> Kept;
   std::vector<size_t> KeptReport;
+  /// The fastest verified --candidate, as an edit of the whole file.
+  std::optional<clang::tooling::Replacements> GivenKept;
 
   for (size_t KI = 0; KI < Kernels.size(); ++KI) {
     const KernelRecord &K = Engine.kernels()[Kernels[KI]];
@@ -333,7 +353,26 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     const Proposal *Best = nullptr;
     double BestSpeedup = 0;
     unsigned Tried = 0;
+    for (const auto &[File, Text] : Given) {
+      errs() << "clang-autoprof: verifying " << File << "\n";
+      Expected<std::vector<Judgement>> J = V.verify(Text, Signatures[KI], JO);
+      if (!J)
+        return Fail(J.takeError());
+      AttemptReport A{"candidate " + File, "given by --candidate", J->front()};
+      if (A.Result.accepted() && *A.Result.Speedup > BestSpeedup) {
+        BestSpeedup = *A.Result.Speedup;
+        KR.Kept = A.Transformation;
+        KR.Speedup = BestSpeedup;
+        clang::tooling::Replacements R;
+        consumeError(R.add(clang::tooling::Replacement(
+            Source, 0, V.originalText().size(), Text)));
+        GivenKept = R;
+      }
+      KR.Attempts.push_back(std::move(A));
+    }
     for (const Proposal &Prop : Engine.proposals()) {
+      if (!Given.empty())
+        break;
       if (Prop.Kernel != Kernels[KI] ||
           absolutePath(Prop.File) != absolutePath(Source))
         continue;
@@ -372,7 +411,9 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   // The result: the kept rewrites together, verified once more when there
   // are several, else the fastest alone.
   clang::tooling::Replacements Final;
-  if (Kept.size() == 1) {
+  if (GivenKept) {
+    Final = *GivenKept;
+  } else if (Kept.size() == 1) {
     Final = Kept.front()->Edits;
   } else if (Kept.size() > 1) {
     std::vector<const Proposal *> Skipped;
