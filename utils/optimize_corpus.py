@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Runs `clang-autoprof optimize` over the corpus and tabulates the results.
+
+  optimize_corpus.py run [--tree T] [--only a,b] [--tool PATH] -o results.json
+      On a GPU machine: for each corpus program, copies it to a scratch
+      folder, runs `clang-autoprof optimize <copy> --tree=T --build <nvcc
+      command> --run <program> -o <kept.cu> --report <report.json>`, then
+      re-checks a kept rewrite independently: builds it and runs its own
+      check with seeds 11 and 12, which verification never used. A kept
+      rewrite that fails that check counts as wrong. Results are appended to
+      the output file as they come, so an interrupted run keeps them.
+  optimize_corpus.py table results.json [more.json ...]
+      Prints per kernel the route's leaf, the number of metrics collected,
+      the rewrite kept and its speedup, then fast_1, the geometric-mean
+      speedup and the count of wrong accepted rewrites, side by side for
+      each results file (one per tree).
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "bench", "corpus")
+
+
+def fail(msg):
+    print("optimize_corpus: error: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def manifest():
+    with open(os.path.join(CORPUS, "manifest.json")) as f:
+        return json.load(f)
+
+
+def nvcc():
+    root = os.environ.get("CUDAToolkit_ROOT", "/usr/local/cuda")
+    return os.path.join(root, "bin", "nvcc")
+
+
+def quote(a):
+    return "'" + a.replace("'", "'\\''") + "'"
+
+
+def run(args):
+    programs = manifest()
+    if args.only:
+        wanted = set(args.only.split(","))
+        programs = [p for p in programs if p["name"] in wanted]
+        missing = wanted - {p["name"] for p in programs}
+        if missing:
+            fail("not in the manifest: " + ", ".join(sorted(missing)))
+    results = []
+    if os.path.exists(args.output):
+        with open(args.output) as f:
+            results = json.load(f)["programs"]
+    done = {r["program"] for r in results}
+    scratch = args.scratch
+    os.makedirs(scratch, exist_ok=True)
+    header = None
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
+                              "--format=csv,noheader"], capture_output=True,
+                             text=True, timeout=60).stdout.strip().splitlines()[0]
+        header = [s.strip() for s in out.split(",")]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        fail("no GPU answers nvidia-smi")
+    for p in programs:
+        if p["name"] in done:
+            continue
+        work = os.path.join(scratch, p["name"])
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        src = os.path.join(work, p["source"])
+        shutil.copy(os.path.join(CORPUS, p["source"]), src)
+        shutil.copy(os.path.join(CORPUS, "corpus.cuh"), work)
+        exe = os.path.join(work, p["name"])
+        build = " ".join([quote(nvcc())] + [quote(f) for f in p["nvcc_flags"]] +
+                         ["-o", quote(exe), quote(src)])
+        runcmd = " ".join([quote(exe)] + [quote(a) for a in p["args"]])
+        report = os.path.join(work, "report.json")
+        kept = os.path.join(work, "kept.cu")
+        cmd = [args.tool, "optimize", src, "--tree=" + args.tree,
+               "--build=" + build, "--run=" + runcmd, "-o", kept,
+               "--report=" + report, "--timeout=120", "--",
+               "-std=c++17"]
+        start = time.time()
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        entry = {"program": p["name"], "status": r.returncode,
+                 "seconds": round(time.time() - start, 1),
+                 "stderr": r.stderr.strip().splitlines()[-3:]}
+        if os.path.exists(report):
+            with open(report) as f:
+                entry["report"] = json.load(f)
+            outcome = entry["report"]["outcome"]
+            if outcome != "no rewrite":
+                # An independent check with seeds verification never used.
+                rexe = exe + "-kept"
+                b = subprocess.run(
+                    [nvcc()] + p["nvcc_flags"] + ["-I" + work, "-o", rexe,
+                                                  kept], capture_output=True,
+                    text=True)
+                ok = b.returncode == 0
+                for seed in ("11", "12"):
+                    if not ok:
+                        break
+                    c = subprocess.run([rexe] + p["args"], capture_output=True,
+                                       text=True, timeout=300,
+                                       env=dict(os.environ, AUTOPROF_SEED=seed))
+                    ok = c.returncode == 0
+                entry["recheck"] = "pass" if ok else "fail"
+        results.append(entry)
+        print("%-28s exit %d, %.0f s, %s" % (
+            p["name"], r.returncode, entry["seconds"],
+            entry.get("report", {}).get("outcome", "no report: " +
+                                        " ".join(entry["stderr"]))),
+            flush=True)
+        with open(args.output + ".tmp", "w") as f:
+            json.dump({"gpu": header[0], "driver": header[1],
+                       "date": time.strftime("%Y-%m-%d"), "tree": args.tree,
+                       "programs": results}, f, indent=1)
+        os.replace(args.output + ".tmp", args.output)
+
+
+def rows(data):
+    """(program, kernel, leaf, n metrics, kept, speedup or None, wrong)."""
+    out = []
+    for e in data["programs"]:
+        rep = e.get("report")
+        if not rep:
+            out.append((e["program"], "-", "-", 0, "error: " +
+                        " ".join(e.get("stderr", []))[:60], None, False))
+            continue
+        wrong = e.get("recheck") == "fail"
+        for k in rep["kernels"]:
+            sp = k.get("speedup") if k.get("kept") else None
+            out.append((e["program"], k["kernel"], k.get("leaf") or "-",
+                        len(k.get("metrics", {})), k.get("kept") or "no rewrite",
+                        sp, wrong and bool(k.get("kept"))))
+    return out
+
+
+def summary(rs):
+    n = len(rs)
+    fast = [r for r in rs if r[5] and not r[6]]
+    logs = [math.log(r[5]) if (r[5] and not r[6]) else 0.0 for r in rs]
+    geo = math.exp(sum(logs) / n) if n else 1.0
+    wrong = sum(1 for r in rs if r[6])
+    return n, len(fast), geo, wrong
+
+
+def table(args):
+    datas = []
+    for path in args.files:
+        with open(path) as f:
+            datas.append(json.load(f))
+    for d in datas:
+        print("### tree `%s`: %s, driver %s, %s\n" % (d["tree"], d["gpu"],
+                                                     d["driver"], d["date"]))
+        print("| program | kernel | leaf | metrics | kept | speedup |")
+        print("| --- | --- | --- | ---: | --- | ---: |")
+        rs = rows(d)
+        for r in rs:
+            sp = ("%.2fx" % r[5]) if r[5] else "-"
+            if r[6]:
+                sp += " (wrong)"
+            print("| %s | %s | %s | %d | %s | %s |" % (r[0], r[1], r[2], r[3],
+                                                      r[4], sp))
+        n, fast, geo, wrong = summary(rs)
+        print("\n%d kernels: fast_1 %.0f%% (%d), geometric-mean speedup %.3fx, "
+              "wrong accepted rewrites %d\n" % (n, 100.0 * fast / n if n else 0,
+                                                fast, geo, wrong))
+    if len(datas) > 1:
+        print("| tree | kernels | fast_1 | geomean | wrong |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for d in datas:
+            n, fast, geo, wrong = summary(rows(d))
+            print("| %s | %d | %.0f%% | %.3fx | %d |" % (
+                d["tree"], n, 100.0 * fast / n if n else 0, geo, wrong))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--tree", default="default")
+    r.add_argument("--only", default="")
+    r.add_argument("--tool", default=os.path.join(ROOT, "build", "bin",
+                                                  "clang-autoprof"))
+    r.add_argument("--scratch", default="/tmp/autoprof-optimize")
+    r.add_argument("-o", dest="output", required=True)
+    t = sub.add_parser("table")
+    t.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    if args.cmd == "run":
+        if not os.access(args.tool, os.X_OK):
+            fail("no tool at %s (--tool)" % args.tool)
+        run(args)
+    else:
+        table(args)
+
+
+if __name__ == "__main__":
+    main()
