@@ -35,7 +35,7 @@ def fail(msg):
 
 def manifest():
     with open(os.path.join(CORPUS, "manifest.json")) as f:
-        return json.load(f)
+        return json.load(f)["programs"]
 
 
 def nvcc():

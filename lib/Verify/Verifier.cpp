@@ -206,6 +206,10 @@ Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
     RunOutcome Run;
     Run.Seed = O.Seeds[I];
     Run.Child = *R;
+    // The shell reports a command killed by signal N as status 128 + N.
+    if (!Run.Child.Signal && Run.Child.Status > 128 &&
+        Run.Child.Status <= 128 + 64)
+      Run.Child.Signal = Run.Child.Status - 128;
     if (auto Buf = MemoryBuffer::getFile(Out, /*IsText=*/true)) {
       Measurement M;
       std::string Err;
