@@ -23,6 +23,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,23 @@ int runOnSources(clang::tooling::FrontendActionFactory &Factory,
 /// The injection library: $AUTOPROF_INJECT_LIBRARY, else
 /// lib/libautoprof-inject.so beside the tool's bin/.
 std::string injectionLibrary(const char *Argv0);
+
+/// The metric values of a profile by mangled name and by name: the first
+/// record of each kernel.
+struct SampleTable {
+  std::map<std::string, std::map<std::string, double>> ByMangled, ByName;
+  /// The samples of \p K: by mangled name, else by name; null when none.
+  const std::map<std::string, double> *find(const KernelRecord &K) const {
+    auto It = ByMangled.find(K.MangledName);
+    if (!K.MangledName.empty() && It != ByMangled.end())
+      return &It->second;
+    auto N = ByName.find(K.Name);
+    return N == ByName.end() ? nullptr : &N->second;
+  }
+};
+
+/// Reads the profile at \p Path (a `profile` output) as a SampleTable.
+llvm::Expected<SampleTable> loadSamples(llvm::StringRef Path);
 
 int runProfile(const char *Argv0);
 

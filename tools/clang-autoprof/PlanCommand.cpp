@@ -101,21 +101,7 @@ Error autoprof::tool::loadCheckedTree(StringRef Path, ProfilingTree &T) {
   return Error::success();
 }
 
-namespace {
-
-/// Stage-1 samples by mangled name and by name: the first record of each.
-struct SampleTable {
-  std::map<std::string, std::map<std::string, double>> ByMangled, ByName;
-  const std::map<std::string, double> *find(const KernelRecord &K) const {
-    auto It = ByMangled.find(K.MangledName);
-    if (!K.MangledName.empty() && It != ByMangled.end())
-      return &It->second;
-    auto N = ByName.find(K.Name);
-    return N == ByName.end() ? nullptr : &N->second;
-  }
-};
-
-Expected<SampleTable> loadSamples(StringRef Path) {
+Expected<SampleTable> autoprof::tool::loadSamples(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
@@ -137,6 +123,9 @@ Expected<SampleTable> loadSamples(StringRef Path) {
   }
   return T;
 }
+
+
+namespace {
 
 struct KernelPlan {
   const KernelRecord *Kernel;
