@@ -7,6 +7,7 @@
 #include "autoprof/Rewrite/TransformationRegistry.h"
 
 #include "Transformations/FastMathIntrinsics.h"
+#include "Transformations/LaunchBlockSize.h"
 #include "Transformations/LaunchBounds.h"
 #include "Transformations/PadSharedArrays.h"
 #include "Transformations/RestrictReadonlyParams.h"
@@ -20,8 +21,9 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const PadSharedArrays Pad;
   static const FastMathIntrinsics FastMath;
   static const LaunchBoundsTransformation Bounds;
+  static const LaunchBlockSize BlockSize;
   static const std::vector<const Transformation *> All = {
-      &Restrict, &Unroll, &Pad, &FastMath, &Bounds};
+      &Restrict, &Unroll, &Pad, &FastMath, &Bounds, &BlockSize};
   return All;
 }
 

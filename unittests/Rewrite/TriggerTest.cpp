@@ -21,7 +21,8 @@ const Transformation &get(const char *Name) {
 TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
             "restrict-readonly-params, unroll-constant-loops, "
-            "pad-shared-arrays, fast-math-intrinsics, launch-bounds");
+            "pad-shared-arrays, fast-math-intrinsics, launch-bounds, "
+            "launch-block-size");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
 
@@ -97,6 +98,28 @@ TEST(TriggerTest, LaunchBoundsNeedsBothOccupancyLimits) {
             "launch__occupancy_limit_warps = 8");
   EXPECT_FALSE(T.trigger({{"launch__occupancy_limit_registers", 8},
                           {"launch__occupancy_limit_warps", 8}}));
+}
+
+TEST(TriggerTest, LaunchBlockSizeFiresOnLowOccupancyOrATail) {
+  const Transformation &T = get("launch-block-size");
+  const char *Active = "sm__warps_active.avg.pct_of_peak_sustained_active";
+  EXPECT_EQ(*T.trigger({{Active, 30}}), std::string(Active) + " = 30 < 50");
+  EXPECT_FALSE(T.trigger({{Active, 50}}));
+  EXPECT_EQ(*T.trigger({{"launch__occupancy_limit_blocks", 16},
+                        {"launch__occupancy_limit_warps", 32}}),
+            "launch__occupancy_limit_blocks = 16 < "
+            "launch__occupancy_limit_warps = 32");
+  EXPECT_FALSE(T.trigger({{"launch__occupancy_limit_blocks", 16}}));
+  EXPECT_FALSE(T.trigger({{"launch__occupancy_limit_blocks", 32},
+                          {"launch__occupancy_limit_warps", 8}}));
+  const char *Waves = "launch__waves_per_multiprocessor";
+  EXPECT_EQ(*T.trigger({{Waves, 1.2}}),
+            "launch__waves_per_multiprocessor = 1.2 leaves 40 % of the wave "
+            "slots idle >= 25 %");
+  EXPECT_TRUE(T.trigger({{Waves, 0.5}}));
+  EXPECT_FALSE(T.trigger({{Waves, 2}}));
+  EXPECT_FALSE(T.trigger({{Waves, 10.5}}));
+  EXPECT_FALSE(T.trigger({{Waves, 0}}));
 }
 
 } // namespace
