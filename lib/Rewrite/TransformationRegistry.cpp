@@ -12,6 +12,7 @@
 #include "Transformations/PadSharedArrays.h"
 #include "Transformations/RestrictReadonlyParams.h"
 #include "Transformations/UnrollConstantLoops.h"
+#include "Transformations/VectorizeFloat4.h"
 
 using namespace autoprof;
 
@@ -22,8 +23,9 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const FastMathIntrinsics FastMath;
   static const LaunchBoundsTransformation Bounds;
   static const LaunchBlockSize BlockSize;
+  static const VectorizeFloat4 Float4;
   static const std::vector<const Transformation *> All = {
-      &Restrict, &Unroll, &Pad, &FastMath, &Bounds, &BlockSize};
+      &Restrict, &Unroll, &Pad, &FastMath, &Bounds, &BlockSize, &Float4};
   return All;
 }
 

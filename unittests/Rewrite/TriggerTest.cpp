@@ -22,7 +22,7 @@ TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
             "restrict-readonly-params, unroll-constant-loops, "
             "pad-shared-arrays, fast-math-intrinsics, launch-bounds, "
-            "launch-block-size");
+            "launch-block-size, vectorize-float4");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
 
@@ -120,6 +120,19 @@ TEST(TriggerTest, LaunchBlockSizeFiresOnLowOccupancyOrATail) {
   EXPECT_FALSE(T.trigger({{Waves, 2}}));
   EXPECT_FALSE(T.trigger({{Waves, 10.5}}));
   EXPECT_FALSE(T.trigger({{Waves, 0}}));
+}
+
+TEST(TriggerTest, VectorizeFiresOnMemoryBoundKernels) {
+  const Transformation &T = get("vectorize-float4");
+  const char *Dram = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
+  const char *Lg =
+      "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio";
+  EXPECT_EQ(*T.trigger({{Dram, 85}}), std::string(Dram) + " = 85 >= 50");
+  EXPECT_TRUE(T.trigger({{Dram, 50}}));
+  EXPECT_FALSE(T.trigger({{Dram, 49}}));
+  EXPECT_EQ(*T.trigger({{Lg, 1.5}}), std::string(Lg) + " = 1.5 >= 1");
+  EXPECT_FALSE(T.trigger({{Lg, 0.2}}));
+  EXPECT_FALSE(T.trigger({{Dram, 10}, {Lg, 0.2}}));
 }
 
 } // namespace
