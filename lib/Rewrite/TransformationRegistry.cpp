@@ -11,6 +11,7 @@
 #include "Transformations/LaunchBounds.h"
 #include "Transformations/PadSharedArrays.h"
 #include "Transformations/RestrictReadonlyParams.h"
+#include "Transformations/TileTransposeSmem.h"
 #include "Transformations/UnrollConstantLoops.h"
 #include "Transformations/VectorizeFloat4.h"
 
@@ -24,8 +25,10 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const LaunchBoundsTransformation Bounds;
   static const LaunchBlockSize BlockSize;
   static const VectorizeFloat4 Float4;
+  static const TileTransposeSmem Transpose;
   static const std::vector<const Transformation *> All = {
-      &Restrict, &Unroll, &Pad, &FastMath, &Bounds, &BlockSize, &Float4};
+      &Restrict, &Unroll,    &Pad,    &FastMath,
+      &Bounds,   &BlockSize, &Float4, &Transpose};
   return All;
 }
 

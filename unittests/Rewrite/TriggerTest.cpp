@@ -22,7 +22,7 @@ TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
             "restrict-readonly-params, unroll-constant-loops, "
             "pad-shared-arrays, fast-math-intrinsics, launch-bounds, "
-            "launch-block-size, vectorize-float4");
+            "launch-block-size, vectorize-float4, tile-transpose-smem");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
 
@@ -133,6 +133,20 @@ TEST(TriggerTest, VectorizeFiresOnMemoryBoundKernels) {
   EXPECT_EQ(*T.trigger({{Lg, 1.5}}), std::string(Lg) + " = 1.5 >= 1");
   EXPECT_FALSE(T.trigger({{Lg, 0.2}}));
   EXPECT_FALSE(T.trigger({{Dram, 10}, {Lg, 0.2}}));
+}
+
+TEST(TriggerTest, TileTransposeFiresOnUncoalescedAccesses) {
+  const Transformation &T = get("tile-transpose-smem");
+  const char *St =
+      "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio";
+  const char *Ld =
+      "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
+  EXPECT_EQ(*T.trigger({{St, 32}}), std::string(St) + " = 32 > 8");
+  EXPECT_FALSE(T.trigger({{St, 4}}));
+  EXPECT_TRUE(T.trigger({{Ld, 16}}));
+  EXPECT_FALSE(T.trigger({{Ld, 8}}));
+  EXPECT_TRUE(T.trigger({{"derived__global_excess_sectors_pct", 60}}));
+  EXPECT_FALSE(T.trigger({{"derived__global_excess_sectors_pct", 25}}));
 }
 
 } // namespace

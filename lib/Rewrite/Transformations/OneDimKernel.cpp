@@ -25,9 +25,9 @@ bool isBuiltinName(llvm::StringRef N) {
          N == "gridDim";
 }
 
-/// Strips parentheses, implicit casts and explicit casts to integer types of
-/// at least 32 bits.
-const Expr *stripCasts(const ASTContext &Ctx, const Expr *E) {
+} // namespace
+
+const Expr *autoprof::stripCasts(const ASTContext &Ctx, const Expr *E) {
   while (true) {
     E = E->IgnoreParenImpCasts();
     const auto *C = dyn_cast<ExplicitCastExpr>(E);
@@ -37,6 +37,8 @@ const Expr *stripCasts(const ASTContext &Ctx, const Expr *E) {
     E = C->getSubExpr();
   }
 }
+
+namespace {
 
 /// Whether \p E reads the builtin component Var.Field ("blockIdx", 'x').
 bool isBuiltin(const ASTContext &Ctx, const Expr *E, llvm::StringRef Var,
@@ -56,27 +58,39 @@ bool isBuiltin(const ASTContext &Ctx, const Expr *E, llvm::StringRef Var,
          Name[0] == Field;
 }
 
-/// `A * B` with {A, B} = {VarA.x, VarB.x}.
-bool isProductX(const ASTContext &Ctx, const Expr *E, llvm::StringRef VarA,
-                llvm::StringRef VarB) {
+/// `A * B` with {A, B} = {VarA.F, VarB.F}.
+bool isProduct(const ASTContext &Ctx, const Expr *E, llvm::StringRef VarA,
+               llvm::StringRef VarB, char F) {
   const auto *BO = dyn_cast<BinaryOperator>(stripCasts(Ctx, E));
   if (!BO || BO->getOpcode() != BO_Mul)
     return false;
-  return (isBuiltin(Ctx, BO->getLHS(), VarA, 'x') &&
-          isBuiltin(Ctx, BO->getRHS(), VarB, 'x')) ||
-         (isBuiltin(Ctx, BO->getLHS(), VarB, 'x') &&
-          isBuiltin(Ctx, BO->getRHS(), VarA, 'x'));
+  return (isBuiltin(Ctx, BO->getLHS(), VarA, F) &&
+          isBuiltin(Ctx, BO->getRHS(), VarB, F)) ||
+         (isBuiltin(Ctx, BO->getLHS(), VarB, F) &&
+          isBuiltin(Ctx, BO->getRHS(), VarA, F));
 }
 
-/// `blockIdx.x * blockDim.x + threadIdx.x`, in any order.
-bool isGlobalIndexX(const ASTContext &Ctx, const Expr *E) {
+bool isProductX(const ASTContext &Ctx, const Expr *E, llvm::StringRef VarA,
+                llvm::StringRef VarB) {
+  return isProduct(Ctx, E, VarA, VarB, 'x');
+}
+
+} // namespace
+
+bool autoprof::isGlobalIndex(const ASTContext &Ctx, const Expr *E, char F) {
   const auto *BO = dyn_cast<BinaryOperator>(stripCasts(Ctx, E));
   if (!BO || BO->getOpcode() != BO_Add)
     return false;
-  return (isProductX(Ctx, BO->getLHS(), "blockIdx", "blockDim") &&
-          isBuiltin(Ctx, BO->getRHS(), "threadIdx", 'x')) ||
-         (isProductX(Ctx, BO->getRHS(), "blockIdx", "blockDim") &&
-          isBuiltin(Ctx, BO->getLHS(), "threadIdx", 'x'));
+  return (isProduct(Ctx, BO->getLHS(), "blockIdx", "blockDim", F) &&
+          isBuiltin(Ctx, BO->getRHS(), "threadIdx", F)) ||
+         (isProduct(Ctx, BO->getRHS(), "blockIdx", "blockDim", F) &&
+          isBuiltin(Ctx, BO->getLHS(), "threadIdx", F));
+}
+
+namespace {
+
+bool isGlobalIndexX(const ASTContext &Ctx, const Expr *E) {
+  return isGlobalIndex(Ctx, E, 'x');
 }
 
 const VarDecl *refVar(const Expr *E) {

@@ -36,6 +36,7 @@ class ForStmt;
 class FunctionDecl;
 class IfStmt;
 class ParmVarDecl;
+class Expr;
 class Stmt;
 class VarDecl;
 } // namespace clang
@@ -68,6 +69,15 @@ struct OneDimKernel {
 /// headers (which could read them).
 std::optional<OneDimKernel>
 matchOneDimKernel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
+
+/// \p E without parentheses, implicit casts and explicit casts to integer
+/// types of at least 32 bits.
+const clang::Expr *stripCasts(const clang::ASTContext &Ctx,
+                              const clang::Expr *E);
+
+/// Whether \p E is `blockIdx.F * blockDim.F + threadIdx.F` (in any order,
+/// through such casts), with F one of 'x', 'y', 'z'.
+bool isGlobalIndex(const clang::ASTContext &Ctx, const clang::Expr *E, char F);
 
 } // namespace autoprof
 
