@@ -7,10 +7,13 @@
 #include "autoprof/Rewrite/TransformationRegistry.h"
 
 #include "Transformations/FastMathIntrinsics.h"
+#include "Transformations/LaunchBlockSize.h"
 #include "Transformations/LaunchBounds.h"
 #include "Transformations/PadSharedArrays.h"
 #include "Transformations/RestrictReadonlyParams.h"
+#include "Transformations/TileTransposeSmem.h"
 #include "Transformations/UnrollConstantLoops.h"
+#include "Transformations/VectorizeFloat4.h"
 
 using namespace autoprof;
 
@@ -20,8 +23,12 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const PadSharedArrays Pad;
   static const FastMathIntrinsics FastMath;
   static const LaunchBoundsTransformation Bounds;
+  static const LaunchBlockSize BlockSize;
+  static const VectorizeFloat4 Float4;
+  static const TileTransposeSmem Transpose;
   static const std::vector<const Transformation *> All = {
-      &Restrict, &Unroll, &Pad, &FastMath, &Bounds};
+      &Restrict, &Unroll,    &Pad,    &FastMath,
+      &Bounds,   &BlockSize, &Float4, &Transpose};
   return All;
 }
 

@@ -21,7 +21,8 @@ const Transformation &get(const char *Name) {
 TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
             "restrict-readonly-params, unroll-constant-loops, "
-            "pad-shared-arrays, fast-math-intrinsics, launch-bounds");
+            "pad-shared-arrays, fast-math-intrinsics, launch-bounds, "
+            "launch-block-size, vectorize-float4, tile-transpose-smem");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
 
@@ -97,6 +98,55 @@ TEST(TriggerTest, LaunchBoundsNeedsBothOccupancyLimits) {
             "launch__occupancy_limit_warps = 8");
   EXPECT_FALSE(T.trigger({{"launch__occupancy_limit_registers", 8},
                           {"launch__occupancy_limit_warps", 8}}));
+}
+
+TEST(TriggerTest, LaunchBlockSizeFiresOnLowOccupancyOrATail) {
+  const Transformation &T = get("launch-block-size");
+  const char *Active = "sm__warps_active.avg.pct_of_peak_sustained_active";
+  EXPECT_EQ(*T.trigger({{Active, 30}}), std::string(Active) + " = 30 < 50");
+  EXPECT_FALSE(T.trigger({{Active, 50}}));
+  EXPECT_EQ(*T.trigger({{"launch__occupancy_limit_blocks", 16},
+                        {"launch__occupancy_limit_warps", 32}}),
+            "launch__occupancy_limit_blocks = 16 < "
+            "launch__occupancy_limit_warps = 32");
+  EXPECT_FALSE(T.trigger({{"launch__occupancy_limit_blocks", 16}}));
+  EXPECT_FALSE(T.trigger({{"launch__occupancy_limit_blocks", 32},
+                          {"launch__occupancy_limit_warps", 8}}));
+  const char *Waves = "launch__waves_per_multiprocessor";
+  EXPECT_EQ(*T.trigger({{Waves, 1.2}}),
+            "launch__waves_per_multiprocessor = 1.2 leaves 40 % of the wave "
+            "slots idle >= 25 %");
+  EXPECT_TRUE(T.trigger({{Waves, 0.5}}));
+  EXPECT_FALSE(T.trigger({{Waves, 2}}));
+  EXPECT_FALSE(T.trigger({{Waves, 10.5}}));
+  EXPECT_FALSE(T.trigger({{Waves, 0}}));
+}
+
+TEST(TriggerTest, VectorizeFiresOnMemoryBoundKernels) {
+  const Transformation &T = get("vectorize-float4");
+  const char *Dram = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
+  const char *Lg =
+      "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio";
+  EXPECT_EQ(*T.trigger({{Dram, 85}}), std::string(Dram) + " = 85 >= 50");
+  EXPECT_TRUE(T.trigger({{Dram, 50}}));
+  EXPECT_FALSE(T.trigger({{Dram, 49}}));
+  EXPECT_EQ(*T.trigger({{Lg, 1.5}}), std::string(Lg) + " = 1.5 >= 1");
+  EXPECT_FALSE(T.trigger({{Lg, 0.2}}));
+  EXPECT_FALSE(T.trigger({{Dram, 10}, {Lg, 0.2}}));
+}
+
+TEST(TriggerTest, TileTransposeFiresOnUncoalescedAccesses) {
+  const Transformation &T = get("tile-transpose-smem");
+  const char *St =
+      "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio";
+  const char *Ld =
+      "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
+  EXPECT_EQ(*T.trigger({{St, 32}}), std::string(St) + " = 32 > 8");
+  EXPECT_FALSE(T.trigger({{St, 4}}));
+  EXPECT_TRUE(T.trigger({{Ld, 16}}));
+  EXPECT_FALSE(T.trigger({{Ld, 8}}));
+  EXPECT_TRUE(T.trigger({{"derived__global_excess_sectors_pct", 60}}));
+  EXPECT_FALSE(T.trigger({{"derived__global_excess_sectors_pct", 25}}));
 }
 
 } // namespace

@@ -1,0 +1,51 @@
+//===- LaunchBlockSize.h - The launch-block-size transformation -*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `launch-block-size`: launches a kernel of one thread per index with
+/// blocks of 128 threads instead of its constant block size B, rewriting the
+/// grid so that it still covers the bound, at every launch site of the
+/// translation unit.
+///
+/// Precondition: the kernel is not a template, has no `__launch_bounds__`,
+/// no shared arrays, barriers, shuffles, votes or cooperative groups.
+/// It is edited only when it has one of the shapes of OneDimKernel.h and
+/// every launch in the translation unit has an integer block size B, a
+/// multiple of 32 other than 128, and (for a guarded index) a grid that
+/// provably covers the bound argument.
+///
+/// Trigger (occupancy or tail effect):
+/// `sm__warps_active.avg.pct_of_peak_sustained_active` < 50,
+/// `launch__occupancy_limit_blocks` < `launch__occupancy_limit_warps`, or a
+/// `launch__waves_per_multiprocessor` whose last partial wave leaves at least
+/// 25 % of the waves' slots idle.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_REWRITE_TRANSFORMATIONS_LAUNCHBLOCKSIZE_H
+#define AUTOPROF_REWRITE_TRANSFORMATIONS_LAUNCHBLOCKSIZE_H
+
+#include "autoprof/Rewrite/Transformation.h"
+
+namespace autoprof {
+
+class LaunchBlockSize : public Transformation {
+public:
+  /// The block size every launch gets.
+  static constexpr int64_t NewBlockSize = 128;
+
+  llvm::StringRef name() const override;
+  llvm::StringRef description() const override;
+  bool precondition(const KernelRecord &K) const override;
+  std::vector<std::string> triggerMetrics() const override;
+  std::optional<std::string> trigger(const MetricValues &M) const override;
+  llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                    clang::tooling::Replacements &Out) const override;
+};
+
+} // namespace autoprof
+
+#endif // AUTOPROF_REWRITE_TRANSFORMATIONS_LAUNCHBLOCKSIZE_H

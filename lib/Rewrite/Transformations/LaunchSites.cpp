@@ -1,0 +1,260 @@
+//===- LaunchSites.cpp - Launch sites of a kernel and their grids ---------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaunchSites.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+using namespace autoprof;
+
+namespace {
+
+class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
+public:
+  explicit LaunchCollector(const FunctionDecl &Kernel)
+      : Kernel(Kernel.getCanonicalDecl()) {}
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && FD->getCanonicalDecl() == Kernel)
+      Calls.push_back(CE);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DR) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
+      if (FD->getCanonicalDecl() == Kernel)
+        Refs.push_back(DR);
+    return true;
+  }
+  const FunctionDecl *Kernel;
+  std::vector<const CUDAKernelCallExpr *> Calls;
+  std::vector<const DeclRefExpr *> Refs;
+};
+
+class RefCollector : public RecursiveASTVisitor<RefCollector> {
+public:
+  explicit RefCollector(const VarDecl &V) : V(V) {}
+  bool VisitDeclRefExpr(DeclRefExpr *DR) {
+    if (DR->getDecl() == &V)
+      Refs.push_back(DR);
+    return true;
+  }
+  const VarDecl &V;
+  std::vector<const DeclRefExpr *> Refs;
+};
+
+/// The argument of a launch configuration as written: inside the implicit
+/// conversion to dim3, or null when it is omitted.
+const Expr *writtenConfigArg(const CallExpr *Config, unsigned I) {
+  if (I >= Config->getNumArgs())
+    return nullptr;
+  const Expr *E = Config->getArg(I)->IgnoreImplicit();
+  if (isa<CXXDefaultArgExpr>(E))
+    return nullptr;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (isa<CXXTemporaryObjectExpr>(CE) || CE->getNumArgs() == 0)
+      return E;
+    for (unsigned A = 1; A < CE->getNumArgs(); ++A)
+      if (!isa<CXXDefaultArgExpr>(CE->getArg(A)))
+        return E;
+    const Expr *Arg = CE->getArg(0)->IgnoreImpCasts();
+    if (Arg->getType()->isIntegerType())
+      return Arg;
+  }
+  return E;
+}
+
+/// Follows integer local variables that keep their initial value to their
+/// initialisers.
+const Expr *followLocals(ASTContext &Ctx, const Expr *E) {
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    const auto *DR = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V || !V->isLocalVarDecl() || !V->getInit() ||
+        !V->getType()->isIntegerType() || !isUnmodified(Ctx, *V))
+      return E;
+    E = V->getInit();
+  }
+  return E->IgnoreParenImpCasts();
+}
+
+/// Splits \p E into a term and a constant: E = Term + C, Term null when E
+/// is a constant. False when E has more than one non-constant term or a
+/// subtracted one.
+bool splitConstant(const ASTContext &Ctx, const Expr *E, const Expr *&Term,
+                   int64_t &C) {
+  E = E->IgnoreParenImpCasts();
+  if (auto V = evaluateInt(E, Ctx)) {
+    Term = nullptr;
+    C = *V;
+    return true;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+    const Expr *TL, *TR;
+    int64_t CL, CR;
+    if (!splitConstant(Ctx, BO->getLHS(), TL, CL) ||
+        !splitConstant(Ctx, BO->getRHS(), TR, CR))
+      return false;
+    if (BO->getOpcode() == BO_Sub) {
+      if (TR)
+        return false;
+      Term = TL;
+      C = CL - CR;
+      return true;
+    }
+    if (TL && TR)
+      return false;
+    Term = TL ? TL : TR;
+    C = CL + CR;
+    return true;
+  }
+  Term = E;
+  C = 0;
+  return true;
+}
+
+const VarDecl *unmodifiedVar(ASTContext &Ctx, const Expr *E) {
+  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  return V && isUnmodified(Ctx, *V) ? V : nullptr;
+}
+
+} // namespace
+
+std::optional<std::vector<KernelLaunch>>
+autoprof::findLaunches(ASTContext &Ctx, const FunctionDecl &Kernel) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Kernel.getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+      !SM.isInMainFile(SM.getFileLoc(Kernel.getLocation())))
+    return std::nullopt;
+  LaunchCollector C(Kernel);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  std::vector<KernelLaunch> Launches;
+  for (const CUDAKernelCallExpr *CE : C.Calls) {
+    if (!CE->getBeginLoc().isFileID() || !SM.isInMainFile(CE->getBeginLoc()))
+      return std::nullopt;
+    const CallExpr *Config = CE->getConfig();
+    if (!Config)
+      return std::nullopt;
+    KernelLaunch L;
+    L.Call = CE;
+    L.Grid = writtenConfigArg(Config, 0);
+    L.Block = writtenConfigArg(Config, 1);
+    if (!L.Grid || !L.Block)
+      return std::nullopt;
+    Launches.push_back(L);
+  }
+  // Every reference to the kernel must be the callee of a launch.
+  for (const DeclRefExpr *DR : C.Refs) {
+    bool IsCallee = false;
+    for (const CUDAKernelCallExpr *CE : C.Calls)
+      IsCallee |= CE->getCallee()->IgnoreParenImpCasts() == DR;
+    if (!IsCallee)
+      return std::nullopt;
+  }
+  return Launches;
+}
+
+std::optional<int64_t> autoprof::evaluateInt(const Expr *E,
+                                             const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent() ||
+      E->containsErrors() || !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+bool autoprof::isUnmodified(ASTContext &Ctx, const VarDecl &V) {
+  if (V.getType().isConstQualified())
+    return true;
+  if (V.getType()->isReferenceType())
+    return false;
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(V.getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return false;
+  RefCollector C(V);
+  C.TraverseStmt(FD->getBody());
+  for (const DeclRefExpr *DR : C.Refs) {
+    const Stmt *S = DR;
+    while (true) {
+      auto Parents = Ctx.getParents(*S);
+      if (Parents.size() != 1)
+        return false;
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (P && isa<ParenExpr>(P)) {
+        S = P;
+        continue;
+      }
+      const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
+      if (!IC || IC->getCastKind() != CK_LValueToRValue)
+        return false;
+      break;
+    }
+  }
+  return true;
+}
+
+bool autoprof::gridCoversBound(ASTContext &Ctx, const Expr *Grid, int64_t Block,
+                               const Expr *Bound) {
+  if (Block <= 0 || Bound->HasSideEffects(Ctx))
+    return false;
+  const Expr *G = followLocals(Ctx, Grid);
+  auto GC = evaluateInt(G, Ctx);
+  auto NC = evaluateInt(followLocals(Ctx, Bound), Ctx);
+  if (GC && NC)
+    return *NC >= 0 && *GC >= 0 && *GC * Block >= *NC;
+  const auto *Div = dyn_cast<BinaryOperator>(G);
+  if (!Div || Div->getOpcode() != BO_Div ||
+      evaluateInt(Div->getRHS(), Ctx) != Block)
+    return false;
+  const Expr *Term;
+  int64_t C;
+  if (!splitConstant(Ctx, Div->getLHS(), Term, C) || !Term || C != Block - 1)
+    return false;
+  const VarDecl *N = unmodifiedVar(Ctx, Term);
+  return N && N == unmodifiedVar(Ctx, Bound);
+}
+
+std::optional<std::string> autoprof::sourceText(const ASTContext &Ctx,
+                                                const Expr *E) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (R.isInvalid())
+    return std::nullopt;
+  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+}
+
+std::optional<tooling::Replacement>
+autoprof::replaceExpr(const ASTContext &Ctx, const Expr *E,
+                      llvm::StringRef Text) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (R.isInvalid())
+    return std::nullopt;
+  return tooling::Replacement(SM, R, Text, Ctx.getLangOpts());
+}
+
+std::string autoprof::parenthesize(const Expr *E, llvm::StringRef Text) {
+  E = E->IgnoreImpCasts();
+  if (isa<DeclRefExpr, IntegerLiteral, ParenExpr, CallExpr>(E))
+    return Text.str();
+  return "(" + Text.str() + ")";
+}

@@ -1,0 +1,85 @@
+//===- LaunchSites.h - Launch sites of a kernel and their grids -*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Helpers of the transformations that change a kernel's launch
+/// configuration: every launch of the kernel in the translation unit, the
+/// grid and block expressions as written, and the proof that a grid covers a
+/// bound (`(N + B - 1) / B` blocks of B threads cover N).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_LAUNCHSITES_H
+#define AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_LAUNCHSITES_H
+
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class CUDAKernelCallExpr;
+class Expr;
+class FunctionDecl;
+class VarDecl;
+} // namespace clang
+
+namespace autoprof {
+
+/// One `kernel<<<grid, block, ...>>>(args)` expression.
+struct KernelLaunch {
+  const clang::CUDAKernelCallExpr *Call = nullptr;
+  /// The grid and block arguments as written (inside their conversion to
+  /// dim3).
+  const clang::Expr *Grid = nullptr;
+  const clang::Expr *Block = nullptr;
+};
+
+/// Every launch of \p Kernel in the translation unit, or nullopt when the
+/// kernel is a template, is not defined in the main file, is referred to
+/// other than by a launch (its address taken, cudaLaunchKernel), or has a
+/// launch outside the main file or written through a macro. The result may
+/// be empty.
+std::optional<std::vector<KernelLaunch>>
+findLaunches(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
+
+/// The value of the integer constant expression \p E, or nullopt.
+std::optional<int64_t> evaluateInt(const clang::Expr *E,
+                                   const clang::ASTContext &Ctx);
+
+/// Whether \p V keeps its initial value: it is const, or every reference to
+/// it in its function reads its value.
+bool isUnmodified(clang::ASTContext &Ctx, const clang::VarDecl &V);
+
+/// Whether \p Grid blocks of \p Block threads provably cover \p Bound
+/// threads, where \p Bound is a side-effect-free expression evaluated at the
+/// same launch: both constants with Grid * Block >= Bound >= 0, or Grid of
+/// the form `(N + Block - 1) / Block` (through unmodified local variables)
+/// with N the same unmodified variable as \p Bound.
+bool gridCoversBound(clang::ASTContext &Ctx, const clang::Expr *Grid,
+                     int64_t Block, const clang::Expr *Bound);
+
+/// The source text of \p E, or nullopt when it is not a plain range of one
+/// file.
+std::optional<std::string> sourceText(const clang::ASTContext &Ctx,
+                                      const clang::Expr *E);
+
+/// A replacement of the source range of \p E by \p Text, or nullopt when the
+/// range is not a plain range of one file.
+std::optional<clang::tooling::Replacement>
+replaceExpr(const clang::ASTContext &Ctx, const clang::Expr *E,
+            llvm::StringRef Text);
+
+/// \p Text in parentheses unless \p E is an identifier, a literal or a call.
+std::string parenthesize(const clang::Expr *E, llvm::StringRef Text);
+
+} // namespace autoprof
+
+#endif // AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_LAUNCHSITES_H

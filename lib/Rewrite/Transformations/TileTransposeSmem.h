@@ -1,0 +1,46 @@
+//===- TileTransposeSmem.h - The tile-transpose-smem transformation -*- C++
+//-*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `tile-transpose-smem`: stages the naive transpose
+/// `out[x * rows + y] = in[y * cols + x]` through a padded shared tile, so
+/// that both its loads and its stores are coalesced.
+///
+/// Precondition: the kernel is not a template and has no shared arrays,
+/// barriers, shuffles or votes. It is edited only when its body is exactly
+/// the two 2-D indices, the early exit and the one copy, and every launch
+/// has the same constant block dim3(32, BY) with BY dividing 32 and a grid
+/// of depth 1.
+///
+/// Trigger (uncoalesced global accesses):
+/// `l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio` >
+/// 8, `l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio`
+/// > 8, or `derived__global_excess_sectors_pct` > 25.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_REWRITE_TRANSFORMATIONS_TILETRANSPOSESMEM_H
+#define AUTOPROF_REWRITE_TRANSFORMATIONS_TILETRANSPOSESMEM_H
+
+#include "autoprof/Rewrite/Transformation.h"
+
+namespace autoprof {
+
+class TileTransposeSmem : public Transformation {
+public:
+  llvm::StringRef name() const override;
+  llvm::StringRef description() const override;
+  bool precondition(const KernelRecord &K) const override;
+  std::vector<std::string> triggerMetrics() const override;
+  std::optional<std::string> trigger(const MetricValues &M) const override;
+  llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                    clang::tooling::Replacements &Out) const override;
+};
+
+} // namespace autoprof
+
+#endif // AUTOPROF_REWRITE_TRANSFORMATIONS_TILETRANSPOSESMEM_H
