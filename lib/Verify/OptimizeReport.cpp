@@ -46,7 +46,10 @@ void attempt(Writer &W, const AttemptReport &A) {
   W.Key("transformation");
   W.String(A.Transformation.c_str());
   W.Key("trigger");
-  W.String(A.Trigger.c_str());
+  if (A.Trigger.empty())
+    W.Null();
+  else
+    W.String(A.Trigger.c_str());
   W.Key("verdict");
   W.String(verdictName(A.Result.V).data());
   W.Key("accepted");

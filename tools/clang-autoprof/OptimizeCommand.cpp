@@ -10,6 +10,7 @@
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Rewrite/TransformationRegistry.h"
 #include "autoprof/Rewrite/UnifiedDiff.h"
+#include "autoprof/Tree/Routing.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -45,6 +46,24 @@ struct ByFile {
   std::map<std::string, std::vector<const Proposal *>> Proposals;
   std::map<std::string, std::string> Shown;
 };
+
+/// The metrics a run routed by \p R collects: the tree's stage-1 samples
+/// and the leaf's metrics, with their values in \p Values.
+MetricValues visibleMetrics(const ProfilingTree &T, const Route &R,
+                            const std::map<std::string, double> &Values) {
+  MetricValues M;
+  auto Take = [&](const std::string &Name) {
+    auto It = Values.find(Name);
+    if (It != Values.end())
+      M[Name] = It->second;
+  };
+  for (const std::string &S : T.Stage1)
+    Take(S);
+  if (R.Leaf)
+    for (const std::string &Name : R.Leaf->Metrics)
+      Take(Name);
+  return M;
+}
 
 std::string joined(const std::vector<std::string> &V) {
   std::string S;
@@ -124,6 +143,34 @@ int autoprof::tool::runOptimize(const char *Argv0) {
     if (sys::fs::exists(O.Output) && sys::fs::equivalent(O.Output, Inputs[0])) {
       reportError("-o '" + O.Output +
                   "' names the source itself, which optimize never changes");
+      return 1;
+    }
+  }
+
+  // With --samples, the tree that chooses what a dry run's triggers see.
+  std::optional<SampleTable> Samples;
+  ProfilingTree Tree;
+  if (!O.Samples.empty()) {
+    if (!O.DryRun) {
+      reportError("--samples needs --dry-run: a verified run collects its "
+                  "own profile");
+      return 1;
+    }
+    Expected<SampleTable> S = loadSamples(O.Samples);
+    if (!S) {
+      reportError(toString(S.takeError()));
+      return 1;
+    }
+    Samples = std::move(*S);
+    std::string Catalog = catalogPath(Argv0, "");
+    Expected<std::string> TreePath =
+        findTree(O.Tree, sys::path::parent_path(Catalog));
+    if (!TreePath) {
+      reportError(toString(TreePath.takeError()));
+      return 1;
+    }
+    if (Error E = loadCheckedTree(*TreePath, Tree)) {
+      reportError(toString(std::move(E)));
       return 1;
     }
   }
@@ -239,13 +286,32 @@ int autoprof::tool::runOptimize(const char *Argv0) {
       const KernelRecord &K = Engine.kernels()[I];
       OS << "kernel " << K.QualifiedName << " at " << Shown(K.File) << ":"
          << K.Line << ":" << K.Column << "\n";
+      std::optional<MetricValues> Seen;
+      if (Samples) {
+        const std::map<std::string, double> *Values = Samples->find(K);
+        if (!Values) {
+          OS << "  not in the profile\n";
+        } else {
+          Route R = routeKernel(Tree, K.Features, Values);
+          Seen = visibleMetrics(Tree, R, *Values);
+          OS << "  leaf: " << (R.Leaf ? R.Leaf->Id : std::string("(pending)"))
+             << ", " << Seen->size() << " metrics\n";
+        }
+      }
       bool Any = false;
       for (const Proposal &P : Engine.proposals()) {
         if (P.Kernel != I)
           continue;
         Any = true;
-        OS << "  " << P.T->name() << ": " << P.T->description() << "\n"
-           << "    trigger: needs " << joined(P.T->triggerMetrics()) << "\n";
+        OS << "  " << P.T->name() << ": " << P.T->description() << "\n";
+        if (!Seen) {
+          OS << "    trigger: needs " << joined(P.T->triggerMetrics()) << "\n";
+          continue;
+        }
+        if (std::optional<std::string> Why = P.T->trigger(*Seen))
+          OS << "    triggered: " << *Why << "\n";
+        else
+          OS << "    not triggered by the leaf's metrics\n";
       }
       if (!Any)
         OS << "  no proposal\n";

@@ -103,6 +103,21 @@ struct OptimizeOptions {
                      "instead of proposing built-in ones; one kernel must be "
                      "selected"),
       llvm::cl::value_desc("file"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<bool> TryAll{
+      "try-all",
+      llvm::cl::desc("Verify every proposal up to --attempts, triggered or "
+                     "not (to measure what each rewrite gains)"),
+      llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> KeepProfile{
+      "keep-profile",
+      llvm::cl::desc("Also write the profile the tree collected"),
+      llvm::cl::value_desc("profile.json"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> Samples{
+      "samples",
+      llvm::cl::desc("With --dry-run: route each kernel through --tree with "
+                     "this profile's values and say which proposals its "
+                     "leaf's metrics trigger"),
+      llvm::cl::value_desc("profile.json"), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<unsigned> Timeout{
       "timeout",
       llvm::cl::desc("Seconds a build or a run may take (default: 300; 0: no "

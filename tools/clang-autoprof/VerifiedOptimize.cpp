@@ -317,6 +317,15 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   // The build holds the original until a candidate is built.
   if (!Prof)
     return Fail(Prof.takeError());
+  if (!O.KeepProfile.empty() && Given.empty()) {
+    SmallString<256> P(Work.Path);
+    sys::path::append(P, "profile.json");
+    auto Buf = MemoryBuffer::getFile(P, /*IsText=*/true);
+    if (!Buf)
+      return Fail(createStringError("cannot read the profile"));
+    if (Error E = writeOutput(O.KeepProfile, (*Buf)->getBuffer()))
+      return Fail(std::move(E));
+  }
 
   OptimizeReport Report;
   Report.Source = Source;
@@ -377,7 +386,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
           absolutePath(Prop.File) != absolutePath(Source))
         continue;
       std::optional<std::string> Why = Prop.T->trigger(KR.Metrics);
-      if (!Why || Tried >= O.Attempts)
+      if ((!Why && !O.TryAll) || Tried >= O.Attempts)
         continue;
       ++Tried;
       Expected<std::string> Text = applyEdits(V.originalText(), Prop.Edits);
@@ -392,7 +401,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
           V.verify(*Text, Signatures[KI], JO);
       if (!J)
         return Fail(J.takeError());
-      AttemptReport A{Prop.T->name().str(), *Why, J->front()};
+      AttemptReport A{Prop.T->name().str(), Why.value_or(""), J->front()};
       if (A.Result.accepted() && *A.Result.Speedup > BestSpeedup) {
         Best = &Prop;
         BestSpeedup = *A.Result.Speedup;
@@ -502,7 +511,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       for (const AttemptReport &A : K.Attempts)
         OS << "  " << A.Transformation << ": "
            << verdictName(A.Result.V) << ": " << A.Result.Reason
-           << "\n    trigger: " << A.Trigger << "\n";
+           << "\n    trigger: "
+           << (A.Trigger.empty() ? "none (--try-all)" : A.Trigger) << "\n";
       if (!K.Kept.empty())
         OS << "  kept: " << K.Kept << " (" << format("%.2fx", *K.Speedup)
            << ")\n";
