@@ -9,6 +9,16 @@
       check with seeds 11 and 12, which verification never used. A kept
       rewrite that fails that check counts as wrong. Results are appended to
       the output file as they come, so an interrupted run keeps them.
+  optimize_corpus.py run --try-all ... -o capture.json
+      The same with --tree=fixed-full --try-all: every proposal of every
+      kernel is verified, triggered or not, and the full profile is kept:
+      what each rewrite gains on each kernel, and every metric's value.
+  optimize_corpus.py replay capture.json --tree T -o T.json
+      Without a GPU: routes each kernel of the capture through tree T with
+      the captured values (`optimize --dry-run --samples`), takes the first
+      --attempts proposals that T's leaf metrics trigger, and keeps the
+      fastest of those the capture verified. Writes a results file like
+      `run` does.
   optimize_corpus.py table results.json [more.json ...]
       Prints per kernel the route's leaf, the number of metrics collected,
       the rewrite kept and its speedup, then fast_1, the geometric-mean
@@ -87,8 +97,11 @@ def run(args):
         kept = os.path.join(work, "kept.cu")
         cmd = [args.tool, "optimize", src, "--tree=" + args.tree,
                "--build=" + build, "--run=" + runcmd, "-o", kept,
-               "--report=" + report, "--timeout=120", "--",
-               "-std=c++17"]
+               "--report=" + report, "--timeout=120"]
+        profile = os.path.join(work, "profile.json")
+        if args.try_all:
+            cmd += ["--try-all", "--attempts=50", "--keep-profile=" + profile]
+        cmd += ["--", "-std=c++17"]
         start = time.time()
         r = subprocess.run(cmd, capture_output=True, text=True)
         entry = {"program": p["name"], "status": r.returncode,
@@ -97,6 +110,9 @@ def run(args):
         if os.path.exists(report):
             with open(report) as f:
                 entry["report"] = json.load(f)
+            if os.path.exists(profile):
+                with open(profile) as f:
+                    entry["profile"] = json.load(f)
             outcome = entry["report"]["outcome"]
             if outcome != "no rewrite":
                 # An independent check with seeds verification never used.
@@ -127,6 +143,74 @@ def run(args):
         os.replace(args.output + ".tmp", args.output)
 
 
+def replay(args):
+    with open(args.capture) as f:
+        cap = json.load(f)
+    sources = {p["name"]: p["source"] for p in manifest()}
+    results = []
+    tmp = os.path.join(args.scratch, "replay")
+    os.makedirs(tmp, exist_ok=True)
+    for e in cap["programs"]:
+        entry = {"program": e["program"], "status": e["status"]}
+        rep = e.get("report")
+        if not rep or "profile" not in e:
+            entry["stderr"] = e.get("stderr", [])
+            results.append(entry)
+            continue
+        prof = os.path.join(tmp, e["program"] + ".profile.json")
+        with open(prof, "w") as f:
+            json.dump(e["profile"], f)
+        src = os.path.join(CORPUS, sources[e["program"]])
+        r = subprocess.run([args.tool, "optimize", "--dry-run",
+                            "--tree=" + args.tree, "--samples=" + prof, src,
+                            "--", "-std=c++17"], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            fail("dry run of %s failed: %s" % (e["program"], r.stderr.strip()))
+        # kernel -> (leaf, n metrics, triggered transformations in order)
+        seen, kernel, name = {}, None, None
+        for line in r.stdout.splitlines():
+            if line.startswith("kernel "):
+                kernel = line.split()[1]
+                seen[kernel] = ["-", 0, []]
+            elif line.startswith("  leaf: "):
+                leaf, n = line[len("  leaf: "):].split(", ")
+                seen[kernel][0] = leaf
+                seen[kernel][1] = int(n.split()[0])
+            elif line.startswith("  ") and not line.startswith("    ") and ": " in line:
+                name = line.strip().split(":")[0]
+            elif line.startswith("    triggered: "):
+                seen[kernel][2].append(name)
+        kernels = []
+        for k in rep["kernels"]:
+            leaf, n, trig = seen.get(k["kernel"], ["-", 0, []])
+            tried = trig[:args.attempts]
+            best, best_sp = None, None
+            attempts = []
+            for a in k["attempts"]:
+                if a["transformation"] in tried:
+                    attempts.append(a)
+                    if a["accepted"] and (best_sp is None or a["speedup"] > best_sp):
+                        best, best_sp = a["transformation"], a["speedup"]
+            kernels.append({"kernel": k["kernel"], "leaf": leaf,
+                            "metric_count": n,
+                            "attempts": attempts, "kept": best,
+                            "speedup": best_sp})
+        entry["report"] = {"kernels": kernels,
+                           "outcome": "verified" if any(k["kept"] for k in kernels) else "no rewrite"}
+        # The capture re-checked the rewrite it kept; a replay keeps one of
+        # the verified rewrites, each passed the program's check and the
+        # output comparison, and inherits the capture's re-check when the
+        # same rewrite is kept.
+        entry["recheck"] = e.get("recheck")
+        results.append(entry)
+    out = {"gpu": cap["gpu"], "driver": cap["driver"], "date": cap["date"],
+           "tree": args.tree, "replayed_from": os.path.basename(args.capture),
+           "programs": results}
+    with open(args.output, "w") as f:
+        json.dump(out, f, indent=1)
+
+
 def rows(data):
     """(program, kernel, leaf, n metrics, kept, speedup or None, wrong)."""
     out = []
@@ -140,7 +224,8 @@ def rows(data):
         for k in rep["kernels"]:
             sp = k.get("speedup") if k.get("kept") else None
             out.append((e["program"], k["kernel"], k.get("leaf") or "-",
-                        len(k.get("metrics", {})), k.get("kept") or "no rewrite",
+                        k.get("metric_count", len(k.get("metrics", {}))),
+                        k.get("kept") or "no rewrite",
                         sp, wrong and bool(k.get("kept"))))
     return out
 
@@ -160,8 +245,10 @@ def table(args):
         with open(path) as f:
             datas.append(json.load(f))
     for d in datas:
-        print("### tree `%s`: %s, driver %s, %s\n" % (d["tree"], d["gpu"],
-                                                     d["driver"], d["date"]))
+        how = (" (replayed from %s)" % d["replayed_from"]
+               if "replayed_from" in d else "")
+        print("### tree `%s`%s: %s, driver %s, %s\n" % (
+            d["tree"], how, d["gpu"], d["driver"], d["date"]))
         print("| program | kernel | leaf | metrics | kept | speedup |")
         print("| --- | --- | --- | ---: | --- | ---: |")
         rs = rows(d)
@@ -193,14 +280,23 @@ def main():
     r.add_argument("--tool", default=os.path.join(ROOT, "build", "bin",
                                                   "clang-autoprof"))
     r.add_argument("--scratch", default="/tmp/autoprof-optimize")
+    r.add_argument("--try-all", action="store_true")
     r.add_argument("-o", dest="output", required=True)
+    p = sub.add_parser("replay")
+    p.add_argument("capture")
+    p.add_argument("--tree", required=True)
+    p.add_argument("--attempts", type=int, default=3)
+    p.add_argument("--tool", default=os.path.join(ROOT, "build", "bin",
+                                                  "clang-autoprof"))
+    p.add_argument("--scratch", default="/tmp/autoprof-optimize")
+    p.add_argument("-o", dest="output", required=True)
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")
     args = ap.parse_args()
-    if args.cmd == "run":
+    if args.cmd in ("run", "replay"):
         if not os.access(args.tool, os.X_OK):
             fail("no tool at %s (--tool)" % args.tool)
-        run(args)
+        run(args) if args.cmd == "run" else replay(args)
     else:
         table(args)
 
