@@ -1,0 +1,221 @@
+//===- JudgeTest.cpp - Verdicts on measured runs --------------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Verify/Judge.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <vector>
+
+using namespace autoprof;
+using namespace autoprof::verify;
+
+namespace {
+
+class JudgeTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("judge-test", Dir));
+    K.Name = "scale";
+    K.MangledName = "_Z5scalePKfPfi";
+    K.Pointers[0] = {"in", ElementKind::F32};
+    K.Pointers[1] = {"out", ElementKind::F32};
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  /// Writes \p Values to a file and describes it as the buffer of
+  /// parameter \p Param, of which \p Changed bytes changed.
+  BufferSnapshot buffer(const std::string &Name, unsigned Param,
+                        const std::vector<float> &Values, uint64_t Changed) {
+    llvm::SmallString<128> P(Dir);
+    llvm::sys::path::append(P, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    OS.write(reinterpret_cast<const char *>(Values.data()),
+             Values.size() * sizeof(float));
+    BufferSnapshot S;
+    S.Params = {Param};
+    S.Bytes = Values.size() * sizeof(float);
+    S.ChangedBytes = Changed;
+    S.File = std::string(P);
+    return S;
+  }
+
+  /// A run with the given durations and launches; the first run of a set
+  /// carries \p Buffers.
+  RunOutcome run(uint64_t Seed, std::vector<double> Durations,
+                 std::vector<BufferSnapshot> Buffers = {},
+                 unsigned Launches = 0) {
+    RunOutcome R;
+    R.Seed = Seed;
+    Measurement M;
+    M.DramBytesPerSecond = 4e12;
+    M.L2Bytes = 50e6;
+    KernelMeasurement KM;
+    KM.MangledName = K.MangledName;
+    KM.Launches = Launches ? Launches : 4;
+    KM.DurationsNs = std::move(Durations);
+    KM.Snapshots = std::move(Buffers);
+    M.Kernels.push_back(KM);
+    R.Measured = M;
+    return R;
+  }
+
+  std::vector<RunOutcome> original() {
+    std::vector<BufferSnapshot> B = {buffer("o.in", 0, {1, 2, 3}, 0),
+                                     buffer("o.out", 1, {2, 4, 6}, 12)};
+    return {run(1, {900, 100, 101, 99}, B), run(2, {900, 102, 100, 101}),
+            run(3, {900, 99, 100, 100})};
+  }
+
+  std::vector<BufferSnapshot> candidateBuffers(std::vector<float> Out,
+                                               uint64_t Changed = 12) {
+    return {buffer("c.in", 0, {1, 2, 3}, 0),
+            buffer("c.out", 1, std::move(Out), Changed)};
+  }
+
+  llvm::SmallString<128> Dir;
+  KernelSignature K;
+  JudgeOptions O;
+};
+
+TEST_F(JudgeTest, TimingLeavesOutTheFirstLaunch) {
+  std::optional<Timing> T = summarizeTiming(original(), K.MangledName);
+  ASSERT_TRUE(T);
+  EXPECT_EQ(T->Runs, 3u);
+  EXPECT_DOUBLE_EQ(T->MedianNs, 100);
+  EXPECT_DOUBLE_EQ(T->MinNs, 100);
+  EXPECT_DOUBLE_EQ(T->MaxNs, 101);
+  EXPECT_FALSE(summarizeTiming(original(), "_Z5other"));
+}
+
+TEST_F(JudgeTest, FasterBeyondTheNoise) {
+  std::vector<RunOutcome> C = {
+      run(1, {500, 50, 50, 51}, candidateBuffers({2, 4, 6})),
+      run(2, {500, 52, 50, 50}), run(3, {500, 49, 50, 50})};
+  Judgement J = judge(K, original(), C, O);
+  EXPECT_EQ(J.V, Verdict::Faster) << J.Reason;
+  EXPECT_TRUE(J.accepted());
+  EXPECT_DOUBLE_EQ(*J.Speedup, 2.0);
+  EXPECT_LE(*J.SpeedupLow, *J.Speedup);
+  EXPECT_GE(*J.SpeedupHigh, *J.Speedup);
+  EXPECT_NE(J.Reason.find("speedup 2x"), std::string::npos) << J.Reason;
+}
+
+TEST_F(JudgeTest, OverlappingRunsAreNotFaster) {
+  std::vector<RunOutcome> C = {
+      run(1, {500, 99, 99, 99}, candidateBuffers({2, 4, 6})),
+      run(2, {500, 101, 101, 101}), run(3, {500, 99, 99, 99})};
+  Judgement J = judge(K, original(), C, O);
+  EXPECT_EQ(J.V, Verdict::NotFaster) << J.Reason;
+  EXPECT_FALSE(J.accepted());
+}
+
+TEST_F(JudgeTest, BelowTheLeastSpeedupIsNotFaster) {
+  // 1.01x, runs apart: still below --min-speedup 1.02.
+  std::vector<RunOutcome> C = {
+      run(1, {500, 98.5, 98.5}, candidateBuffers({2, 4, 6})),
+      run(2, {500, 99, 99}), run(3, {500, 99, 99})};
+  EXPECT_EQ(judge(K, original(), C, O).V, Verdict::NotFaster);
+}
+
+TEST_F(JudgeTest, Slower) {
+  std::vector<RunOutcome> C = {
+      run(1, {500, 200, 200}, candidateBuffers({2, 4, 6})),
+      run(2, {500, 210, 210}), run(3, {500, 205, 205})};
+  Judgement J = judge(K, original(), C, O);
+  EXPECT_EQ(J.V, Verdict::Slower);
+  EXPECT_LT(*J.Speedup, 1.0);
+}
+
+TEST_F(JudgeTest, WrongOutput) {
+  std::vector<RunOutcome> C = {
+      run(1, {50, 50, 50}, candidateBuffers({2, 4.5, 6})), run(2, {50, 50, 50}),
+      run(3, {50, 50, 50})};
+  Judgement J = judge(K, original(), C, O);
+  EXPECT_EQ(J.V, Verdict::WrongOutput);
+  EXPECT_EQ(J.Reason, "launch 0: 'out' differs in 1 of 3 f32 elements; first "
+                      "at [1]: 4.5, expected 4");
+}
+
+TEST_F(JudgeTest, ToleranceAcceptsSmallDifferences) {
+  std::vector<RunOutcome> C = {
+      run(1, {50, 50, 50}, candidateBuffers({2, 4.0001f, 6})),
+      run(2, {50, 50, 50}), run(3, {50, 50, 50})};
+  O.RTol = 1e-3;
+  EXPECT_EQ(judge(K, original(), C, O).V, Verdict::Faster);
+  O.RTol = 1e-6;
+  O.ATol = 0;
+  EXPECT_EQ(judge(K, original(), C, O).V, Verdict::WrongOutput);
+}
+
+TEST_F(JudgeTest, WritesNothing) {
+  std::vector<RunOutcome> C = {
+      run(1, {50, 50, 50}, candidateBuffers({2, 4, 6}, /*Changed=*/0)),
+      run(2, {50, 50, 50}), run(3, {50, 50, 50})};
+  Judgement J = judge(K, original(), C, O);
+  EXPECT_EQ(J.V, Verdict::WritesNothing);
+  EXPECT_EQ(J.Reason, "launch 0 changed none of its buffers; the original's "
+                      "changed 12 bytes");
+}
+
+TEST_F(JudgeTest, FewerLaunches) {
+  std::vector<RunOutcome> C = {run(1, {50, 50}, candidateBuffers({2, 4, 6}), 3),
+                               run(2, {50, 50, 50}), run(3, {50, 50, 50})};
+  Judgement J = judge(K, original(), C, O);
+  EXPECT_EQ(J.V, Verdict::FewerLaunches);
+  EXPECT_EQ(J.Reason, "the kernel launched 3 times, the original 4 (seed 1)");
+}
+
+TEST_F(JudgeTest, ImpossibleBandwidth) {
+  // 200 MB changed in 10 us: 15 TB/s beyond L2, more than the 4 TB/s.
+  std::vector<RunOutcome> C = {
+      run(1, {10000, 10000, 10000},
+          candidateBuffers({2, 4, 6}, /*Changed=*/200000000)),
+      run(2, {10000, 10000, 10000}), run(3, {10000, 10000, 10000})};
+  std::vector<RunOutcome> A = original();
+  for (RunOutcome &R : A)
+    for (double &D : R.Measured->Kernels[0].DurationsNs)
+      D = 1e6;
+  Judgement J = judge(K, A, C, O);
+  EXPECT_EQ(J.V, Verdict::ImpossibleTime);
+  EXPECT_NE(J.Reason.find("more than the 4 TB/s the device has"),
+            std::string::npos)
+      << J.Reason;
+}
+
+TEST_F(JudgeTest, TheProgramsOwnVerdictComesFirst) {
+  std::vector<RunOutcome> C = {run(1, {50}, candidateBuffers({2, 4.5, 6}))};
+  C[0].Child.Status = 1;
+  EXPECT_EQ(judge(K, original(), C, O).V, Verdict::CheckFailed);
+  C[0].Child.Signal = 11;
+  C[0].Child.Status = 139;
+  Judgement J = judge(K, original(), C, O);
+  EXPECT_EQ(J.V, Verdict::Crashed);
+  EXPECT_NE(J.Reason.find("signal 11"), std::string::npos);
+  C[0].Child.TimedOut = true;
+  EXPECT_EQ(judge(K, original(), C, O).V, Verdict::TimedOut);
+}
+
+TEST_F(JudgeTest, NotMeasured) {
+  std::vector<RunOutcome> C = {run(1, {50})};
+  C[0].Measured.reset();
+  EXPECT_EQ(judge(K, original(), C, O).V, Verdict::NotMeasured);
+}
+
+TEST(VerdictTest, Names) {
+  EXPECT_EQ(verdictName(Verdict::Faster), "faster");
+  EXPECT_EQ(verdictName(Verdict::ImpossibleTime), "impossible-time");
+  EXPECT_EQ(verdictName(Verdict::TimedOut), "timeout");
+}
+
+} // namespace

@@ -1,0 +1,182 @@
+//===- VerifierTest.cpp - Build, run and judge with a fake program --------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Verify/Verifier.h"
+
+#include "autoprof/Profile/Measurement.h"
+#include "autoprof/Profile/Profile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "rapidjson/document.h"
+
+#include "gtest/gtest.h"
+
+using namespace autoprof;
+using namespace autoprof::verify;
+
+namespace {
+
+std::string readFile(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  return Buf ? (*Buf)->getBuffer().str() : std::string();
+}
+
+/// Builds and runs a pretend program: building copies the source's text;
+/// running writes the measurement the injection library would, from what
+/// the text says ("FAST" halves the kernel's time, "WRONG" changes an
+/// output, "BROKEN" fails the build).
+class FakeProgram : public CommandRunner {
+public:
+  std::string Source;
+  std::string Built;
+  std::vector<std::string> SourceDuringBuild;
+  unsigned Runs = 0;
+
+  llvm::Expected<ChildResult> run(const ChildOptions &O) override {
+    ChildResult R;
+    const std::string &Cmd = O.Argv.back();
+    if (Cmd == "build") {
+      std::string Text = readFile(Source);
+      SourceDuringBuild.push_back(Text);
+      if (Text.find("BROKEN") != std::string::npos) {
+        std::error_code EC;
+        llvm::raw_fd_ostream(O.OutputFile, EC) << "k.cu:1: error: BROKEN\n";
+        R.Status = 1;
+        return R;
+      }
+      Built = Text;
+      return R;
+    }
+    ++Runs;
+    if (Built.find("CRASH") != std::string::npos) {
+      R.Signal = 11;
+      R.Status = 139;
+      return R;
+    }
+    rapidjson::Document Cfg;
+    std::string Text = readFile(O.Env.at("AUTOPROF_MEASURE_CONFIG"));
+    Cfg.Parse(Text.c_str());
+    Measurement M;
+    KernelMeasurement K;
+    K.MangledName = "_Z1kPf";
+    K.Launches = 3;
+    double D = Built.find("FAST") != std::string::npos ? 50 : 100;
+    K.DurationsNs = {D * 5, D, D + std::stod(O.Env.at("AUTOPROF_SEED"))};
+    if (Cfg.HasMember("snapshot_dir")) {
+      std::string File = std::string(Cfg["snapshot_dir"].GetString()) + "/out";
+      float V[2] = {1, Built.find("WRONG") != std::string::npos ? 3.f : 2.f};
+      std::error_code EC;
+      llvm::raw_fd_ostream(File, EC).write(reinterpret_cast<const char *>(V),
+                                           sizeof V);
+      K.Snapshots.push_back({{0}, sizeof V, sizeof V, File});
+    }
+    M.Kernels.push_back(K);
+    writeFileAtomically(Cfg["output"].GetString(), writeMeasurementJSON(M));
+    return R;
+  }
+};
+
+class VerifierTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("verifier-test", Dir));
+    Source = (Dir + "/k.cu").str();
+    writeFileAtomically(Source, "original\n");
+    Fake.Source = Source;
+    llvm::SmallString<128> Work(Dir);
+    llvm::sys::path::append(Work, "work");
+    llvm::sys::fs::create_directories(Work);
+    O.Source = Source;
+    O.BuildCommand = "build";
+    O.RunCommand = "run";
+    O.InjectLibrary = "libautoprof-inject.so";
+    O.WorkDir = std::string(Work);
+    K.Name = "k";
+    K.MangledName = "_Z1kPf";
+    K.Pointers[0] = {"out", ElementKind::F32};
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  llvm::SmallString<128> Dir;
+  std::string Source;
+  FakeProgram Fake;
+  VerifierOptions O;
+  KernelSignature K;
+  JudgeOptions J;
+};
+
+TEST_F(VerifierTest, CandidatesAreBuiltInPlaceAndPutBack) {
+  Verifier V(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+  EXPECT_EQ(V.originalRuns().size(), 3u);
+  EXPECT_EQ(Fake.Runs, 3u);
+
+  auto Fast = V.verify("FAST\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Fast));
+  EXPECT_EQ(Fast->front().V, Verdict::Faster) << Fast->front().Reason;
+  // The candidate was in place while it was built, and only then.
+  EXPECT_EQ(Fake.SourceDuringBuild.back(), "FAST\n");
+  EXPECT_EQ(readFile(Source), "original\n");
+  EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/.k.cu.autoprof-orig"));
+
+  auto Wrong = V.verify("FAST WRONG\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Wrong));
+  EXPECT_EQ(Wrong->front().V, Verdict::WrongOutput);
+
+  auto Broken = V.verify("BROKEN\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Broken));
+  EXPECT_EQ(Broken->front().V, Verdict::BuildFailed);
+  EXPECT_EQ(Broken->front().Reason,
+            "the build failed (exit status 1): k.cu:1: error: BROKEN");
+  EXPECT_EQ(readFile(Source), "original\n");
+
+  unsigned Before = Fake.Runs;
+  auto Crash = V.verify("CRASH\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Crash));
+  EXPECT_EQ(Crash->front().V, Verdict::Crashed);
+  // A failed run is not repeated with the other seeds.
+  EXPECT_EQ(Fake.Runs, Before + 1);
+
+  ASSERT_FALSE(llvm::errorToBool(V.rebuild("FAST\n")));
+  EXPECT_EQ(Fake.Built, "FAST\n");
+  EXPECT_EQ(readFile(Source), "original\n");
+}
+
+TEST_F(VerifierTest, TheOriginalMustBuildAndPass) {
+  writeFileAtomically(Source, "BROKEN\n");
+  Verifier V(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  llvm::Error E = V.measureOriginal();
+  EXPECT_EQ(llvm::toString(std::move(E)),
+            "the original program does not build: the build failed (exit "
+            "status 1): k.cu:1: error: BROKEN");
+
+  writeFileAtomically(Source, "CRASH\n");
+  Verifier W(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(W.prepare()));
+  std::string Msg = llvm::toString(W.measureOriginal());
+  EXPECT_EQ(Msg.rfind("the program fails before any change (seed 1, killed "
+                      "by signal 11",
+                      0),
+            0u)
+      << Msg;
+}
+
+TEST_F(VerifierTest, RefusesAStaleCopy) {
+  writeFileAtomically(Dir.str().str() + "/.k.cu.autoprof-orig", "older\n");
+  Verifier V(Fake, O, {K});
+  std::string Msg = llvm::toString(V.prepare());
+  EXPECT_NE(Msg.find("an earlier optimize of"), std::string::npos) << Msg;
+  EXPECT_EQ(readFile(Source), "original\n");
+}
+
+} // namespace
