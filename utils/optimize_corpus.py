@@ -26,12 +26,15 @@
       each results file (one per tree).
 """
 import argparse
+import concurrent.futures
+import fcntl
 import json
 import math
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,9 +83,10 @@ def run(args):
         header = [s.strip() for s in out.split(",")]
     except (OSError, IndexError, subprocess.TimeoutExpired):
         fail("no GPU answers nvidia-smi")
-    for p in programs:
-        if p["name"] in done:
-            continue
+    lock_path = os.path.join(scratch, "device.lock")
+    mutex = threading.Lock()
+
+    def one(p):
         work = os.path.join(scratch, p["name"])
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
@@ -97,7 +101,8 @@ def run(args):
         kept = os.path.join(work, "kept.cu")
         cmd = [args.tool, "optimize", src, "--tree=" + args.tree,
                "--build=" + build, "--run=" + runcmd, "-o", kept,
-               "--report=" + report, "--timeout=120"]
+               "--report=" + report, "--timeout=120",
+               "--device-lock=" + lock_path]
         profile = os.path.join(work, "profile.json")
         if args.try_all:
             cmd += ["--try-all", "--attempts=50", "--keep-profile=" + profile]
@@ -113,8 +118,7 @@ def run(args):
             if os.path.exists(profile):
                 with open(profile) as f:
                     entry["profile"] = json.load(f)
-            outcome = entry["report"]["outcome"]
-            if outcome != "no rewrite":
+            if entry["report"]["outcome"] != "no rewrite":
                 # An independent check with seeds verification never used.
                 rexe = exe + "-kept"
                 b = subprocess.run(
@@ -125,22 +129,31 @@ def run(args):
                 for seed in ("11", "12"):
                     if not ok:
                         break
-                    c = subprocess.run([rexe] + p["args"], capture_output=True,
-                                       text=True, timeout=300,
-                                       env=dict(os.environ, AUTOPROF_SEED=seed))
+                    with open(lock_path, "a") as lk:
+                        fcntl.flock(lk, fcntl.LOCK_EX)
+                        c = subprocess.run(
+                            [rexe] + p["args"], capture_output=True, text=True,
+                            timeout=300,
+                            env=dict(os.environ, AUTOPROF_SEED=seed))
                     ok = c.returncode == 0
                 entry["recheck"] = "pass" if ok else "fail"
-        results.append(entry)
-        print("%-28s exit %d, %.0f s, %s" % (
-            p["name"], r.returncode, entry["seconds"],
-            entry.get("report", {}).get("outcome", "no report: " +
-                                        " ".join(entry["stderr"]))),
-            flush=True)
-        with open(args.output + ".tmp", "w") as f:
-            json.dump({"gpu": header[0], "driver": header[1],
-                       "date": time.strftime("%Y-%m-%d"), "tree": args.tree,
-                       "programs": results}, f, indent=1)
-        os.replace(args.output + ".tmp", args.output)
+        with mutex:
+            results.append(entry)
+            print("%-28s exit %d, %.0f s, %s" % (
+                p["name"], r.returncode, entry["seconds"],
+                entry.get("report", {}).get("outcome", "no report: " +
+                                            " ".join(entry["stderr"]))),
+                flush=True)
+            with open(args.output + ".tmp", "w") as f:
+                json.dump({"gpu": header[0], "driver": header[1],
+                           "date": time.strftime("%Y-%m-%d"),
+                           "tree": args.tree, "programs": results}, f,
+                          indent=1)
+            os.replace(args.output + ".tmp", args.output)
+
+    todo = [p for p in programs if p["name"] not in done]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        list(ex.map(one, todo))
 
 
 def replay(args):
@@ -281,6 +294,10 @@ def main():
                                                   "clang-autoprof"))
     r.add_argument("--scratch", default="/tmp/autoprof-optimize")
     r.add_argument("--try-all", action="store_true")
+    r.add_argument("-j", dest="jobs", type=int, default=3,
+                   help="programs optimized at once; their timed runs take "
+                        "turns on the GPU (--device-lock), their builds "
+                        "overlap")
     r.add_argument("-o", dest="output", required=True)
     p = sub.add_parser("replay")
     p.add_argument("capture")

@@ -27,6 +27,28 @@ using namespace autoprof::verify;
 
 CommandRunner::~CommandRunner() = default;
 
+Expected<DeviceLock> DeviceLock::acquire(StringRef Path) {
+  DeviceLock L;
+  if (Path.empty())
+    return std::move(L);
+  std::error_code EC;
+  L.File = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_Append);
+  if (EC)
+    return createStringError("cannot open the device lock '%s': %s",
+                             Path.str().c_str(), EC.message().c_str());
+  Expected<sys::fs::FileLocker> Locked = L.File->lock();
+  if (!Locked)
+    return createStringError("cannot lock '%s': %s", Path.str().c_str(),
+                             toString(Locked.takeError()).c_str());
+  L.Lock.emplace(std::move(*Locked));
+  return std::move(L);
+}
+
+DeviceLock::~DeviceLock() {
+  if (Lock)
+    consumeError(errorCodeToError(Lock->unlock()));
+}
+
 Expected<ChildResult> ProcessRunner::run(const ChildOptions &O) {
   return runChild(O);
 }
@@ -198,6 +220,9 @@ Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
     C.Timeout = O.RunTimeout;
     C.OutputFile = std::string(Log);
     C.NewProcessGroup = true;
+    Expected<DeviceLock> Lock = DeviceLock::acquire(O.DeviceLockFile);
+    if (!Lock)
+      return Lock.takeError();
     Expected<ChildResult> R = Runner.run(C);
     if (!R)
       return R.takeError();

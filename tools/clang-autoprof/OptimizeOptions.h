@@ -118,6 +118,12 @@ struct OptimizeOptions {
                      "this profile's values and say which proposals its "
                      "leaf's metrics trigger"),
       llvm::cl::value_desc("profile.json"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> DeviceLock{
+      "device-lock",
+      llvm::cl::desc("Take turns with other processes holding this lock "
+                     "file for the runs that time or profile kernels (their "
+                     "builds overlap)"),
+      llvm::cl::value_desc("file"), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<unsigned> Timeout{
       "timeout",
       llvm::cl::desc("Seconds a build or a run may take (default: 300; 0: no "

@@ -279,6 +279,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   VO.RunTimeout = O.Timeout;
   VO.BuildTimeout = O.Timeout;
   VO.WorkDir = std::string(Work.Path);
+  VO.DeviceLockFile = O.DeviceLock;
   ProcessRunner Runner;
   Verifier V(Runner, VO, Signatures);
   auto Fail = [&](Error E) {
@@ -312,6 +313,9 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       std::map<std::string, Profiled>();
   if (Given.empty()) {
     errs() << "clang-autoprof: profiling with tree '" << O.Tree << "'\n";
+    Expected<DeviceLock> Lock = DeviceLock::acquire(O.DeviceLock);
+    if (!Lock)
+      return Fail(Lock.takeError());
     Prof = profileKernels(Argv0, O, Source, Work.Path, VO.Seeds.front());
   }
   // The build holds the original until a candidate is built.

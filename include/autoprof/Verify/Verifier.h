@@ -23,6 +23,11 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -36,6 +41,23 @@ public:
   virtual ~CommandRunner();
   /// Runs \p O; fails only when it cannot be started.
   virtual llvm::Expected<ChildResult> run(const ChildOptions &O) = 0;
+};
+
+/// Holds an exclusive lock on a file while it lives: the runs that time or
+/// profile kernels of several processes sharing one GPU take turns, while
+/// their builds overlap.
+class DeviceLock {
+public:
+  /// Waits for the lock on \p Path (created when missing); with an empty
+  /// path, locks nothing.
+  static llvm::Expected<DeviceLock> acquire(llvm::StringRef Path);
+  DeviceLock(DeviceLock &&) = default;
+  ~DeviceLock();
+
+private:
+  DeviceLock() = default;
+  std::unique_ptr<llvm::raw_fd_ostream> File;
+  std::optional<llvm::sys::fs::FileLocker> Lock;
 };
 
 /// Runs commands as child processes (runChild).
@@ -60,6 +82,8 @@ struct VerifierOptions {
   unsigned BuildTimeout = 0;
   /// A folder for measurements, saved buffers and logs.
   std::string WorkDir;
+  /// A lock file every measured run holds (DeviceLock); empty for none.
+  std::string DeviceLockFile;
 };
 
 /// A candidate's verdict, and what building it said when it failed.
