@@ -57,6 +57,30 @@ private:
   ArgumentsAdjuster Adjust;
 };
 
+/// The database in `build/` of the directory of \p Source or of a parent:
+/// the one nearest to the source, like the database itself would be.
+std::unique_ptr<CompilationDatabase> findInBuildDir(llvm::StringRef Source,
+                                                    std::string &Origin) {
+  llvm::SmallString<256> Dir(Source);
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  llvm::sys::path::remove_filename(Dir);
+  for (llvm::StringRef D = Dir; !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
+    llvm::SmallString<256> Json(D);
+    llvm::sys::path::append(Json, "build", "compile_commands.json");
+    if (!llvm::sys::fs::exists(Json))
+      continue;
+    std::string Err;
+    auto DB = JSONCompilationDatabase::loadFromFile(
+        Json, Err, JSONCommandLineSyntax::AutoDetect);
+    if (DB)
+      Origin = std::string(Json);
+    return DB;
+  }
+  return nullptr;
+}
+
 } // namespace
 
 llvm::Expected<Compilations> Compilations::load(const CompilationOptions &Opts,
@@ -91,8 +115,11 @@ llvm::Expected<Compilations> Compilations::load(const CompilationOptions &Opts,
     // Like clang-tidy: a database next to the sources is used when found;
     // an unreadable one found this way is not an error.
     Primary = CompilationDatabase::autoDetectFromSource(FirstSource, Err);
-    Origin = Primary ? "the compilation database found from the sources"
-                     : "default flags";
+    if (!Primary && Opts.SearchBuildDirs)
+      Primary = findInBuildDir(FirstSource, Origin);
+    if (Origin.empty())
+      Origin = Primary ? "the compilation database found from the sources"
+                       : "default flags";
   }
 
   auto Fallback = std::make_unique<FixedCompilationDatabase>(

@@ -32,6 +32,10 @@ struct CompilationOptions {
   std::optional<std::vector<std::string>> FixedArgs;
   /// `--extra-arg` and `--extra-arg-before`.
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
+  /// Without `-p` or `--`, also look for `build/compile_commands.json` in
+  /// the first source's directory and each parent (after a
+  /// compile_commands.json in the directory itself).
+  bool SearchBuildDirs = false;
 };
 
 /// The compile commands of the analysed sources.
