@@ -20,7 +20,15 @@ const Stmt *parentStmt(ASTContext &Ctx, const Stmt *S) {
   auto Parents = Ctx.getParents(*S);
   if (Parents.size() != 1)
     return nullptr;
-  return Parents[0].get<Stmt>();
+  if (const auto *P = Parents[0].get<Stmt>())
+    return P;
+  // The initialiser of a local variable: its parent is the declaration.
+  if (const auto *V = Parents[0].get<VarDecl>()) {
+    auto DeclParents = Ctx.getParents(*V);
+    if (DeclParents.size() == 1)
+      return DeclParents[0].get<DeclStmt>();
+  }
+  return nullptr;
 }
 
 bool isInLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Body) {

@@ -20,7 +20,8 @@
 namespace autoprof {
 namespace checks {
 
-/// The single parent statement of \p S, or null.
+/// The single parent statement of \p S (the DeclStmt of a variable for
+/// its initialiser), or null.
 const clang::Stmt *parentStmt(clang::ASTContext &Ctx, const clang::Stmt *S);
 
 /// Whether \p S runs in a loop of the function whose body is \p Body: it is

@@ -35,39 +35,41 @@ bool isOne(const Expr *E, const ASTContext &Ctx) {
   return V && *V == 1;
 }
 
-/// Whether \p E computes a grid size rounded up: `(n + b - 1) / b`,
-/// `(n + 255) / 256`, or a call of a ceil-div helper; looks into dim3
-/// constructors and the initialisers of local variables.
-bool roundsUp(const Expr *E, const ASTContext &Ctx, unsigned Depth = 0) {
+/// The expression by which \p E computes a grid size rounded up:
+/// `(n + b - 1) / b`, `(n + 255) / 256`, or a call of a ceil-div helper;
+/// looks into dim3 constructors and the initialisers of local variables.
+/// Null when there is none.
+const Expr *roundsUp(const Expr *E, const ASTContext &Ctx,
+                     unsigned Depth = 0) {
   if (!E || Depth > 8)
-    return false;
+    return nullptr;
   E = E->IgnoreParenImpCasts();
   if (isa<CXXDefaultArgExpr>(E))
-    return false;
+    return nullptr;
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
       if (V->isLocalVarDecl())
         return roundsUp(V->getInit(), Ctx, Depth + 1);
-    return false;
+    return nullptr;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E);
       BO && BO->getOpcode() == BO_Div) {
     const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
     if (const auto *Sub = dyn_cast<BinaryOperator>(L);
         Sub && Sub->getOpcode() == BO_Sub && isOne(Sub->getRHS(), Ctx))
-      return true; // (n + b) - 1
+      return BO; // (n + b) - 1
     if (const auto *Add = dyn_cast<BinaryOperator>(L);
         Add && Add->getOpcode() == BO_Add) {
       for (const Expr *Op : {Add->getLHS(), Add->getRHS()}) {
         const auto *S = dyn_cast<BinaryOperator>(Op->IgnoreParenImpCasts());
         if (S && S->getOpcode() == BO_Sub && isOne(S->getRHS(), Ctx))
-          return true; // n + (b - 1)
+          return BO; // n + (b - 1)
       }
       auto D = constant(BO->getRHS(), Ctx);
       auto C1 = constant(Add->getLHS(), Ctx);
       auto C2 = constant(Add->getRHS(), Ctx);
       if (D && ((C1 && *C1 == *D - 1) || (C2 && *C2 == *D - 1)))
-        return true; // (n + 255) / 256
+        return BO; // (n + 255) / 256
     }
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
@@ -77,13 +79,13 @@ bool roundsUp(const Expr *E, const ASTContext &Ctx, unsigned Depth = 0) {
          (llvm::StringRef(N).contains("ceil") ||
           llvm::StringRef(N).contains("round_up") ||
           llvm::StringRef(N).contains("roundup"))))
-      return true;
+      return CE;
   }
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (roundsUp(CE, Ctx, Depth + 1))
-        return true;
-  return false;
+      if (const Expr *R = roundsUp(CE, Ctx, Depth + 1))
+        return R;
+  return nullptr;
 }
 
 /// Whether \p E is built from the block index and the thread index.
@@ -135,12 +137,14 @@ void MissingBoundsCheckCheck::check(const KernelContext &K,
   ASTContext &Ctx = K.Ctx;
   const SourceManager &SM = Ctx.getSourceManager();
   const CUDAKernelCallExpr *Launch = nullptr;
+  const Expr *Rounding = nullptr;
   for (const CUDAKernelCallExpr *L : K.Launches)
     if (const CallExpr *Config = L->getConfig())
-      if (Config->getNumArgs() > 0 && roundsUp(Config->getArg(0), Ctx)) {
-        Launch = L;
-        break;
-      }
+      if (Config->getNumArgs() > 0)
+        if ((Rounding = roundsUp(Config->getArg(0), Ctx))) {
+          Launch = L;
+          break;
+        }
   if (!Launch)
     return;
   Accesses A(Body);
@@ -180,6 +184,6 @@ void MissingBoundsCheckCheck::check(const KernelContext &K,
                  "' is indexed by the global thread index without a bounds "
                  "check, but the launch on line " +
                  std::to_string(LaunchLine) + " rounds the grid up ('" +
-                 Text(Launch->getConfig()->getArg(0)) +
+                 Text(Rounding) +
                  "'): threads of the last block access past the end" + More);
 }
