@@ -177,7 +177,9 @@ int main(int argc, const char **argv) {
           "clang-autoprof: profile-guided analysis and optimisation of CUDA "
           "kernels\n",
           &errs()))
-    return 1;
+    // `check` keeps 1 for findings; its tool errors, bad options included,
+    // exit with 2 as clang-tidy's do.
+    return argc > 1 && StringRef(argv[1]) == "check" ? 2 : 1;
   if (featuresCommand())
     return runFeatures();
   if (metricsCommand())
