@@ -57,26 +57,28 @@ private:
   ArgumentsAdjuster Adjust;
 };
 
-/// The database in `build/` of the directory of \p Source or of a parent:
-/// the one nearest to the source, like the database itself would be.
-std::unique_ptr<CompilationDatabase> findInBuildDir(llvm::StringRef Source,
-                                                    std::string &Origin) {
+/// The database nearest to \p Source: in its directory or a parent, the
+/// first of `<dir>` and `<dir>/build` that holds one (compile_commands.json
+/// or compile_flags.txt).
+std::unique_ptr<CompilationDatabase> findNearest(llvm::StringRef Source,
+                                                 std::string &Origin) {
   llvm::SmallString<256> Dir(Source);
   llvm::sys::fs::make_absolute(Dir);
   llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
   llvm::sys::path::remove_filename(Dir);
   for (llvm::StringRef D = Dir; !D.empty();
        D = llvm::sys::path::parent_path(D)) {
-    llvm::SmallString<256> Json(D);
-    llvm::sys::path::append(Json, "build", "compile_commands.json");
-    if (!llvm::sys::fs::exists(Json))
-      continue;
-    std::string Err;
-    auto DB = JSONCompilationDatabase::loadFromFile(
-        Json, Err, JSONCommandLineSyntax::AutoDetect);
-    if (DB)
-      Origin = std::string(Json);
-    return DB;
+    llvm::SmallString<256> Build(D);
+    llvm::sys::path::append(Build, "build");
+    for (llvm::StringRef Candidate : {D, llvm::StringRef(Build)}) {
+      if (!llvm::sys::fs::is_directory(Candidate))
+        continue;
+      std::string Err;
+      if (auto DB = CompilationDatabase::loadFromDirectory(Candidate, Err)) {
+        Origin = "the compilation database in '" + Candidate.str() + "'";
+        return DB;
+      }
+    }
   }
   return nullptr;
 }
@@ -114,13 +116,17 @@ llvm::Expected<Compilations> Compilations::load(const CompilationOptions &Opts,
   } else if (!FirstSource.empty()) {
     // Like clang-tidy: a database next to the sources is used when found;
     // an unreadable one found this way is not an error.
-    Primary = CompilationDatabase::autoDetectFromSource(FirstSource, Err);
-    if (!Primary && Opts.SearchBuildDirs)
-      Primary = findInBuildDir(FirstSource, Origin);
+    if (Opts.SearchBuildDirs)
+      Primary = findNearest(FirstSource, Origin);
+    else
+      Primary = CompilationDatabase::autoDetectFromSource(FirstSource, Err);
     if (Origin.empty())
       Origin = Primary ? "the compilation database found from the sources"
                        : "default flags";
   }
+
+  if (Primary && Opts.InferMissing && !Opts.FixedArgs)
+    Primary = inferMissingCompileCommands(std::move(Primary));
 
   auto Fallback = std::make_unique<FixedCompilationDatabase>(
       ".", std::vector<std::string>());

@@ -94,7 +94,8 @@ bool kernelFilter(KernelFilter &Filter);
 /// \p FixedArgs, the compiler arguments given after `--`. Returns 0, 1
 /// (some sources failed or had compile errors) or 2 (a bad database).
 /// With \p SearchBuildDirs, a database in `build/` next to the sources is
-/// found too (CompilationOptions::SearchBuildDirs).
+/// found too, and sources it does not list get the command of the nearest
+/// one it does (CompilationOptions::SearchBuildDirs and InferMissing).
 int runOnSources(clang::tooling::FrontendActionFactory &Factory,
                  const std::vector<std::string> &Inputs,
                  const std::optional<std::vector<std::string>> &FixedArgs,

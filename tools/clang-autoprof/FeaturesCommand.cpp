@@ -69,6 +69,7 @@ int autoprof::tool::runOnSources(
   int Status = 0;
   CompilationOptions CO;
   CO.SearchBuildDirs = SearchBuildDirs;
+  CO.InferMissing = SearchBuildDirs;
   CO.BuildPath = S.BuildPath;
   CO.FixedArgs = FixedArgs;
   CO.ExtraArgs.assign(S.ExtraArgs.begin(), S.ExtraArgs.end());
