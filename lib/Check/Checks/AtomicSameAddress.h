@@ -1,4 +1,4 @@
-//===- AtomicSameAddress.h - autoprof-atomic-same-address ----*- C++ -*-===//
+//===- AtomicSameAddress.h - autoprof-atomic-same-address -------*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //

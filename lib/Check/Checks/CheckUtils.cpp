@@ -50,20 +50,26 @@ bool isInLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Body) {
 
 namespace {
 
-/// The values assigned to a local variable in a body.
+/// The values assigned to the local variables of a body.
 class Assignments : public RecursiveASTVisitor<Assignments> {
 public:
-  explicit Assignments(const VarDecl *V) : V(V) {}
+  explicit Assignments(
+      llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> &Values)
+      : Values(Values) {}
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->isLocalVarDecl() && V->getInit())
+      Values[V].push_back(V->getInit());
+    return true;
+  }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
       if (const auto *DR =
               dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-        if (DR->getDecl() == V)
-          Values.push_back(BO->getRHS());
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+          Values[V].push_back(BO->getRHS());
     return true;
   }
-  const VarDecl *V;
-  std::vector<const Expr *> Values;
+  llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> &Values;
 };
 
 bool readsBuiltin(const Expr *E, StringRef Builtin) {
@@ -74,38 +80,59 @@ bool readsBuiltin(const Expr *E, StringRef Builtin) {
 
 } // namespace
 
-bool mentionsBuiltin(const Expr *E, StringRef Builtin, const Stmt *Body,
-                     unsigned Depth) {
-  if (!E || Depth > 6)
+BuiltinUses::BuiltinUses(const Stmt *Body) {
+  if (Body) {
+    Assignments A(Values);
+    A.TraverseStmt(const_cast<Stmt *>(Body));
+  }
+}
+
+bool BuiltinUses::variableMentions(const VarDecl *V, StringRef Builtin) {
+  auto Key = std::make_pair(V, Builtin.str());
+  auto It = Known.find(Key);
+  if (It != Known.end())
+    return It->second;
+  if (!InProgress.insert(Key).second) {
+    // A variable assigned from itself (`i += stride`), directly or not:
+    // its other values decide. A "no" found meanwhile is not final.
+    SawCycle = true;
+    return false;
+  }
+  bool OuterSawCycle = SawCycle;
+  SawCycle = false;
+  bool Result = false;
+  auto VIt = Values.find(V);
+  if (VIt != Values.end())
+    for (const Expr *Value : VIt->second)
+      if ((Result = mentions(Value, Builtin)))
+        break;
+  InProgress.erase(Key);
+  if (Result || !SawCycle)
+    Known[Key] = Result;
+  SawCycle |= OuterSawCycle;
+  return Result;
+}
+
+bool BuiltinUses::mentions(const Expr *E, StringRef Builtin) {
+  if (!E)
     return false;
   E = E->IgnoreParenImpCasts();
   // threadIdx.x is a property of the builtin variable, read through a
   // pseudo-object expression.
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-    return mentionsBuiltin(PO->getSyntacticForm(), Builtin, Body, Depth);
+    return mentions(PO->getSyntacticForm(), Builtin);
   if (const auto *P = dyn_cast<MSPropertyRefExpr>(E))
-    return mentionsBuiltin(P->getBaseExpr(), Builtin, Body, Depth);
+    return mentions(P->getBaseExpr(), Builtin);
   if (const auto *O = dyn_cast<OpaqueValueExpr>(E))
-    return mentionsBuiltin(O->getSourceExpr(), Builtin, Body, Depth);
+    return mentions(O->getSourceExpr(), Builtin);
   if (readsBuiltin(E, Builtin))
     return true;
   if (const auto *DR = dyn_cast<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-      if (V->isLocalVarDecl() && !isa<ParmVarDecl>(V)) {
-        if (mentionsBuiltin(V->getInit(), Builtin, Body, Depth + 1))
-          return true;
-        if (!Body)
-          return false;
-        Assignments A(V);
-        A.TraverseStmt(const_cast<Stmt *>(Body));
-        for (const Expr *Value : A.Values)
-          if (mentionsBuiltin(Value, Builtin, Body, Depth + 1))
-            return true;
-        return false;
-      }
+      return V->isLocalVarDecl() && variableMentions(V, Builtin);
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (mentionsBuiltin(CE, Builtin, Body, Depth))
+      if (mentions(CE, Builtin))
         return true;
   return false;
 }

@@ -15,7 +15,13 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace autoprof {
 namespace checks {
@@ -29,11 +35,25 @@ const clang::Stmt *parentStmt(clang::ASTContext &Ctx, const clang::Stmt *S);
 bool isInLoop(clang::ASTContext &Ctx, const clang::Stmt *S,
               const clang::Stmt *Body);
 
-/// Whether \p E reads the CUDA builtin \p Builtin ("threadIdx", "blockIdx",
-/// ...), directly or through the initialisers and assignments of local
-/// variables of \p Body.
-bool mentionsBuiltin(const clang::Expr *E, llvm::StringRef Builtin,
-                     const clang::Stmt *Body, unsigned Depth = 0);
+/// Answers which CUDA builtin variables (`threadIdx`, `blockIdx`, ...) an
+/// expression of one function body reads, directly or through the
+/// initialisers and assignments of its local variables. Answers for
+/// variables are remembered.
+class BuiltinUses {
+public:
+  explicit BuiltinUses(const clang::Stmt *Body);
+  /// Whether \p E reads \p Builtin ("threadIdx", "blockIdx", ...).
+  bool mentions(const clang::Expr *E, llvm::StringRef Builtin);
+
+private:
+  bool variableMentions(const clang::VarDecl *V, llvm::StringRef Builtin);
+  /// The values assigned to each local variable, its initialiser first.
+  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::Expr *>>
+      Values;
+  std::map<std::pair<const clang::VarDecl *, std::string>, bool> Known;
+  std::set<std::pair<const clang::VarDecl *, std::string>> InProgress;
+  bool SawCycle = false;
+};
 
 /// The condition of \p P that decides whether its child \p Child runs (an
 /// `if`, a loop, a `switch`, `?:`, or the left side of `&&` and `||`), or

@@ -46,6 +46,7 @@ void DivergentSyncthreadsCheck::check(const KernelContext &K,
   if (!Body)
     return;
   const SourceManager &SM = K.Ctx.getSourceManager();
+  BuiltinUses Uses(Body);
   BarrierCalls B;
   B.TraverseStmt(const_cast<Stmt *>(Body));
   for (const CallExpr *CE : B.Calls) {
@@ -56,7 +57,7 @@ void DivergentSyncthreadsCheck::check(const KernelContext &K,
       bool Dependent =
           Cond &&
           (llvm::is_contained(K.Facts.ThreadDependentConditions, Cond) ||
-           mentionsBuiltin(Cond, "threadIdx", Body));
+           Uses.mentions(Cond, "threadIdx"));
       if (!Dependent)
         continue;
       unsigned Line =

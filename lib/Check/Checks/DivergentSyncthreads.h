@@ -1,4 +1,4 @@
-//===- DivergentSyncthreads.h - autoprof-divergent-syncthreads -*- C++ -*-===//
+//===- DivergentSyncthreads.h - autoprof-divergent-syncthreads --*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //

@@ -1,4 +1,4 @@
-//===- DoublePrecision.h - autoprof-double-precision ---------*- C++ -*-===//
+//===- DoublePrecision.h - autoprof-double-precision ------------*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //

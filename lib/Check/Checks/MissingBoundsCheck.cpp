@@ -39,8 +39,7 @@ bool isOne(const Expr *E, const ASTContext &Ctx) {
 /// `(n + b - 1) / b`, `(n + 255) / 256`, or a call of a ceil-div helper;
 /// looks into dim3 constructors and the initialisers of local variables.
 /// Null when there is none.
-const Expr *roundsUp(const Expr *E, const ASTContext &Ctx,
-                     unsigned Depth = 0) {
+const Expr *roundsUp(const Expr *E, const ASTContext &Ctx, unsigned Depth = 0) {
   if (!E || Depth > 8)
     return nullptr;
   E = E->IgnoreParenImpCasts();
@@ -89,14 +88,13 @@ const Expr *roundsUp(const Expr *E, const ASTContext &Ctx,
 }
 
 /// Whether \p E is built from the block index and the thread index.
-bool isGridIndex(const Expr *E, const Stmt *Body) {
-  return mentionsBuiltin(E, "blockIdx", Body) &&
-         mentionsBuiltin(E, "threadIdx", Body);
+bool isGridIndex(const Expr *E, BuiltinUses &Uses) {
+  return Uses.mentions(E, "blockIdx") && Uses.mentions(E, "threadIdx");
 }
 
 class Accesses : public RecursiveASTVisitor<Accesses> {
 public:
-  explicit Accesses(const Stmt *Body) : Body(Body) {}
+  explicit Accesses(const Stmt *Body) : Uses(Body) {}
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
     const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
@@ -104,7 +102,7 @@ public:
     if (!DR || !isa<ParmVarDecl>(DR->getDecl()) ||
         !DR->getType()->isPointerType())
       return true;
-    if (isGridIndex(AS->getIdx(), Body))
+    if (isGridIndex(AS->getIdx(), Uses))
       Found.push_back(AS);
     return true;
   }
@@ -113,11 +111,11 @@ public:
     const Stmt *Then = If->getThen();
     if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Then))
       Then = CS->size() == 1 ? CS->body_front() : nullptr;
-    if (isa_and_nonnull<ReturnStmt>(Then) && isGridIndex(If->getCond(), Body))
+    if (isa_and_nonnull<ReturnStmt>(Then) && isGridIndex(If->getCond(), Uses))
       EarlyExits.push_back(If);
     return true;
   }
-  const Stmt *Body;
+  BuiltinUses Uses;
   std::vector<const ArraySubscriptExpr *> Found;
   std::vector<const IfStmt *> EarlyExits;
 };
@@ -159,7 +157,7 @@ void MissingBoundsCheckCheck::check(const KernelContext &K,
     for (const Stmt *P = parentStmt(Ctx, AS); P && !Guarded && Child != Body;
          Child = P, P = parentStmt(Ctx, P)) {
       const Expr *Cond = controllingCondition(P, Child);
-      Guarded = Cond && isGridIndex(Cond, Body);
+      Guarded = Cond && isGridIndex(Cond, A.Uses);
     }
     if (!Guarded)
       Unguarded.push_back(AS);

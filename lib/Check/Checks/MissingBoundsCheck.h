@@ -1,4 +1,4 @@
-//===- MissingBoundsCheck.h - autoprof-missing-bounds-check --*- C++ -*-===//
+//===- MissingBoundsCheck.h - autoprof-missing-bounds-check -----*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //

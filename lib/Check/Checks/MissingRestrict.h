@@ -1,4 +1,4 @@
-//===- MissingRestrict.h - autoprof-missing-restrict ---------*- C++ -*-===//
+//===- MissingRestrict.h - autoprof-missing-restrict ------------*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //

@@ -1,4 +1,4 @@
-//===- NonconstDivmod.h - autoprof-nonconst-divmod -----------*- C++ -*-===//
+//===- NonconstDivmod.h - autoprof-nonconst-divmod --------------*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //

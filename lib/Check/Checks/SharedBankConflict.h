@@ -1,4 +1,4 @@
-//===- SharedBankConflict.h - autoprof-shared-bank-conflict --*- C++ -*-===//
+//===- SharedBankConflict.h - autoprof-shared-bank-conflict -----*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //

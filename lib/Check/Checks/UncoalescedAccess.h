@@ -1,4 +1,4 @@
-//===- UncoalescedAccess.h - autoprof-uncoalesced-access -----*- C++ -*-===//
+//===- UncoalescedAccess.h - autoprof-uncoalesced-access --------*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //
