@@ -145,10 +145,11 @@ int autoprof::tool::runCheck() {
       reportError(toString(std::move(E)));
       return 2;
     }
-  if (O.Fix && O.Output != "-" && sys::fs::exists(O.Output))
+  if (O.Output != "-" && sys::fs::exists(O.Output))
     for (const std::string &In : Inputs)
-      if (sys::fs::equivalent(O.Output, In)) {
-        reportError("-o '" + O.Output + "' names a source");
+      if (sys::fs::exists(In) && sys::fs::equivalent(O.Output, In)) {
+        reportError("-o '" + O.Output +
+                    "' names a source, which the report would replace");
         return 2;
       }
 
