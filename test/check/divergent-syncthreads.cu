@@ -26,6 +26,30 @@ __global__ void gridStride(const float *__restrict__ in, float *__restrict__ out
   }
 }
 
+__global__ void earlyExit(const float *__restrict__ in, float *__restrict__ out,
+                          int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x] = in[i];
+  // CHECK: divergent-syncthreads.cu:[[@LINE+1]]:3: error: '__syncthreads()' after a return that only some threads take (line [[#@LINE-2]], under the condition on line [[#@LINE-3]]): the threads that returned never reach the barrier [autoprof-divergent-syncthreads]
+  __syncthreads();
+  out[i] = s[255 - threadIdx.x];
+}
+
+// Must not warn: returns taken by whole blocks or after the last barrier.
+__global__ void uniformExit(float *__restrict__ out, int n) {
+  __shared__ float s[256];
+  if (blockIdx.x * blockDim.x >= n)
+    return;
+  s[threadIdx.x] = 1.0f;
+  __syncthreads();
+  if (threadIdx.x > 0)
+    return;
+  out[0] = s[1];
+}
+
 // Must not warn: barriers under block-uniform conditions and loops, and
 // thread-dependent branches that close before the barrier.
 __global__ void reduce(const float *__restrict__ in, float *__restrict__ out,
