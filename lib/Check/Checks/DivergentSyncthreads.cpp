@@ -42,7 +42,8 @@ public:
 } // namespace
 
 llvm::StringRef DivergentSyncthreadsCheck::summary() const {
-  return "__syncthreads() under a condition that depends on the thread";
+  return "__syncthreads() under a condition that depends on the thread, or "
+         "after a return that only some threads take";
 }
 
 void DivergentSyncthreadsCheck::check(const KernelContext &K,

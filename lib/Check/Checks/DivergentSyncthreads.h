@@ -7,7 +7,8 @@
 /// \file
 /// `autoprof-divergent-syncthreads`: `__syncthreads()` under a
 /// branch or loop whose condition depends on the thread: the threads that
-/// skip it hang or break the barrier. Severity error.
+/// skip it hang or break the barrier; also a barrier after a `return` that
+/// only some threads take. Severity error.
 /// docs/checks/autoprof-divergent-syncthreads.md has examples.
 ///
 //===----------------------------------------------------------------------===//
