@@ -225,9 +225,8 @@ bool isHalfIntrinsic(llvm::StringRef N) {
 /// Analyses one kernel and the device functions it calls.
 class Analyzer {
 public:
-  Analyzer(ASTContext &Ctx, KernelFeatures &F,
-           std::vector<MemoryAccess> *Accesses)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), F(F), Accesses(Accesses) {}
+  Analyzer(ASTContext &Ctx, KernelFeatures &F, KernelFacts *Facts)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), F(F), Facts(Facts) {}
 
   void analyzeKernel(const FunctionDecl &Kernel);
 
@@ -250,13 +249,17 @@ public:
   void analyzeFunction(Frame &Fr);
   void recordAccess(const PointerInfo &P, QualType ElemTy, bool Load,
                     bool Store, unsigned Depth, SourceLocation Loc);
+  MemoryAccess describeAccess(const PointerInfo &P, QualType ElemTy,
+                              unsigned Depth, SourceLocation Loc) const;
+  /// Notes, for KernelFacts, a condition whose value may vary by thread.
+  void noteCondition(const Expr *Cond);
   void analyzeCall(const CallExpr *CE, unsigned Depth);
   double weight(unsigned Depth) const { return std::pow(LoopWeight, Depth); }
 
   ASTContext &Ctx;
   SourceManager &SM;
   KernelFeatures &F;
-  std::vector<MemoryAccess> *Accesses;
+  KernelFacts *Facts;
   Frame *Current = nullptr;
   llvm::SmallVector<const FunctionDecl *, 8> CallStack;
   llvm::SmallPtrSet<const ValueDecl *, 4> ConflictArrays;
@@ -515,8 +518,18 @@ PointerInfo Analyzer::subscript(const ArraySubscriptExpr *AS) {
         (!Idx.Stride || *Idx.Stride != 0)) {
       QualType Elem = Ctx.getBaseElementType(T);
       if (!Elem->isDependentType() && !Elem->isIncompleteType() &&
-          (RowElems * Ctx.getTypeSizeInChars(Elem).getQuantity()) % 128 == 0)
+          (RowElems * Ctx.getTypeSizeInChars(Elem).getQuantity()) % 128 == 0) {
         ConflictArrays.insert(P.Root);
+        if (Facts)
+          if (const auto *V = dyn_cast<VarDecl>(P.Root)) {
+            SourceLocation Loc = SM.getFileLoc(AS->getExprLoc());
+            bool Seen = false;
+            for (const KernelFacts::RowAccess &R : Facts->BankConflicts)
+              Seen |= R.Loc == Loc;
+            if (!Seen)
+              Facts->BankConflicts.push_back({V, Loc});
+          }
+      }
     }
   }
   IndexForm Scaled = RowElems > 0
@@ -642,13 +655,19 @@ public:
     if (depth() > F.get("max_loop_depth").value_or(0))
       F.set("max_loop_depth", depth());
   }
-  bool VisitWhileStmt(WhileStmt *) {
+  bool VisitWhileStmt(WhileStmt *S) {
     countLoop();
+    loopCondition(S->getCond());
     return true;
   }
-  bool VisitDoStmt(DoStmt *) {
+  bool VisitDoStmt(DoStmt *S) {
     countLoop();
+    loopCondition(S->getCond());
     return true;
+  }
+  void loopCondition(const Expr *Cond) {
+    if (A.Facts && Cond && A.form(Cond).ThreadDependent)
+      A.noteCondition(Cond);
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *) {
     countLoop();
@@ -656,6 +675,7 @@ public:
   }
   bool VisitForStmt(ForStmt *S) {
     countLoop();
+    loopCondition(S->getCond());
     if (hasConstantTripCount(S))
       F.add("const_trip_loops", 1);
     return true;
@@ -718,8 +738,10 @@ public:
   }
 
   void branch(const Expr *Cond) {
-    if (Cond && A.form(Cond).ThreadDependent)
+    if (Cond && A.form(Cond).ThreadDependent) {
       F.add("thread_dependent_branches", 1);
+      A.noteCondition(Cond);
+    }
   }
   bool VisitIfStmt(IfStmt *S) {
     branch(S->getCond());
@@ -1001,21 +1023,36 @@ void Analyzer::recordAccess(const PointerInfo &P, QualType ElemTy, bool Load,
   }
   if (Vector)
     F.add("vector_accesses", 1);
-  if (Accesses) {
-    MemoryAccess M;
-    M.Where = Where;
+  if (Facts) {
+    MemoryAccess M = describeAccess(P, ElemTy, Depth, Loc);
     M.Load = Load;
     M.Store = Store;
-    M.InLoop = InLoop;
-    M.Vector = Vector;
     M.Class = Class;
-    PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(Loc));
-    if (PL.isValid()) {
-      M.Line = PL.getLine();
-      M.Column = PL.getColumn();
-    }
-    Accesses->push_back(M);
+    Facts->Accesses.push_back(M);
   }
+}
+
+MemoryAccess Analyzer::describeAccess(const PointerInfo &P, QualType ElemTy,
+                                      unsigned Depth,
+                                      SourceLocation Loc) const {
+  MemoryAccess M;
+  M.Where = P.Known ? P.Where : Space::Global;
+  M.InLoop = Depth > 0;
+  M.Vector = !ElemTy.isNull() && isVectorType(ElemTy);
+  if (P.Known)
+    M.Offset = P.Offset;
+  M.Loc = SM.getFileLoc(Loc);
+  PresumedLoc PL = SM.getPresumedLoc(M.Loc);
+  if (PL.isValid()) {
+    M.Line = PL.getLine();
+    M.Column = PL.getColumn();
+  }
+  return M;
+}
+
+void Analyzer::noteCondition(const Expr *Cond) {
+  if (Facts && !llvm::is_contained(Facts->ThreadDependentConditions, Cond))
+    Facts->ThreadDependentConditions.push_back(Cond);
 }
 
 void Analyzer::analyzeCall(const CallExpr *CE, unsigned Depth) {
@@ -1061,6 +1098,14 @@ void Analyzer::analyzeCall(const CallExpr *CE, unsigned Depth) {
     F.add(P.Known && P.Where == Space::Shared ? "atomics_shared"
                                               : "atomics_global",
           1);
+    if (Facts && CE->getNumArgs()) {
+      QualType T = CE->getArg(0)->getType();
+      MemoryAccess M = describeAccess(
+          P, T->isPointerType() ? T->getPointeeType() : QualType(), Depth,
+          CE->getExprLoc());
+      M.Load = M.Store = M.Atomic = true;
+      Facts->Atomics.push_back(M);
+    }
   } else if (isLdg(Name)) {
     F.set("uses_ldg", 1);
     if (CE->getNumArgs() == 1) {
@@ -1171,11 +1216,8 @@ std::string printTemplateArg(const TemplateArgument &A,
   return S;
 }
 
-} // namespace
-
-KernelRecord autoprof::analyzeKernel(const FunctionDecl &Kernel,
-                                     ASTContext &Ctx,
-                                     std::vector<MemoryAccess> *Accesses) {
+KernelRecord analyze(const FunctionDecl &Kernel, ASTContext &Ctx,
+                     KernelFacts *Facts) {
   KernelRecord R;
   const SourceManager &SM = Ctx.getSourceManager();
   PrintingPolicy PP = Ctx.getPrintingPolicy();
@@ -1225,7 +1267,25 @@ KernelRecord autoprof::analyzeKernel(const FunctionDecl &Kernel,
     B.MaxBlocksPerCluster = evaluateInt(LB->getMaxBlocks(), Ctx);
     R.Bounds = B;
   }
-  Analyzer A(Ctx, R.Features, Accesses);
+  Analyzer A(Ctx, R.Features, Facts);
   A.analyzeKernel(Kernel);
   return R;
+}
+
+} // namespace
+
+KernelRecord autoprof::analyzeKernel(const FunctionDecl &Kernel,
+                                     ASTContext &Ctx,
+                                     std::vector<MemoryAccess> *Accesses) {
+  if (!Accesses)
+    return analyze(Kernel, Ctx, nullptr);
+  KernelFacts Facts;
+  KernelRecord R = analyze(Kernel, Ctx, &Facts);
+  *Accesses = std::move(Facts.Accesses);
+  return R;
+}
+
+KernelRecord autoprof::analyzeKernel(const FunctionDecl &Kernel,
+                                     ASTContext &Ctx, KernelFacts &Facts) {
+  return analyze(Kernel, Ctx, &Facts);
 }

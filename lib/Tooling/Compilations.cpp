@@ -57,6 +57,32 @@ private:
   ArgumentsAdjuster Adjust;
 };
 
+/// The database nearest to \p Source: in its directory or a parent, the
+/// first of `<dir>` and `<dir>/build` that holds one (compile_commands.json
+/// or compile_flags.txt).
+std::unique_ptr<CompilationDatabase> findNearest(llvm::StringRef Source,
+                                                 std::string &Origin) {
+  llvm::SmallString<256> Dir(Source);
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  llvm::sys::path::remove_filename(Dir);
+  for (llvm::StringRef D = Dir; !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
+    llvm::SmallString<256> Build(D);
+    llvm::sys::path::append(Build, "build");
+    for (llvm::StringRef Candidate : {D, llvm::StringRef(Build)}) {
+      if (!llvm::sys::fs::is_directory(Candidate))
+        continue;
+      std::string Err;
+      if (auto DB = CompilationDatabase::loadFromDirectory(Candidate, Err)) {
+        Origin = "the compilation database in '" + Candidate.str() + "'";
+        return DB;
+      }
+    }
+  }
+  return nullptr;
+}
+
 } // namespace
 
 llvm::Expected<Compilations> Compilations::load(const CompilationOptions &Opts,
@@ -90,10 +116,17 @@ llvm::Expected<Compilations> Compilations::load(const CompilationOptions &Opts,
   } else if (!FirstSource.empty()) {
     // Like clang-tidy: a database next to the sources is used when found;
     // an unreadable one found this way is not an error.
-    Primary = CompilationDatabase::autoDetectFromSource(FirstSource, Err);
-    Origin = Primary ? "the compilation database found from the sources"
-                     : "default flags";
+    if (Opts.SearchBuildDirs)
+      Primary = findNearest(FirstSource, Origin);
+    else
+      Primary = CompilationDatabase::autoDetectFromSource(FirstSource, Err);
+    if (Origin.empty())
+      Origin = Primary ? "the compilation database found from the sources"
+                       : "default flags";
   }
+
+  if (Primary && Opts.InferMissing && !Opts.FixedArgs)
+    Primary = inferMissingCompileCommands(std::move(Primary));
 
   auto Fallback = std::make_unique<FixedCompilationDatabase>(
       ".", std::vector<std::string>());

@@ -164,6 +164,15 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
   // given after `--` (the fixed database names its compiler "clang-tool").
   bool NvccSyntax =
       isNvcc(In[0]) || llvm::sys::path::filename(In[0]) == "clang-tool";
+  // A command inferred for a CUDA header from a source file names the
+  // header's language as C++ (Clang has no type for `.cuh`).
+  bool CudaHeader = llvm::any_of(
+      In, [](const std::string &A) { return StringRef(A).ends_with(".cuh"); });
+  auto language = [CudaHeader](StringRef L) -> std::string {
+    if (L == "cu" || (CudaHeader && (L == "c++-header" || L == "c++")))
+      return "cuda";
+    return L.str();
+  };
 
   for (size_t I = 1; I < In.size(); ++I) {
     StringRef A = In[I];
@@ -185,10 +194,14 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
       if (A == "-x" && I + 1 < In.size()) {
         HasLanguage = true;
         Emit("-x");
-        Emit(In[++I] == "cu" ? "cuda" : In[I]);
+        Emit(language(In[++I]));
         continue;
       }
-      HasLanguage |= A.starts_with("-x");
+      if (A.starts_with("-x") && A.size() > 2) {
+        HasLanguage = true;
+        Emit("-x" + language(A.drop_front(2)));
+        continue;
+      }
       Emit(A.str());
       continue;
     }
@@ -317,6 +330,8 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
   if (!HasDeviceOnly)
     Front.push_back("--cuda-device-only");
   Front.push_back("-Wno-unknown-cuda-version");
+  if (CudaHeader)
+    Front.push_back("-Wno-pragma-once-outside-header");
   // CUDA 13 keeps libcu++ (needed by cooperative_groups.h) in include/cccl,
   // which nvcc searches and Clang's driver does not.
   llvm::SmallString<256> Cccl(CudaPath);

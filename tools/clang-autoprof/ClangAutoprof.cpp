@@ -58,6 +58,11 @@ cl::SubCommand &autoprof::tool::optimizeCommand() {
   return S;
 }
 
+cl::SubCommand &autoprof::tool::checkCommand() {
+  static cl::SubCommand S("check", "Run static diagnostics on CUDA kernels");
+  return S;
+}
+
 cl::SubCommand &autoprof::tool::treeCommand() {
   static cl::SubCommand S("tree", "Validate, print or draw a profiling tree");
   return S;
@@ -72,22 +77,24 @@ SourceOptions::SourceOptions()
     : BuildPath("p", cl::desc("Build directory holding compile_commands.json"),
                 cl::value_desc("build-dir"), cl::sub(featuresCommand()),
                 cl::sub(planCommand()), cl::sub(profileCommand()),
-                cl::sub(optimizeCommand()), cl::cat(toolCategory())),
+                cl::sub(optimizeCommand()), cl::sub(checkCommand()),
+                cl::cat(toolCategory())),
       Sources(cl::Positional, cl::desc("<source>..."), cl::OneOrMore,
               cl::sub(featuresCommand()), cl::sub(planCommand()),
-              cl::sub(optimizeCommand()), cl::cat(toolCategory())),
+              cl::sub(optimizeCommand()), cl::sub(checkCommand()),
+              cl::cat(toolCategory())),
       ExtraArgs("extra-arg",
                 cl::desc("Additional argument to append to the compiler "
                          "command line"),
                 cl::sub(featuresCommand()), cl::sub(planCommand()),
                 cl::sub(profileCommand()), cl::sub(optimizeCommand()),
-                cl::cat(toolCategory())),
+                cl::sub(checkCommand()), cl::cat(toolCategory())),
       ExtraArgsBefore("extra-arg-before",
                       cl::desc("Additional argument to prepend to the "
                                "compiler command line"),
                       cl::sub(featuresCommand()), cl::sub(planCommand()),
                       cl::sub(profileCommand()), cl::sub(optimizeCommand()),
-                      cl::cat(toolCategory())),
+                      cl::sub(checkCommand()), cl::cat(toolCategory())),
       CudaPath("cuda-path",
                cl::desc("CUDA installation used when the compile command "
                         "names none (default: $CUDA_PATH, $CUDA_HOME, the "
@@ -95,20 +102,22 @@ SourceOptions::SourceOptions()
                cl::value_desc("dir"), cl::sub(featuresCommand()),
                cl::sub(planCommand()), cl::sub(metricsCommand()),
                cl::sub(treeCommand()), cl::sub(profileCommand()),
-               cl::sub(optimizeCommand()), cl::cat(toolCategory())),
+               cl::sub(optimizeCommand()), cl::sub(checkCommand()),
+               cl::cat(toolCategory())),
       Kernel("kernel",
              cl::desc("Only kernels whose name or qualified name matches "
                       "this regular expression"),
              cl::value_desc("regex"), cl::sub(featuresCommand()),
              cl::sub(planCommand()), cl::sub(profileCommand()),
-             cl::sub(optimizeCommand()), cl::cat(toolCategory())),
+             cl::sub(optimizeCommand()), cl::sub(checkCommand()),
+             cl::cat(toolCategory())),
       GpuArch("gpu-arch",
               cl::desc("GPU architecture used when the compile command names "
                        "none"),
               cl::value_desc("sm_XX"), cl::init("sm_90"),
               cl::sub(featuresCommand()), cl::sub(planCommand()),
               cl::sub(profileCommand()), cl::sub(optimizeCommand()),
-              cl::cat(toolCategory())) {}
+              cl::sub(checkCommand()), cl::cat(toolCategory())) {}
 
 SourceOptions &autoprof::tool::sourceOptions() {
   static SourceOptions O;
@@ -168,7 +177,9 @@ int main(int argc, const char **argv) {
           "clang-autoprof: profile-guided analysis and optimisation of CUDA "
           "kernels\n",
           &errs()))
-    return 1;
+    // `check` keeps 1 for findings; its tool errors, bad options included,
+    // exit with 2 as clang-tidy's do.
+    return argc > 1 && StringRef(argv[1]) == "check" ? 2 : 1;
   if (featuresCommand())
     return runFeatures();
   if (metricsCommand())
@@ -181,6 +192,8 @@ int main(int argc, const char **argv) {
     return runProfile(argv[0]);
   if (optimizeCommand())
     return runOptimize(argv[0]);
+  if (checkCommand())
+    return runCheck();
   reportError("no subcommand given; try 'clang-autoprof --help'");
   return 1;
 }

@@ -36,6 +36,7 @@ llvm::cl::SubCommand &treeCommand();
 llvm::cl::SubCommand &planCommand();
 llvm::cl::SubCommand &profileCommand();
 llvm::cl::SubCommand &optimizeCommand();
+llvm::cl::SubCommand &checkCommand();
 
 /// Options of the subcommands that parse sources (-p, sources, extra args).
 struct SourceOptions {
@@ -93,9 +94,13 @@ bool kernelFilter(KernelFilter &Filter);
 /// Runs \p Factory over \p Inputs with the shared source options and
 /// \p FixedArgs, the compiler arguments given after `--`. Returns 0, 1
 /// (some sources failed or had compile errors) or 2 (a bad database).
+/// With \p SearchBuildDirs, a database in `build/` next to the sources is
+/// found too, and sources it does not list get the command of the nearest
+/// one it does (CompilationOptions::SearchBuildDirs and InferMissing).
 int runOnSources(clang::tooling::FrontendActionFactory &Factory,
                  const std::vector<std::string> &Inputs,
-                 const std::optional<std::vector<std::string>> &FixedArgs);
+                 const std::optional<std::vector<std::string>> &FixedArgs,
+                 bool SearchBuildDirs = false);
 
 /// The injection library: $AUTOPROF_INJECT_LIBRARY, else
 /// lib/libautoprof-inject.so beside the tool's bin/.
@@ -122,6 +127,9 @@ int runProfile(const char *Argv0);
 
 /// Runs `optimize`; returns the exit status.
 int runOptimize(const char *Argv0);
+
+/// Runs `check`; returns the exit status (0, 1 or 2).
+int runCheck();
 
 /// Runs `plan`; returns the exit status.
 int runPlan(const char *Argv0);

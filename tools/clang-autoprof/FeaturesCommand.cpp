@@ -63,10 +63,13 @@ bool autoprof::tool::kernelFilter(KernelFilter &Filter) {
 int autoprof::tool::runOnSources(
     clang::tooling::FrontendActionFactory &Factory,
     const std::vector<std::string> &Inputs,
-    const std::optional<std::vector<std::string>> &FixedArgs) {
+    const std::optional<std::vector<std::string>> &FixedArgs,
+    bool SearchBuildDirs) {
   SourceOptions &S = sourceOptions();
   int Status = 0;
   CompilationOptions CO;
+  CO.SearchBuildDirs = SearchBuildDirs;
+  CO.InferMissing = SearchBuildDirs;
   CO.BuildPath = S.BuildPath;
   CO.FixedArgs = FixedArgs;
   CO.ExtraArgs.assign(S.ExtraArgs.begin(), S.ExtraArgs.end());

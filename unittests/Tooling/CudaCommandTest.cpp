@@ -138,3 +138,20 @@ TEST(CudaCommandTest, ClangCommandsKeepClangMeanings) {
 }
 
 } // namespace
+
+TEST(CudaCommandTest, CompilesInferredHeaderCommandsAsCuda) {
+  // The command a database infers for a header from a .cu file.
+  AdjustedCommand C = adjustCudaCommand(
+      {"clang++", "-x", "c++-header", "-Iinclude", "src/k.cuh"}, settings());
+  auto X = std::find(C.Args.begin(), C.Args.end(), "-x");
+  ASSERT_NE(X, C.Args.end());
+  EXPECT_EQ(*(X + 1), "cuda");
+  EXPECT_TRUE(has(C.Args, "-Wno-pragma-once-outside-header"));
+  AdjustedCommand Joined =
+      adjustCudaCommand({"clang++", "-xc++", "k.cuh"}, settings());
+  EXPECT_TRUE(has(Joined.Args, "-xcuda"));
+  // A C++ header stays C++.
+  AdjustedCommand Cpp =
+      adjustCudaCommand({"clang++", "-x", "c++-header", "k.h"}, settings());
+  EXPECT_TRUE(has(Cpp.Args, "c++-header"));
+}

@@ -26,7 +26,9 @@
 
 namespace clang {
 class ASTContext;
+class Expr;
 class FunctionDecl;
+class VarDecl;
 namespace tooling {
 class FrontendActionFactory;
 } // namespace tooling
@@ -47,10 +49,38 @@ struct MemoryAccess {
   bool Store = false;
   bool InLoop = false;
   bool Vector = false;
+  /// An atomic read-modify-write (recorded only in KernelFacts::Atomics).
+  bool Atomic = false;
   /// Unset when the pointer could not be traced to its origin.
   std::optional<AccessClass> Class;
+  /// The element offset from the pointer's origin; unset when the pointer
+  /// could not be traced.
+  std::optional<IndexForm> Offset;
   unsigned Line = 0;
   unsigned Column = 0;
+  /// Where the access is, in the file (not a macro expansion).
+  clang::SourceLocation Loc;
+};
+
+/// What the analysis of one kernel saw, with source locations, for the
+/// static checks: facts of the kernel's body and of the device functions it
+/// calls (analysed with the forms of their arguments at each call).
+struct KernelFacts {
+  /// Every load and store, as MemoryAccess.
+  std::vector<MemoryAccess> Accesses;
+  /// The target of every atomic call (Atomic set, Load and Store set).
+  std::vector<MemoryAccess> Atomics;
+  /// The conditions of `if`, `switch`, `?:` and loops whose value may differ
+  /// between the threads of a block.
+  std::vector<const clang::Expr *> ThreadDependentConditions;
+  /// One row subscript `a[i]` of a multi-dimensional `__shared__` array
+  /// whose row index varies with threadIdx.x and whose rows are a multiple
+  /// of 128 bytes long: the threads of a warp hit one bank.
+  struct RowAccess {
+    const clang::VarDecl *Array = nullptr;
+    clang::SourceLocation Loc;
+  };
+  std::vector<RowAccess> BankConflicts;
 };
 
 /// Analyses the kernel \p Kernel (a function with a body) and returns its
@@ -58,6 +88,10 @@ struct MemoryAccess {
 KernelRecord analyzeKernel(const clang::FunctionDecl &Kernel,
                            clang::ASTContext &Ctx,
                            std::vector<MemoryAccess> *Accesses = nullptr);
+
+/// Analyses \p Kernel like analyzeKernel and fills \p Facts.
+KernelRecord analyzeKernel(const clang::FunctionDecl &Kernel,
+                           clang::ASTContext &Ctx, KernelFacts &Facts);
 
 /// Appends to \p Report the kernels accepted by \p Filter and every launch
 /// site of the translation unit in \p Ctx, skipping those already present

@@ -32,6 +32,13 @@ struct CompilationOptions {
   std::optional<std::vector<std::string>> FixedArgs;
   /// `--extra-arg` and `--extra-arg-before`.
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
+  /// Without `-p` or `--`, look for the database in the first source's
+  /// directory and each parent, and in a `build/` directory of each, taking
+  /// the nearest (instead of the directory and its parents only).
+  bool SearchBuildDirs = false;
+  /// Give a source that a database (`-p` or found) does not list, such as a
+  /// header, the command of the listed file nearest to it by path.
+  bool InferMissing = false;
 };
 
 /// The compile commands of the analysed sources.

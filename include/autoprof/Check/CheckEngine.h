@@ -1,0 +1,85 @@
+//===- CheckEngine.h - Runs the static checks over sources ------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Runs the checks selected for each translation unit on every kernel
+/// defined in user code, and collects the findings, the text of each file
+/// they are in, and the translation units that did not compile.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_CHECK_CHECKENGINE_H
+#define AUTOPROF_CHECK_CHECKENGINE_H
+
+#include "autoprof/Check/Check.h"
+#include "autoprof/Check/CheckRegistry.h"
+#include "autoprof/Features/FeatureExtractor.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+namespace tooling {
+class FrontendActionFactory;
+} // namespace tooling
+} // namespace clang
+
+namespace autoprof {
+
+/// The checks that apply to one translation unit, and the warnings that
+/// become errors there.
+struct CheckSelection {
+  std::vector<const Check *> Checks;
+  GlobList WarningsAsErrors;
+};
+
+/// Collects the findings of the checks over one or more translation units.
+class CheckEngine {
+public:
+  /// \p Select gives the selection for a translation unit from the
+  /// absolute path of its main file.
+  CheckEngine(std::function<const CheckSelection &(llvm::StringRef)> Select,
+              KernelFilter Filter);
+
+  /// Runs the checks selected for \p MainFile on every kernel of \p Ctx.
+  void run(clang::ASTContext &Ctx, llvm::StringRef MainFile);
+
+  /// An action factory that calls run() on each translation unit that
+  /// compiles without errors, and records those that do not.
+  std::unique_ptr<clang::tooling::FrontendActionFactory> newActionFactory();
+
+  /// The findings, sorted by file and offset. A warning that
+  /// --warnings-as-errors promotes has Level Error and Promoted set.
+  std::vector<Finding> findings() const;
+  /// The text of \p File (an absolute path) as it was parsed, or empty.
+  llvm::StringRef fileText(llvm::StringRef File) const;
+  /// The main files (absolute) of the translation units with compile
+  /// errors.
+  const std::vector<std::string> &filesWithErrors() const {
+    return FilesWithErrors;
+  }
+  void noteFileWithErrors(llvm::StringRef MainFile);
+  /// The number of kernels checked.
+  unsigned kernels() const { return Kernels.size(); }
+
+private:
+  std::function<const CheckSelection &(llvm::StringRef)> Select;
+  KernelFilter Filter;
+  std::vector<Finding> Findings;
+  std::vector<std::string> Kernels;
+  std::map<std::string, std::string> Texts;
+  std::vector<std::string> FilesWithErrors;
+};
+
+} // namespace autoprof
+
+#endif // AUTOPROF_CHECK_CHECKENGINE_H

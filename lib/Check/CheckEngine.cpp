@@ -1,0 +1,183 @@
+//===- CheckEngine.cpp - Runs the static checks over sources --------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Check/CheckEngine.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace clang;
+using namespace autoprof;
+
+namespace {
+
+std::string absolutePath(llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+/// The kernels defined in user code (plain functions and the patterns of
+/// templates) and every kernel launch of the translation unit.
+class TUCollector : public RecursiveASTVisitor<TUCollector> {
+public:
+  explicit TUCollector(const SourceManager &SM) : SM(SM) {}
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
+        FD->isInvalidDecl())
+      return true;
+    SourceLocation Loc = SM.getFileLoc(FD->getLocation());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+      return true;
+    Kernels.push_back(FD);
+    return true;
+  }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *CE) {
+    const FunctionDecl *K = CE->getDirectCallee();
+    if (!K) {
+      // A call of a template in a template: the callee is unresolved.
+      if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(
+              CE->getCallee()->IgnoreParenImpCasts()))
+        for (const NamedDecl *D : ULE->decls())
+          if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+            Launches[FT->getTemplatedDecl()->getCanonicalDecl()].push_back(CE);
+      return true;
+    }
+    if (const FunctionDecl *P = K->getTemplateInstantiationPattern())
+      K = P;
+    Launches[K->getCanonicalDecl()].push_back(CE);
+    return true;
+  }
+  std::vector<const FunctionDecl *> Kernels;
+  std::map<const FunctionDecl *, std::vector<const CUDAKernelCallExpr *>>
+      Launches;
+
+private:
+  const SourceManager &SM;
+};
+
+class CheckConsumer : public ASTConsumer {
+public:
+  CheckConsumer(CheckEngine &Engine, std::string MainFile)
+      : Engine(Engine), MainFile(std::move(MainFile)) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred()) {
+      Engine.noteFileWithErrors(MainFile);
+      return;
+    }
+    Engine.run(Ctx, MainFile);
+  }
+
+private:
+  CheckEngine &Engine;
+  std::string MainFile;
+};
+
+class CheckAction : public ASTFrontendAction {
+public:
+  explicit CheckAction(CheckEngine &Engine) : Engine(Engine) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef InFile) override {
+    return std::make_unique<CheckConsumer>(Engine, absolutePath(InFile));
+  }
+
+private:
+  CheckEngine &Engine;
+};
+
+class CheckActionFactory : public tooling::FrontendActionFactory {
+public:
+  explicit CheckActionFactory(CheckEngine &Engine) : Engine(Engine) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<CheckAction>(Engine);
+  }
+
+private:
+  CheckEngine &Engine;
+};
+
+} // namespace
+
+CheckEngine::CheckEngine(
+    std::function<const CheckSelection &(llvm::StringRef)> Select,
+    KernelFilter Filter)
+    : Select(std::move(Select)), Filter(std::move(Filter)) {}
+
+void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
+  const CheckSelection &Sel = Select(MainFile);
+  const SourceManager &SM = Ctx.getSourceManager();
+  TUCollector C(SM);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  size_t First = Findings.size();
+  for (const FunctionDecl *FD : C.Kernels) {
+    KernelFacts Facts;
+    KernelRecord K = analyzeKernel(*FD, Ctx, Facts);
+    if (Filter && !Filter(K.Name, K.QualifiedName))
+      continue;
+    std::string Key = K.File + ":" + std::to_string(K.Line) + ":" +
+                      std::to_string(K.Column) + ":" + K.QualifiedName;
+    if (llvm::is_contained(Kernels, Key))
+      continue;
+    Kernels.push_back(Key);
+    std::vector<const CUDAKernelCallExpr *> Launches;
+    auto It = C.Launches.find(FD->getCanonicalDecl());
+    if (It != C.Launches.end())
+      Launches = It->second;
+    KernelContext KC{Ctx, *FD, K, Facts, Launches};
+    FindingSink Sink(Ctx, Findings);
+    for (const Check *Ch : Sel.Checks)
+      Ch->check(KC, Sink);
+  }
+  for (size_t I = First; I < Findings.size(); ++I) {
+    Finding &F = Findings[I];
+    if (F.Level == Severity::Warning &&
+        Sel.WarningsAsErrors.contains(F.Check)) {
+      F.Level = Severity::Error;
+      F.Promoted = true;
+    }
+    if (!Texts.count(F.File))
+      if (auto FE = SM.getFileManager().getOptionalFileRef(F.File)) {
+        FileID FID = SM.translateFile(*FE);
+        if (FID.isValid())
+          Texts[F.File] = SM.getBufferData(FID).str();
+      }
+  }
+}
+
+std::unique_ptr<tooling::FrontendActionFactory>
+CheckEngine::newActionFactory() {
+  return std::make_unique<CheckActionFactory>(*this);
+}
+
+std::vector<Finding> CheckEngine::findings() const {
+  std::vector<Finding> Sorted = Findings;
+  std::stable_sort(
+      Sorted.begin(), Sorted.end(), [](const Finding &A, const Finding &B) {
+        return std::tie(A.File, A.Offset) < std::tie(B.File, B.Offset);
+      });
+  return Sorted;
+}
+
+llvm::StringRef CheckEngine::fileText(llvm::StringRef File) const {
+  auto It = Texts.find(File.str());
+  return It == Texts.end() ? llvm::StringRef() : llvm::StringRef(It->second);
+}
+
+void CheckEngine::noteFileWithErrors(llvm::StringRef MainFile) {
+  FilesWithErrors.push_back(MainFile.str());
+}

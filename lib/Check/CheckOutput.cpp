@@ -1,0 +1,247 @@
+//===- CheckOutput.cpp - Findings as text and SARIF -----------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Check/CheckOutput.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <map>
+#include <set>
+
+using namespace autoprof;
+
+std::pair<unsigned, unsigned> autoprof::lineAndColumn(llvm::StringRef Text,
+                                                      unsigned Offset) {
+  Offset = std::min<size_t>(Offset, Text.size());
+  llvm::StringRef Before = Text.take_front(Offset);
+  unsigned Line = 1 + Before.count('\n');
+  size_t LastNL = Before.rfind('\n');
+  unsigned Column =
+      LastNL == llvm::StringRef::npos ? Offset + 1 : Offset - LastNL;
+  return {Line, Column};
+}
+
+std::string autoprof::formatFindingsText(
+    llvm::ArrayRef<Finding> Findings, const FileTextLookup &Text,
+    const std::function<std::string(llvm::StringRef)> &Shown) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  for (const Finding &F : Findings) {
+    OS << Shown(F.File) << ":" << F.Line << ":" << F.Column << ": "
+       << severityName(F.Level) << ": " << F.Message << " [" << F.Check
+       << (F.Promoted ? ",-warnings-as-errors" : "") << "]\n";
+    llvm::StringRef T = Text(F.File);
+    if (T.empty() || F.Offset > T.size())
+      continue;
+    size_t Begin = T.rfind('\n', F.Offset);
+    Begin = Begin == llvm::StringRef::npos ? 0 : Begin + 1;
+    if (F.Offset < Begin)
+      Begin = F.Offset;
+    size_t End = T.find('\n', F.Offset);
+    llvm::StringRef Line = T.slice(Begin, End).rtrim("\r");
+    std::string Number = std::to_string(F.Line);
+    std::string Pad(std::max<size_t>(Number.size(), 4) + 1, ' ');
+    OS << llvm::left_justify("", Pad.size() - Number.size()) << Number << " | "
+       << Line << "\n"
+       << Pad << " | ";
+    // Keep tabs so that the caret lines up in a terminal.
+    for (size_t I = Begin; I < F.Offset && I - Begin < Line.size(); ++I)
+      OS << (T[I] == '\t' ? '\t' : ' ');
+    OS << "^\n";
+  }
+  OS.flush();
+  return Out;
+}
+
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void key(Writer &W, const char *K) { W.Key(K); }
+
+void string(Writer &W, llvm::StringRef S) {
+  W.String(S.data(), static_cast<rapidjson::SizeType>(S.size()));
+}
+
+std::string fileURI(llvm::StringRef Path) {
+  std::string URI = "file://";
+  for (char C : Path) {
+    if (llvm::isAlnum(C) || llvm::StringRef("/-_.~").contains(C))
+      URI += C;
+    else
+      URI += "%" + llvm::utohexstr(static_cast<unsigned char>(C), false, 2);
+  }
+  return URI;
+}
+
+void region(Writer &W, llvm::StringRef Text, unsigned Offset, unsigned Length) {
+  W.StartObject();
+  auto [L, C] = lineAndColumn(Text, Offset);
+  auto [EL, EC] = lineAndColumn(Text, Offset + Length);
+  key(W, "startLine");
+  W.Uint(L);
+  key(W, "startColumn");
+  W.Uint(C);
+  key(W, "endLine");
+  W.Uint(EL);
+  key(W, "endColumn");
+  W.Uint(EC);
+  key(W, "charOffset");
+  W.Uint(Offset);
+  key(W, "charLength");
+  W.Uint(Length);
+  W.EndObject();
+}
+
+} // namespace
+
+std::string autoprof::formatFindingsSarif(llvm::ArrayRef<Finding> Findings,
+                                          llvm::ArrayRef<const Check *> Rules,
+                                          const FileTextLookup &Text,
+                                          llvm::StringRef ToolVersion,
+                                          llvm::StringRef DocsURL) {
+  rapidjson::StringBuffer Buf;
+  Writer W(Buf);
+  W.SetIndent(' ', 2);
+  W.StartObject();
+  key(W, "$schema");
+  W.String("https://json.schemastore.org/sarif-2.1.0.json");
+  key(W, "version");
+  W.String("2.1.0");
+  key(W, "runs");
+  W.StartArray();
+  W.StartObject();
+  key(W, "tool");
+  W.StartObject();
+  key(W, "driver");
+  W.StartObject();
+  key(W, "name");
+  W.String("clang-autoprof");
+  key(W, "version");
+  string(W, ToolVersion);
+  key(W, "informationUri");
+  string(W, DocsURL.str() + "/check.md");
+  key(W, "rules");
+  W.StartArray();
+  std::map<std::string, unsigned> RuleIndex;
+  for (const Check *C : Rules) {
+    RuleIndex[C->name().str()] = RuleIndex.size();
+    W.StartObject();
+    key(W, "id");
+    string(W, C->name());
+    key(W, "shortDescription");
+    W.StartObject();
+    key(W, "text");
+    string(W, C->summary());
+    W.EndObject();
+    key(W, "helpUri");
+    string(W, DocsURL.str() + "/checks/" + C->name().str() + ".md");
+    key(W, "defaultConfiguration");
+    W.StartObject();
+    key(W, "level");
+    W.String(severityName(C->severity()));
+    W.EndObject();
+    W.EndObject();
+  }
+  W.EndArray();
+  W.EndObject();
+  W.EndObject();
+
+  key(W, "results");
+  W.StartArray();
+  for (const Finding &F : Findings) {
+    llvm::StringRef T = Text(F.File);
+    W.StartObject();
+    key(W, "ruleId");
+    string(W, F.Check);
+    auto It = RuleIndex.find(F.Check);
+    if (It != RuleIndex.end()) {
+      key(W, "ruleIndex");
+      W.Uint(It->second);
+    }
+    key(W, "level");
+    W.String(severityName(F.Level));
+    key(W, "message");
+    W.StartObject();
+    key(W, "text");
+    string(W, F.Message);
+    W.EndObject();
+    key(W, "locations");
+    W.StartArray();
+    W.StartObject();
+    key(W, "physicalLocation");
+    W.StartObject();
+    key(W, "artifactLocation");
+    W.StartObject();
+    key(W, "uri");
+    string(W, fileURI(F.File));
+    W.EndObject();
+    key(W, "region");
+    W.StartObject();
+    key(W, "startLine");
+    W.Uint(F.Line);
+    key(W, "startColumn");
+    W.Uint(F.Column);
+    W.EndObject();
+    W.EndObject();
+    W.EndObject();
+    W.EndArray();
+    if (!F.Fix.empty()) {
+      // One fix; its replacements grouped by file.
+      std::map<std::string, std::vector<const clang::tooling::Replacement *>>
+          ByFile;
+      for (const clang::tooling::Replacement &R : F.Fix)
+        ByFile[R.getFilePath().str()].push_back(&R);
+      key(W, "fixes");
+      W.StartArray();
+      W.StartObject();
+      key(W, "description");
+      W.StartObject();
+      key(W, "text");
+      string(W, "fix " + F.Check);
+      W.EndObject();
+      key(W, "artifactChanges");
+      W.StartArray();
+      for (auto &[File, Rs] : ByFile) {
+        llvm::StringRef FT = File == F.File ? T : Text(File);
+        W.StartObject();
+        key(W, "artifactLocation");
+        W.StartObject();
+        key(W, "uri");
+        string(W, fileURI(File));
+        W.EndObject();
+        key(W, "replacements");
+        W.StartArray();
+        for (const clang::tooling::Replacement *R : Rs) {
+          W.StartObject();
+          key(W, "deletedRegion");
+          region(W, FT, R->getOffset(), R->getLength());
+          key(W, "insertedContent");
+          W.StartObject();
+          key(W, "text");
+          string(W, R->getReplacementText());
+          W.EndObject();
+          W.EndObject();
+        }
+        W.EndArray();
+        W.EndObject();
+      }
+      W.EndArray();
+      W.EndObject();
+      W.EndArray();
+    }
+    W.EndObject();
+  }
+  W.EndArray();
+  W.EndObject();
+  W.EndArray();
+  W.EndObject();
+  return std::string(Buf.GetString(), Buf.GetSize()) + "\n";
+}

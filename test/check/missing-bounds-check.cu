@@ -1,0 +1,54 @@
+// autoprof-missing-bounds-check: a global thread index used without a
+// bounds check, in a kernel whose launch rounds the grid up.
+
+// RUN: clang-autoprof check --checks='-*,autoprof-missing-bounds-check' %s -- -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+__global__ void scale(const float *__restrict__ in, float *__restrict__ out,
+                      float a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: missing-bounds-check.cu:[[@LINE+1]]:3: warning: 'out[i]' is indexed by the global thread index without a bounds check, but the launch on line [[#@LINE+35]] rounds the grid up ('(n + 255) / 256'): threads of the last block access past the end (1 more in 'scale') [autoprof-missing-bounds-check]
+  out[i] = a * in[i];
+}
+
+__global__ void inline2d(float *__restrict__ m, int cols) {
+  // CHECK: missing-bounds-check.cu:[[@LINE+1]]:3: warning: 'm[(blockIdx.y * blockDim.y + threadIdx.y) * cols + blockIdx.x * blockDim.x + threadIdx.x]' is indexed by the global thread index without a bounds check, but the launch on line {{[0-9]+}} rounds the grid up ('(cols + 15) / 16')
+  m[(blockIdx.y * blockDim.y + threadIdx.y) * cols + blockIdx.x * blockDim.x + threadIdx.x] = 0.0f;
+}
+
+// Must not warn: guarded by an if, by an early return, by a grid-stride
+// loop's condition; an unguarded kernel whose grid does not round up.
+__global__ void guarded(const float *__restrict__ in, float *__restrict__ out,
+                        int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = in[i];
+    out[i] = v;
+  }
+}
+__global__ void early(float *__restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  out[i] = 1.0f;
+}
+__global__ void strided(float *__restrict__ out, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    out[i] = 1.0f;
+}
+__global__ void exact(float *__restrict__ out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
+}
+
+void launch(float *a, float *b, int n, int rows, int cols) {
+  scale<<<(n + 255) / 256, 256>>>(a, b, 2.0f);
+  dim3 block(16, 16);
+  dim3 grid((cols + 15) / 16, (rows + 15) / 16);
+  inline2d<<<grid, block>>>(a, cols);
+  int blocks = (n + 256 - 1) / 256;
+  guarded<<<blocks, 256>>>(a, b, n);
+  early<<<blocks, 256>>>(b, n);
+  strided<<<blocks, 256>>>(b, n);
+  exact<<<n / 256, 256>>>(b);
+}
