@@ -11,6 +11,7 @@
 #include "Transformations/LaunchBounds.h"
 #include "Transformations/PadSharedArrays.h"
 #include "Transformations/RestrictReadonlyParams.h"
+#include "Transformations/TileMatmulSmem.h"
 #include "Transformations/TileTransposeSmem.h"
 #include "Transformations/UnrollConstantLoops.h"
 #include "Transformations/VectorizeFloat4.h"
@@ -28,9 +29,10 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const VectorizeFloat4 Float4;
   static const TileTransposeSmem Transpose;
   static const WarpShuffleReduce ShuffleReduce;
+  static const TileMatmulSmem Matmul;
   static const std::vector<const Transformation *> All = {
-      &Restrict,  &Unroll, &Pad,       &FastMath,     &Bounds,
-      &BlockSize, &Float4, &Transpose, &ShuffleReduce};
+      &Restrict,  &Unroll, &Pad,       &FastMath,      &Bounds,
+      &BlockSize, &Float4, &Transpose, &ShuffleReduce, &Matmul};
   return All;
 }
 

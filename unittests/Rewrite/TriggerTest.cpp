@@ -23,7 +23,7 @@ TEST(TriggerTest, RegistryNamesEveryTransformation) {
             "restrict-readonly-params, unroll-constant-loops, "
             "pad-shared-arrays, fast-math-intrinsics, launch-bounds, "
             "launch-block-size, vectorize-float4, tile-transpose-smem, "
-            "warp-shuffle-reduce");
+            "warp-shuffle-reduce, tile-matmul-smem");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
 
@@ -165,6 +165,23 @@ TEST(TriggerTest, WarpShuffleReduceFiresOnBarrierStallsOrDivergence) {
   EXPECT_TRUE(T.trigger({{Threads, 12}}));
   EXPECT_FALSE(T.trigger({{Threads, 24}}));
   EXPECT_FALSE(T.trigger({{Barrier, 0.1}, {Uniform, 99}, {Threads, 32}}));
+}
+
+TEST(TriggerTest, TileMatmulFiresOnGlobalMemoryTraffic) {
+  const Transformation &T = get("tile-matmul-smem");
+  const char *L2 = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+  const char *Dram = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
+  const char *L1Hit = "l1tex__t_sector_hit_rate.pct";
+  const char *Excess = "derived__global_excess_sectors_pct";
+  EXPECT_EQ(*T.trigger({{L2, 80}}), std::string(L2) + " = 80 >= 50");
+  EXPECT_FALSE(T.trigger({{L2, 49}}));
+  EXPECT_TRUE(T.trigger({{Dram, 50}}));
+  EXPECT_FALSE(T.trigger({{Dram, 30}}));
+  EXPECT_EQ(*T.trigger({{L1Hit, 12}}), std::string(L1Hit) + " = 12 < 50");
+  EXPECT_FALSE(T.trigger({{L1Hit, 50}}));
+  EXPECT_TRUE(T.trigger({{Excess, 40}}));
+  EXPECT_FALSE(T.trigger({{Excess, 25}}));
+  EXPECT_FALSE(T.trigger({{L2, 20}, {Dram, 10}, {L1Hit, 90}, {Excess, 0}}));
 }
 
 } // namespace
