@@ -139,6 +139,23 @@ __global__ void scaled(const float *A, const float *B, float *C, int M, int N,
 // CHECK-NOT:    __shared__
 // CHECK:        C[row * N + col] = 2.0f * acc;
 
+// The accumulator, moved out of the guarded block, would clash with a
+// parameter.
+__global__ void clash(const float *A, const float *B, float *C, int M, int N,
+                      int K, float sum) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < M && col < N) {
+    float sum = 0.0f;
+    for (int k = 0; k < K; ++k)
+      sum += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = sum;
+  }
+}
+// CHECK:      __global__ void clash(const float *A, const float *B, float *C, int M, int N,
+// CHECK-NOT:    __shared__
+// CHECK:          sum += A[row * K + k] * B[k * N + col];
+
 void run(const float *A, const float *B, float *C, const double *x,
          const double *y, double *z, int M, int N, int K) {
   dim3 block(16, 16);
@@ -148,6 +165,7 @@ void run(const float *A, const float *B, float *C, const double *x,
   smallBlock<<<dim3((N + 7) / 8, (M + 7) / 8), dim3(8, 8)>>>(A, B, C, M, N, K);
   transposedB<<<grid, block>>>(A, B, C, M, N, K);
   scaled<<<grid, block>>>(A, B, C, M, N, K);
+  clash<<<grid, block>>>(A, B, C, M, N, K, 1.0f);
 }
 
 // DIFF:      # tile-matmul-smem on kernel matmul
@@ -170,4 +188,6 @@ void run(const float *A, const float *B, float *C, const double *x,
 // LIST-NEXT: kernel transposedB at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel scaled at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT: kernel clash at {{.*}}
 // LIST-NEXT:   no proposal

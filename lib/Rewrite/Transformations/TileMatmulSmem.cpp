@@ -314,6 +314,15 @@ Error TileMatmulSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   Matmul Mm;
   if (!matchProduct(Ctx, Work, X, Y, Mm))
     return Error::success();
+  // The accumulator moves out of the guarded block: its name must not be
+  // that of a parameter or of an index.
+  if (!EarlyExit) {
+    for (const ParmVarDecl *P : Kernel.parameters())
+      if (P->getName() == Mm.Acc->getName())
+        return Error::success();
+    if (X->getName() == Mm.Acc->getName() || Y->getName() == Mm.Acc->getName())
+      return Error::success();
+  }
   const auto *Both = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParens());
   if (!Both || Both->getOpcode() != (EarlyExit ? BO_LOr : BO_LAnd))
     return Error::success();
