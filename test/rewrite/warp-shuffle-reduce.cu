@@ -1,8 +1,8 @@
-// warp-shuffle-reduce: a block's shared-memory tree reduction, interleaved or
-// sequential, keeps sequential addressing down to 64 values and finishes in
-// warp 0 with __shfl_down_sync, when every launch has a constant 1-D block of
-// a power of two >= 64; not otherwise, nor when an element other than the
-// first is read after the loop.
+// warp-shuffle-reduce: a block's shared-memory tree reduction (interleaved,
+// strided or sequential) keeps sequential addressing down to 64 values and
+// finishes in warp 0 with __shfl_down_sync, when every launch has a constant
+// 1-D block of a power of two >= 64; not otherwise, nor when an element other
+// than the first is read after the loop.
 
 // RUN: cp %s %t.orig
 // RUN: clang-autoprof optimize --dry-run --transformations=warp-shuffle-reduce -o %t.cu %s -- -std=c++17
@@ -95,6 +95,40 @@ __global__ void rowMax(const int *in, int *out, int cols) {
 // CHECK:        __syncthreads();
 // CHECK-NEXT:   out[blockIdx.x * cols + tid] = best[0];
 
+// Strided indices, unsigned sums.
+__global__ void strided(unsigned *out) {
+  __shared__ unsigned count[1024];
+  int tid = threadIdx.x;
+  count[tid] = tid & 3;
+  __syncthreads();
+  for (int s = 1; s < blockDim.x; s <<= 1) {
+    int index = tid * (2 * s);
+    if (index < blockDim.x)
+      count[index] += count[index + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = count[0];
+}
+// CHECK:      __global__ void strided(unsigned *out) {
+// CHECK:        for (int s = blockDim.x / 2; s > 32; s >>= 1) {
+// CHECK-NEXT:     int index = tid;
+// CHECK-NEXT:     if (index < s)
+// CHECK-NEXT:       count[index] += count[index + s];
+// CHECK-NEXT:     __syncthreads();
+// CHECK-NEXT:   }
+// CHECK-NEXT:   // The last 64 values: warp 0 combines them with shuffles.
+// CHECK-NEXT:   if (tid < 32) {
+// CHECK-NEXT:     unsigned int V = count[tid] + count[tid + 32];
+// CHECK-NEXT:     for (int O = 16; O > 0; O >>= 1)
+// CHECK-NEXT:       V += __shfl_down_sync(0xffffffff, V, O);
+// CHECK-NEXT:     if (tid == 0)
+// CHECK-NEXT:       count[0] = V;
+// CHECK-NEXT:   }
+// CHECK-NEXT:   __syncthreads();
+// CHECK-NEXT:   if (tid == 0)
+// CHECK-NEXT:     out[blockIdx.x] = count[0];
+
 // Reads its own element after the loop.
 __global__ void readsOwn(float *out) {
   __shared__ float sdata[128];
@@ -168,6 +202,7 @@ void run(const float *in, float *out, const int *iin, int *iout, int n,
   constexpr int Block = 512;
   sumInterleaved<<<(n + Block - 1) / Block, Block, Block * sizeof(float)>>>(in, out, n);
   rowMax<<<n, dim3(256)>>>(iin, iout, 256);
+  strided<<<n, 1024>>>((unsigned *)iout);
   readsOwn<<<1, 128>>>(out);
   oneWarp<<<1, 32>>>(out);
   runtimeBlock<<<1, block, block * sizeof(float)>>>(out);
@@ -180,15 +215,19 @@ void run(const float *in, float *out, const int *iin, int *iout, int n,
 // DIFF-NEXT: +  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
 // DIFF-NEXT: +    if (tid < s)
 // DIFF:      # warp-shuffle-reduce on kernel rowMax
+// DIFF:      # warp-shuffle-reduce on kernel strided
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-9:  ReplacementText: {{.*}}
+// YAML-COUNT-15: ReplacementText: {{.*}}
 // YAML-NOT:      ReplacementText
 
 // LIST:      kernel sumInterleaved at {{.*}}
 // LIST-NEXT:   warp-shuffle-reduce: reduce a __shared__ array with sequential addressing down to 64 values, then in one warp with __shfl_down_sync
-// LIST-NEXT:     trigger: needs smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio, derived__branch_uniformity_pct, smsp__average_thread_inst_executed_per_inst_executed.ratio
+// LIST-NEXT:     trigger: needs smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio, derived__branch_uniformity_pct, smsp__average_thread_inst_executed_per_inst_executed.ratio, derived__shared_bank_conflict_pct
 // LIST-NEXT: kernel rowMax at {{.*}}
+// LIST-NEXT:   warp-shuffle-reduce: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel strided at {{.*}}
 // LIST-NEXT:   warp-shuffle-reduce: {{.*}}
 // LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel readsOwn at {{.*}}

@@ -164,6 +164,8 @@ TEST(TriggerTest, WarpShuffleReduceFiresOnBarrierStallsOrDivergence) {
   EXPECT_FALSE(T.trigger({{Uniform, 90}}));
   EXPECT_TRUE(T.trigger({{Threads, 12}}));
   EXPECT_FALSE(T.trigger({{Threads, 24}}));
+  EXPECT_TRUE(T.trigger({{"derived__shared_bank_conflict_pct", 40}}));
+  EXPECT_FALSE(T.trigger({{"derived__shared_bank_conflict_pct", 5}}));
   EXPECT_FALSE(T.trigger({{Barrier, 0.1}, {Uniform, 99}, {Threads, 32}}));
 }
 

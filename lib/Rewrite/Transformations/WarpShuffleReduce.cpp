@@ -182,12 +182,16 @@ struct TreeLoop {
   const VarDecl *Tid = nullptr;
   const IfStmt *If = nullptr;
   bool Interleaved = false;
+  /// Strided: the element index `Index = 2 * S * Tid`, or null.
+  const VarDecl *Index = nullptr;
   Step Op;
 };
 
 /// `for (T S = 1; S < blockDim.x; S *= 2) { if (Tid % (2 * S) == 0) Op;
 /// __syncthreads(); }` (interleaved) or `for (T S = blockDim.x / 2; S > 0;
-/// S >>= 1) { if (Tid < S) Op; __syncthreads(); }` (sequential).
+/// S >>= 1) { if (Tid < S) Op; __syncthreads(); }` (sequential), or
+/// `for (T S = 1; S < blockDim.x; S *= 2) { T Index = 2 * S * Tid;
+/// if (Index < blockDim.x) Op; __syncthreads(); }` (strided, Op on Index).
 std::optional<TreeLoop> matchLoop(ASTContext &Ctx, const Stmt *St) {
   TreeLoop L;
   L.Loop = dyn_cast<ForStmt>(St);
@@ -201,9 +205,20 @@ std::optional<TreeLoop> matchLoop(ASTContext &Ctx, const Stmt *St) {
       Ctx.getTypeSize(L.S->getType()) < 32)
     return std::nullopt;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(L.Loop->getBody());
-  if (!Body || Body->size() != 2 || !isSyncthreads(Body->body_back()))
+  if (!Body || (Body->size() != 2 && Body->size() != 3) ||
+      !isSyncthreads(Body->body_back()))
     return std::nullopt;
-  L.If = dyn_cast<IfStmt>(Body->body_front());
+  if (Body->size() == 3) {
+    const auto *DS = dyn_cast<DeclStmt>(Body->body_front());
+    L.Index = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                       : nullptr;
+    if (!L.Index || !L.Index->getInit() ||
+        !L.Index->getType()->isIntegerType() ||
+        Ctx.getTypeSize(L.Index->getType()) < 32 ||
+        !isUnmodified(Ctx, *L.Index))
+      return std::nullopt;
+  }
+  L.If = dyn_cast<IfStmt>(Body->body_begin()[Body->size() - 2]);
   if (!L.If || L.If->getInit() || L.If->getConditionVariable() ||
       L.If->getElse() || L.If->isConstexpr())
     return std::nullopt;
@@ -228,22 +243,41 @@ std::optional<TreeLoop> matchLoop(ASTContext &Ctx, const Stmt *St) {
           (Inc->getOpcode() == BO_ShlAssign &&
            hasValue(Ctx, Inc->getRHS(), 1))))
       return std::nullopt;
-    if (Guard->getOpcode() != BO_EQ || !hasValue(Ctx, Guard->getRHS(), 0))
-      return std::nullopt;
-    const auto *Rem =
-        dyn_cast<BinaryOperator>(stripCasts(Ctx, Guard->getLHS()));
-    if (!Rem || Rem->getOpcode() != BO_Rem)
-      return std::nullopt;
-    const auto *Twice =
-        dyn_cast<BinaryOperator>(stripCasts(Ctx, Rem->getRHS()));
-    if (!Twice || Twice->getOpcode() != BO_Mul ||
-        !((hasValue(Ctx, Twice->getLHS(), 2) &&
-           refVar(Ctx, Twice->getRHS()) == L.S) ||
-          (refVar(Ctx, Twice->getLHS()) == L.S &&
-           hasValue(Ctx, Twice->getRHS(), 2))))
-      return std::nullopt;
-    L.Tid = refVar(Ctx, Rem->getLHS());
+    // `2 * S` or `S * 2`.
+    auto IsTwiceS = [&](const Expr *E) {
+      const auto *Twice = dyn_cast<BinaryOperator>(stripCasts(Ctx, E));
+      return Twice && Twice->getOpcode() == BO_Mul &&
+             ((hasValue(Ctx, Twice->getLHS(), 2) &&
+               refVar(Ctx, Twice->getRHS()) == L.S) ||
+              (refVar(Ctx, Twice->getLHS()) == L.S &&
+               hasValue(Ctx, Twice->getRHS(), 2)));
+    };
+    if (L.Index) {
+      // Strided: Index = 2 * S * Tid (or Tid * (2 * S)), and
+      // Index < blockDim.x.
+      const auto *Mul =
+          dyn_cast<BinaryOperator>(stripCasts(Ctx, L.Index->getInit()));
+      if (Guard->getOpcode() != BO_LT ||
+          refVar(Ctx, Guard->getLHS()) != L.Index ||
+          !isBuiltin(Ctx, Guard->getRHS(), "blockDim", 'x') || !Mul ||
+          Mul->getOpcode() != BO_Mul)
+        return std::nullopt;
+      if (IsTwiceS(Mul->getLHS()))
+        L.Tid = refVar(Ctx, Mul->getRHS());
+      else if (IsTwiceS(Mul->getRHS()))
+        L.Tid = refVar(Ctx, Mul->getLHS());
+    } else {
+      if (Guard->getOpcode() != BO_EQ || !hasValue(Ctx, Guard->getRHS(), 0))
+        return std::nullopt;
+      const auto *Rem =
+          dyn_cast<BinaryOperator>(stripCasts(Ctx, Guard->getLHS()));
+      if (!Rem || Rem->getOpcode() != BO_Rem || !IsTwiceS(Rem->getRHS()))
+        return std::nullopt;
+      L.Tid = refVar(Ctx, Rem->getLHS());
+    }
   } else {
+    if (L.Index)
+      return std::nullopt;
     // Sequential: S = blockDim.x / 2 (or >> 1); S > 0; S >>= 1 (or /= 2),
     // and Tid < S.
     const auto *Half = dyn_cast<BinaryOperator>(stripCasts(Ctx, Start));
@@ -268,7 +302,10 @@ std::optional<TreeLoop> matchLoop(ASTContext &Ctx, const Stmt *St) {
       !isBuiltin(Ctx, L.Tid->getInit(), "threadIdx", 'x') ||
       !isUnmodified(Ctx, *L.Tid))
     return std::nullopt;
-  auto Op = matchStep(Ctx, onlyStmt(L.If->getThen()), L.Tid, L.S);
+  if (L.Index == L.Tid || L.Index == L.S)
+    return std::nullopt;
+  auto Op =
+      matchStep(Ctx, onlyStmt(L.If->getThen()), L.Index ? L.Index : L.Tid, L.S);
   if (!Op)
     return std::nullopt;
   L.Op = *Op;
@@ -323,7 +360,8 @@ bool WarpShuffleReduce::precondition(const KernelRecord &K) const {
 std::vector<std::string> WarpShuffleReduce::triggerMetrics() const {
   return {"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
           "derived__branch_uniformity_pct",
-          "smsp__average_thread_inst_executed_per_inst_executed.ratio"};
+          "smsp__average_thread_inst_executed_per_inst_executed.ratio",
+          "derived__shared_bank_conflict_pct"};
 }
 
 std::optional<std::string>
@@ -333,7 +371,9 @@ WarpShuffleReduce::trigger(const MetricValues &M) const {
     return R;
   if (auto R = compareMetric(M, Names[1], "<", 90))
     return R;
-  return compareMetric(M, Names[2], "<", 24);
+  if (auto R = compareMetric(M, Names[2], "<", 24))
+    return R;
+  return compareMetric(M, Names[3], ">", 5);
 }
 
 Error WarpShuffleReduce::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
@@ -380,7 +420,13 @@ Error WarpShuffleReduce::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
     if (L->Interleaved) {
       Loop.push_back(replaceExpr(Ctx, L->S->getInit(), "blockDim.x / 2"));
       Loop.push_back(replaceExpr(Ctx, L->Loop->getInc(), SN + " >>= 1"));
-      Loop.push_back(replaceExpr(Ctx, L->If->getCond(), Tid + " < " + SN));
+      if (L->Index) {
+        std::string Index = L->Index->getNameAsString();
+        Loop.push_back(replaceExpr(Ctx, L->Index->getInit(), Tid));
+        Loop.push_back(replaceExpr(Ctx, L->If->getCond(), Index + " < " + SN));
+      } else {
+        Loop.push_back(replaceExpr(Ctx, L->If->getCond(), Tid + " < " + SN));
+      }
     }
     Loop.push_back(replaceExpr(Ctx, L->Loop->getCond(), SN + " > 32"));
 

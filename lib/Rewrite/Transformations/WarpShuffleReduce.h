@@ -6,9 +6,9 @@
 ///
 /// \file
 /// `warp-shuffle-reduce`: turns a block's shared-memory tree reduction
-/// (interleaved `if (tid % (2 * s) == 0)` or sequential `if (tid < s)`) into
-/// sequential addressing down to 64 values, then finishes it in warp 0 with
-/// `__shfl_down_sync`, without barriers.
+/// (interleaved `if (tid % (2 * s) == 0)`, strided `i = 2 * s * tid` or
+/// sequential `if (tid < s)`) into sequential addressing down to 64 values,
+/// then finishes it in warp 0 with `__shfl_down_sync`, without barriers.
 ///
 /// Precondition: the kernel is not a template and has shared arrays and
 /// barriers. It is edited only for a top-level loop of the exact form, after
@@ -18,10 +18,11 @@
 /// [64, 1024] and nothing after the loop reads another element than the
 /// first before each thread stores its own element again.
 ///
-/// Trigger (barrier stalls or divergence):
+/// Trigger (barrier stalls, divergence or strided bank conflicts):
 /// `smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio` >= 1,
-/// `derived__branch_uniformity_pct` < 90, or
-/// `smsp__average_thread_inst_executed_per_inst_executed.ratio` < 24.
+/// `derived__branch_uniformity_pct` < 90,
+/// `smsp__average_thread_inst_executed_per_inst_executed.ratio` < 24, or
+/// `derived__shared_bank_conflict_pct` > 5.
 ///
 //===----------------------------------------------------------------------===//
 
