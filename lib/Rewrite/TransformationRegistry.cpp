@@ -11,9 +11,11 @@
 #include "Transformations/LaunchBounds.h"
 #include "Transformations/PadSharedArrays.h"
 #include "Transformations/RestrictReadonlyParams.h"
+#include "Transformations/TileMatmulSmem.h"
 #include "Transformations/TileTransposeSmem.h"
 #include "Transformations/UnrollConstantLoops.h"
 #include "Transformations/VectorizeFloat4.h"
+#include "Transformations/WarpShuffleReduce.h"
 
 using namespace autoprof;
 
@@ -26,9 +28,11 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const LaunchBlockSize BlockSize;
   static const VectorizeFloat4 Float4;
   static const TileTransposeSmem Transpose;
+  static const WarpShuffleReduce ShuffleReduce;
+  static const TileMatmulSmem Matmul;
   static const std::vector<const Transformation *> All = {
-      &Restrict, &Unroll,    &Pad,    &FastMath,
-      &Bounds,   &BlockSize, &Float4, &Transpose};
+      &Restrict,  &Unroll, &Pad,       &FastMath,      &Bounds,
+      &BlockSize, &Float4, &Transpose, &ShuffleReduce, &Matmul};
   return All;
 }
 

@@ -22,7 +22,8 @@ TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
             "restrict-readonly-params, unroll-constant-loops, "
             "pad-shared-arrays, fast-math-intrinsics, launch-bounds, "
-            "launch-block-size, vectorize-float4, tile-transpose-smem");
+            "launch-block-size, vectorize-float4, tile-transpose-smem, "
+            "warp-shuffle-reduce, tile-matmul-smem");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
 
@@ -147,6 +148,42 @@ TEST(TriggerTest, TileTransposeFiresOnUncoalescedAccesses) {
   EXPECT_FALSE(T.trigger({{Ld, 8}}));
   EXPECT_TRUE(T.trigger({{"derived__global_excess_sectors_pct", 60}}));
   EXPECT_FALSE(T.trigger({{"derived__global_excess_sectors_pct", 25}}));
+}
+
+TEST(TriggerTest, WarpShuffleReduceFiresOnBarrierStallsOrDivergence) {
+  const Transformation &T = get("warp-shuffle-reduce");
+  const char *Barrier =
+      "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio";
+  const char *Uniform = "derived__branch_uniformity_pct";
+  const char *Threads =
+      "smsp__average_thread_inst_executed_per_inst_executed.ratio";
+  EXPECT_EQ(*T.trigger({{Barrier, 2.5}}), std::string(Barrier) + " = 2.5 >= 1");
+  EXPECT_TRUE(T.trigger({{Barrier, 1}}));
+  EXPECT_FALSE(T.trigger({{Barrier, 0.5}}));
+  EXPECT_EQ(*T.trigger({{Uniform, 70}}), std::string(Uniform) + " = 70 < 90");
+  EXPECT_FALSE(T.trigger({{Uniform, 90}}));
+  EXPECT_TRUE(T.trigger({{Threads, 12}}));
+  EXPECT_FALSE(T.trigger({{Threads, 24}}));
+  EXPECT_TRUE(T.trigger({{"derived__shared_bank_conflict_pct", 40}}));
+  EXPECT_FALSE(T.trigger({{"derived__shared_bank_conflict_pct", 5}}));
+  EXPECT_FALSE(T.trigger({{Barrier, 0.1}, {Uniform, 99}, {Threads, 32}}));
+}
+
+TEST(TriggerTest, TileMatmulFiresOnGlobalMemoryTraffic) {
+  const Transformation &T = get("tile-matmul-smem");
+  const char *L2 = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+  const char *Dram = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
+  const char *L1Hit = "l1tex__t_sector_hit_rate.pct";
+  const char *Excess = "derived__global_excess_sectors_pct";
+  EXPECT_EQ(*T.trigger({{L2, 80}}), std::string(L2) + " = 80 >= 50");
+  EXPECT_FALSE(T.trigger({{L2, 49}}));
+  EXPECT_TRUE(T.trigger({{Dram, 50}}));
+  EXPECT_FALSE(T.trigger({{Dram, 30}}));
+  EXPECT_EQ(*T.trigger({{L1Hit, 12}}), std::string(L1Hit) + " = 12 < 50");
+  EXPECT_FALSE(T.trigger({{L1Hit, 50}}));
+  EXPECT_TRUE(T.trigger({{Excess, 40}}));
+  EXPECT_FALSE(T.trigger({{Excess, 25}}));
+  EXPECT_FALSE(T.trigger({{L2, 20}, {Dram, 10}, {L1Hit, 90}, {Excess, 0}}));
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 using namespace autoprof;
@@ -166,6 +167,75 @@ autoprof::findLaunches(ASTContext &Ctx, const FunctionDecl &Kernel) {
   return Launches;
 }
 
+std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
+                                           unsigned Depth) {
+  if (!E || Depth > 4)
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  // dim3(B): a functional cast of one argument.
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = FC->getSubExpr()->IgnoreImplicit();
+  if (E->getType()->isIntegerType()) {
+    if (auto V = evaluateInt(E, Ctx))
+      return Dim3{*V, 1, 1};
+    return std::nullopt;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 1)
+      return constantDims(Ctx, CE->getArg(0), Depth + 1);
+    if (CE->getNumArgs() != 3)
+      return std::nullopt;
+    Dim3 D;
+    for (unsigned I = 0; I < 3; ++I) {
+      const Expr *A = CE->getArg(I);
+      if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(A))
+        A = DA->getExpr();
+      auto V = evaluateInt(A->IgnoreImpCasts(), Ctx);
+      if (!V)
+        return std::nullopt;
+      D[I] = *V;
+    }
+    return D;
+  }
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDecl() || !V->getInit() ||
+      !V->getType()->isRecordType())
+    return std::nullopt;
+  // Every reference is copied whole, never changed.
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return std::nullopt;
+  class Refs : public RecursiveASTVisitor<Refs> {
+  public:
+    explicit Refs(const VarDecl *V) : V(V) {}
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == V)
+        Found.push_back(D);
+      return true;
+    }
+    const VarDecl *V;
+    std::vector<const DeclRefExpr *> Found;
+  } R(V);
+  R.TraverseStmt(FD->getBody());
+  for (const DeclRefExpr *D : R.Found) {
+    const Stmt *S = D;
+    const Stmt *P = nullptr;
+    while (true) {
+      auto Parents = Ctx.getParents(*S);
+      P = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+      if (!P || !isa<ImplicitCastExpr, ParenExpr>(P))
+        break;
+      S = P;
+    }
+    const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(P);
+    if (!Copy || !Copy->getConstructor()->isCopyOrMoveConstructor())
+      return std::nullopt;
+  }
+  return constantDims(Ctx, V->getInit(), Depth + 1);
+}
+
 std::optional<int64_t> autoprof::evaluateInt(const Expr *E,
                                              const ASTContext &Ctx) {
   if (!E || E->isValueDependent() || E->isTypeDependent() ||
@@ -250,6 +320,35 @@ autoprof::replaceExpr(const ASTContext &Ctx, const Expr *E,
   if (R.isInvalid())
     return std::nullopt;
   return tooling::Replacement(SM, R, Text, Ctx.getLangOpts());
+}
+
+std::string autoprof::freshName(const FunctionDecl &Kernel,
+                                llvm::StringRef Base,
+                                llvm::ArrayRef<std::string> Taken) {
+  class Names : public RecursiveASTVisitor<Names> {
+  public:
+    bool VisitNamedDecl(NamedDecl *D) {
+      if (D->getIdentifier())
+        Set.insert(D->getName());
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DR) {
+      if (DR->getDecl()->getIdentifier())
+        Set.insert(DR->getDecl()->getName());
+      return true;
+    }
+    llvm::StringSet<> Set;
+  } N;
+  for (const ParmVarDecl *P : Kernel.parameters())
+    N.TraverseDecl(const_cast<ParmVarDecl *>(P));
+  if (Kernel.getBody())
+    N.TraverseStmt(const_cast<Stmt *>(Kernel.getBody()));
+  for (const std::string &T : Taken)
+    N.Set.insert(T);
+  std::string Name = Base.str();
+  while (N.Set.contains(Name))
+    Name += "_";
+  return Name;
 }
 
 std::string autoprof::parenthesize(const Expr *E, llvm::StringRef Text) {

@@ -16,8 +16,10 @@
 #define AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_LAUNCHSITES_H
 
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,6 +52,15 @@ struct KernelLaunch {
 std::optional<std::vector<KernelLaunch>>
 findLaunches(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
 
+/// The x, y and z dimensions of a launch argument.
+using Dim3 = std::array<int64_t, 3>;
+
+/// The constant dimensions of the launch argument \p E: an integer, a dim3
+/// of constants, or a local dim3 variable initialised with one and only
+/// copied; nullopt otherwise.
+std::optional<Dim3> constantDims(clang::ASTContext &Ctx, const clang::Expr *E,
+                                 unsigned Depth = 0);
+
 /// The value of the integer constant expression \p E, or nullopt.
 std::optional<int64_t> evaluateInt(const clang::Expr *E,
                                    const clang::ASTContext &Ctx);
@@ -76,6 +87,12 @@ std::optional<std::string> sourceText(const clang::ASTContext &Ctx,
 std::optional<clang::tooling::Replacement>
 replaceExpr(const clang::ASTContext &Ctx, const clang::Expr *E,
             llvm::StringRef Text);
+
+/// \p Base, followed by as many `_` as needed to differ from the name of
+/// every parameter of \p Kernel and every declaration or reference in its
+/// body, and from \p Taken.
+std::string freshName(const clang::FunctionDecl &Kernel, llvm::StringRef Base,
+                      llvm::ArrayRef<std::string> Taken = {});
 
 /// \p Text in parentheses unless \p E is an identifier, a literal or a call.
 std::string parenthesize(const clang::Expr *E, llvm::StringRef Text);

@@ -38,11 +38,8 @@ const Expr *autoprof::stripCasts(const ASTContext &Ctx, const Expr *E) {
   }
 }
 
-namespace {
-
-/// Whether \p E reads the builtin component Var.Field ("blockIdx", 'x').
-bool isBuiltin(const ASTContext &Ctx, const Expr *E, llvm::StringRef Var,
-               char Field) {
+bool autoprof::isBuiltin(const ASTContext &Ctx, const Expr *E,
+                         llvm::StringRef Var, char Field) {
   E = stripCasts(Ctx, E);
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
     E = PO->getSyntacticForm()->IgnoreParenImpCasts();
@@ -57,6 +54,8 @@ bool isBuiltin(const ASTContext &Ctx, const Expr *E, llvm::StringRef Var,
   return DR && DR->getDecl()->getName() == Var && Name.size() == 1 &&
          Name[0] == Field;
 }
+
+namespace {
 
 /// `A * B` with {A, B} = {VarA.F, VarB.F}.
 bool isProduct(const ASTContext &Ctx, const Expr *E, llvm::StringRef VarA,

@@ -26,6 +26,8 @@
 #ifndef AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_ONEDIMKERNEL_H
 #define AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_ONEDIMKERNEL_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <optional>
 #include <vector>
 
@@ -74,6 +76,11 @@ matchOneDimKernel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
 /// types of at least 32 bits.
 const clang::Expr *stripCasts(const clang::ASTContext &Ctx,
                               const clang::Expr *E);
+
+/// Whether \p E reads the builtin component \p Var . \p Field, such as
+/// ("blockIdx", 'x'), through casts that stripCasts() removes.
+bool isBuiltin(const clang::ASTContext &Ctx, const clang::Expr *E,
+               llvm::StringRef Var, char Field);
 
 /// Whether \p E is `blockIdx.F * blockDim.F + threadIdx.F` (in any order,
 /// through such casts), with F one of 'x', 'y', 'z'.

@@ -14,83 +14,11 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
-#include <array>
-
 using namespace clang;
 using namespace autoprof;
 using llvm::Error;
 
 namespace {
-
-using Dim3 = std::array<int64_t, 3>;
-
-/// The constant dimensions of a launch argument: an integer, a dim3 of
-/// constants, or a local dim3 variable initialised with one and only copied.
-std::optional<Dim3> constantDims(ASTContext &Ctx, const Expr *E,
-                                 unsigned Depth = 0) {
-  if (!E || Depth > 4)
-    return std::nullopt;
-  E = E->IgnoreImplicit()->IgnoreParens();
-  if (E->getType()->isIntegerType()) {
-    if (auto V = evaluateInt(E, Ctx))
-      return Dim3{*V, 1, 1};
-    return std::nullopt;
-  }
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    if (CE->getNumArgs() == 1)
-      return constantDims(Ctx, CE->getArg(0), Depth + 1);
-    if (CE->getNumArgs() != 3)
-      return std::nullopt;
-    Dim3 D;
-    for (unsigned I = 0; I < 3; ++I) {
-      const Expr *A = CE->getArg(I);
-      if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(A))
-        A = DA->getExpr();
-      auto V = evaluateInt(A->IgnoreImpCasts(), Ctx);
-      if (!V)
-        return std::nullopt;
-      D[I] = *V;
-    }
-    return D;
-  }
-  const auto *DR = dyn_cast<DeclRefExpr>(E);
-  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-  if (!V || !V->isLocalVarDecl() || !V->getInit() ||
-      !V->getType()->isRecordType())
-    return std::nullopt;
-  // Every reference is copied whole, never changed.
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  if (!FD || !FD->getBody())
-    return std::nullopt;
-  class Refs : public RecursiveASTVisitor<Refs> {
-  public:
-    explicit Refs(const VarDecl *V) : V(V) {}
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
-      if (D->getDecl() == V)
-        Found.push_back(D);
-      return true;
-    }
-    const VarDecl *V;
-    std::vector<const DeclRefExpr *> Found;
-  } R(V);
-  R.TraverseStmt(FD->getBody());
-  for (const DeclRefExpr *D : R.Found) {
-    const Stmt *S = D;
-    const Stmt *P = nullptr;
-    while (true) {
-      auto Parents = Ctx.getParents(*S);
-      P = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
-      if (!P || !isa<ImplicitCastExpr, ParenExpr>(P))
-        break;
-      S = P;
-    }
-    const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(P);
-    if (!Copy || !Copy->getConstructor()->isCopyOrMoveConstructor())
-      return std::nullopt;
-  }
-  return constantDims(Ctx, V->getInit(), Depth + 1);
-}
 
 const VarDecl *refVar(ASTContext &Ctx, const Expr *E) {
   const auto *DR = dyn_cast<DeclRefExpr>(stripCasts(Ctx, E));

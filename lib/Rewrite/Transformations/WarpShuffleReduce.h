@@ -1,0 +1,49 @@
+//===- WarpShuffleReduce.h - Finish reductions with shuffles ----*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `warp-shuffle-reduce`: turns a block's shared-memory tree reduction
+/// (interleaved `if (tid % (2 * s) == 0)`, strided `i = 2 * s * tid` or
+/// sequential `if (tid < s)`) into sequential addressing down to 64 values,
+/// then finishes it in warp 0 with `__shfl_down_sync`, without barriers.
+///
+/// Precondition: the kernel is not a template and has shared arrays and
+/// barriers. It is edited only for a top-level loop of the exact form, after
+/// a barrier, over a `__shared__` array of blockDim.x (or more) elements of
+/// float, int or unsigned, reducing with `+=` or with fmaxf, fminf, max or
+/// min, when every launch has a constant 1-D block of a power of two in
+/// [64, 1024] and nothing after the loop reads another element than the
+/// first before each thread stores its own element again.
+///
+/// Trigger (barrier stalls, divergence or strided bank conflicts):
+/// `smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio` >= 1,
+/// `derived__branch_uniformity_pct` < 90,
+/// `smsp__average_thread_inst_executed_per_inst_executed.ratio` < 24, or
+/// `derived__shared_bank_conflict_pct` > 5.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_REWRITE_TRANSFORMATIONS_WARPSHUFFLEREDUCE_H
+#define AUTOPROF_REWRITE_TRANSFORMATIONS_WARPSHUFFLEREDUCE_H
+
+#include "autoprof/Rewrite/Transformation.h"
+
+namespace autoprof {
+
+class WarpShuffleReduce : public Transformation {
+public:
+  llvm::StringRef name() const override;
+  llvm::StringRef description() const override;
+  bool precondition(const KernelRecord &K) const override;
+  std::vector<std::string> triggerMetrics() const override;
+  std::optional<std::string> trigger(const MetricValues &M) const override;
+  llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                    clang::tooling::Replacements &Out) const override;
+};
+
+} // namespace autoprof
+
+#endif // AUTOPROF_REWRITE_TRANSFORMATIONS_WARPSHUFFLEREDUCE_H
