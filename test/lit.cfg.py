@@ -23,10 +23,17 @@ config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(
     ("%inject_lib", os.path.join(os.path.dirname(config.autoprof_tools_dir),
                                  "lib", "libautoprof-inject.so")))
+# Runs a command with unittests/LLM/chat_server.py listening, its URL in
+# AUTOPROF_LLM_BASE_URL.
+config.substitutions.append(
+    ("%with_chat_server", "%s %s" % (config.python_executable, os.path.join(
+        config.autoprof_src_root, "test", "optimize", "Inputs", "llm",
+        "with_chat_server.py"))))
 config.substitutions.append(("%nvcc", os.path.join(config.cuda_path, "bin", "nvcc")))
 
 # The tests must not pick up a CUDA installation from the environment.
-for var in ["CUDA_PATH", "CUDA_HOME", "AUTOPROF_LLM_API_KEY", "OPENAI_API_KEY"]:
+for var in ["CUDA_PATH", "CUDA_HOME", "AUTOPROF_LLM_API_KEY", "OPENAI_API_KEY",
+            "AUTOPROF_LLM_BASE_URL", "AUTOPROF_LLM_MODEL"]:
     config.environment.pop(var, None)
 
 # LLVM's clang-apply-replacements, where it is installed (it is not packed by

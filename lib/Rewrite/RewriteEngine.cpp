@@ -8,15 +8,19 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/ReplacementsYaml.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cctype>
 
 using namespace clang;
 using namespace autoprof;
@@ -43,6 +47,93 @@ public:
 private:
   const SourceManager &SM;
 };
+
+/// Every kernel launch of a translation unit.
+class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
+public:
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+    Calls.push_back(E);
+    return true;
+  }
+  std::vector<const CUDAKernelCallExpr *> Calls;
+};
+
+/// The kernel a launch calls: the template's pattern for an instantiation.
+const FunctionDecl *launchedKernel(const CUDAKernelCallExpr &E) {
+  const FunctionDecl *FD = E.getDirectCallee();
+  if (!FD)
+    return nullptr;
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    FD = Pattern;
+  return FD->getCanonicalDecl();
+}
+
+/// \p Text with each run of white space made one space.
+std::string oneLine(StringRef Text) {
+  std::string Out;
+  bool Space = false;
+  for (char C : Text.trim()) {
+    if (isspace(static_cast<unsigned char>(C))) {
+      Space = true;
+      continue;
+    }
+    if (Space)
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  return Out;
+}
+
+/// Where \p FD is defined and launched (\p Calls: every launch of its
+/// translation unit).
+KernelSource
+kernelSource(const FunctionDecl &FD, ASTContext &Ctx,
+             const std::vector<const CUDAKernelCallExpr *> &Calls) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  KernelSource KS;
+  const Decl *Outer = &FD;
+  if (const FunctionTemplateDecl *FT = FD.getDescribedFunctionTemplate())
+    Outer = FT;
+  SourceLocation Begin = SM.getExpansionLoc(Outer->getBeginLoc());
+  for (const Attr *A : FD.attrs()) {
+    if (A->isImplicit() || A->getLocation().isInvalid())
+      continue;
+    SourceLocation L = SM.getExpansionLoc(A->getRange().getBegin());
+    if (L.isValid() && SM.isBeforeInTranslationUnit(L, Begin))
+      Begin = L;
+  }
+  SourceLocation Close = FD.getBodyRBrace();
+  if (Close.isInvalid() || Close.isMacroID() || FD.getLocation().isMacroID())
+    return KS;
+  SourceLocation End = Lexer::getLocForEndOfToken(Close, 0, SM, LO);
+  FileID FID = SM.getFileID(Close);
+  if (End.isInvalid() || SM.getFileID(Begin) != FID)
+    return KS;
+  KS.Begin = SM.getFileOffset(Begin);
+  KS.End = SM.getFileOffset(End);
+  if (auto FE = SM.getFileEntryRefForID(FID)) {
+    SmallString<256> Path(FE->getName());
+    SM.getFileManager().makeAbsolutePath(Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    KS.File = std::string(Path);
+  }
+  const FunctionDecl *Canonical = FD.getCanonicalDecl();
+  for (const CUDAKernelCallExpr *E : Calls) {
+    if (launchedKernel(*E) != Canonical)
+      continue;
+    CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
+    if (SM.getFileID(R.getBegin()) != FID)
+      continue;
+    StringRef Text = Lexer::getSourceText(R, SM, LO);
+    KS.LaunchSites.push_back(
+        "line " + std::to_string(SM.getExpansionLineNumber(R.getBegin())) +
+        ": " + oneLine(Text));
+  }
+  return KS;
+}
 
 class RewriteConsumer : public ASTConsumer {
 public:
@@ -92,6 +183,8 @@ void RewriteEngine::run(ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   KernelCollector C(SM);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  LaunchCollector Launches;
+  Launches.TraverseDecl(Ctx.getTranslationUnitDecl());
   for (const FunctionDecl *FD : C.Kernels) {
     KernelRecord K = analyzeKernel(*FD, Ctx);
     if (Filter && !Filter(K.Name, K.QualifiedName))
@@ -104,6 +197,10 @@ void RewriteEngine::run(ASTContext &Ctx) {
       continue;
     size_t Index = Kernels.size();
     Kernels.push_back(K);
+    Sources.push_back(kernelSource(*FD, Ctx, Launches.Calls));
+    if (Sources.back().valid() && !Texts.count(Sources.back().File))
+      Texts[Sources.back().File] =
+          SM.getBufferData(SM.getFileID(FD->getBodyRBrace())).str();
     for (const Transformation *T : Transformations) {
       if (!T->precondition(K))
         continue;

@@ -145,6 +145,14 @@ StringRef autoprof::verify::verdictName(Verdict V) {
     return "impossible-time";
   case Verdict::NotMeasured:
     return "not-measured";
+  case Verdict::NoCodeBlock:
+    return "no-code-block";
+  case Verdict::SignatureChanged:
+    return "signature-changed";
+  case Verdict::CompileError:
+    return "compile-error";
+  case Verdict::ReplyRejected:
+    return "reply-rejected";
   }
   return "not-measured";
 }

@@ -27,6 +27,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class DiagnosticConsumer;
+} // namespace clang
+
 namespace autoprof {
 namespace tool {
 
@@ -91,6 +95,14 @@ llvm::Error loadCheckedTree(llvm::StringRef Path, ProfilingTree &T);
 /// expression and returns false.
 bool kernelFilter(KernelFilter &Filter);
 
+/// What runOnSources may change: texts that replace files on disk (by
+/// absolute path), and where Clang's diagnostics go (printed when null;
+/// when set, nothing is printed, not even the count of errors).
+struct SourceOverrides {
+  std::map<std::string, std::string> Files;
+  clang::DiagnosticConsumer *Diagnostics = nullptr;
+};
+
 /// Runs \p Factory over \p Inputs with the shared source options and
 /// \p FixedArgs, the compiler arguments given after `--`. Returns 0, 1
 /// (some sources failed or had compile errors) or 2 (a bad database).
@@ -100,7 +112,8 @@ bool kernelFilter(KernelFilter &Filter);
 int runOnSources(clang::tooling::FrontendActionFactory &Factory,
                  const std::vector<std::string> &Inputs,
                  const std::optional<std::vector<std::string>> &FixedArgs,
-                 bool SearchBuildDirs = false);
+                 bool SearchBuildDirs = false,
+                 const SourceOverrides *Overrides = nullptr);
 
 /// The injection library: $AUTOPROF_INJECT_LIBRARY, else
 /// lib/libautoprof-inject.so beside the tool's bin/.

@@ -64,7 +64,7 @@ int autoprof::tool::runOnSources(
     clang::tooling::FrontendActionFactory &Factory,
     const std::vector<std::string> &Inputs,
     const std::optional<std::vector<std::string>> &FixedArgs,
-    bool SearchBuildDirs) {
+    bool SearchBuildDirs, const SourceOverrides *Overrides) {
   SourceOptions &S = sourceOptions();
   int Status = 0;
   CompilationOptions CO;
@@ -110,6 +110,17 @@ int autoprof::tool::runOnSources(
           reportWarning("ignoring compiler flag '" + Flag +
                         "' that Clang does not know");
         }));
+    if (Overrides) {
+      for (const auto &[Path, Text] : Overrides->Files)
+        Tool.mapVirtualFile(Path, Text);
+      if (Overrides->Diagnostics) {
+        Tool.setDiagnosticConsumer(Overrides->Diagnostics);
+        // Nor a count of the errors on stderr.
+        Tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+            "-fno-caret-diagnostics",
+            clang::tooling::ArgumentInsertPosition::END));
+      }
+    }
     if (Tool.run(&Factory) != 0)
       Status = 1;
   }

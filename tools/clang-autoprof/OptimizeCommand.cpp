@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "LLMRewriter.h"
 #include "OptimizeOptions.h"
 
 #include "autoprof/Rewrite/RewriteEngine.h"
@@ -88,15 +89,37 @@ int autoprof::tool::runOptimize(const char *Argv0) {
                 "verified rewrite");
     return 1;
   }
+  if (O.Rewriter != "builtin" && O.Rewriter != "llm") {
+    reportError("unknown --rewriter '" + O.Rewriter + "'; known: builtin, llm");
+    return 1;
+  }
+  bool UseLLM = O.Rewriter == "llm";
+  if (O.LLMShowPrompt && !(UseLLM && O.DryRun)) {
+    reportError("--llm-show-prompt prints the prompts of a dry run: give "
+                "--dry-run --rewriter=llm");
+    return 1;
+  }
+  if (UseLLM) {
+    if (!O.Candidates.empty() || O.TryAll || !O.Transformations.empty()) {
+      reportError("--candidate, --try-all and --transformations choose "
+                  "built-in rewrites; --rewriter=llm asks the model");
+      return 1;
+    }
+    if (O.DryRun && (!O.ExportFixes.empty() || !O.Output.empty())) {
+      reportError("a dry run of --rewriter=llm prints each candidate's diff; "
+                  "-o and --export-fixes need a verified run");
+      return 1;
+    }
+    if (S.Sources.size() != 1) {
+      reportError("--rewriter=llm rewrites the kernels of one source; " +
+                  Twine(S.Sources.size()) + " were given");
+      return 1;
+    }
+  }
   if (!O.DryRun) {
     if (O.Run.empty()) {
       reportError("no run command: give --run \"<cmd>\" (the program whose "
                   "kernels are verified and timed), or --dry-run");
-      return 1;
-    }
-    if (O.Rewriter != "builtin") {
-      reportError("unknown --rewriter '" + O.Rewriter +
-                  "'; this version has: builtin");
       return 1;
     }
     if (O.Runs < 3) {
@@ -120,8 +143,20 @@ int autoprof::tool::runOptimize(const char *Argv0) {
     }
   }
 
+  // The model's settings are checked before anything runs.
+  std::unique_ptr<LLMRewriter> LLM;
+  if (UseLLM) {
+    Expected<std::unique_ptr<LLMRewriter>> R =
+        LLMRewriter::create(Argv0, /*Send=*/!O.LLMShowPrompt);
+    if (!R) {
+      reportError(toString(R.takeError()));
+      return 1;
+    }
+    LLM = std::move(*R);
+  }
+
   std::vector<const Transformation *> Ts;
-  if (O.Transformations.empty())
+  if (O.Transformations.empty() && !UseLLM)
     Ts = TransformationRegistry::all();
   for (const std::string &Name : O.Transformations) {
     const Transformation *T = TransformationRegistry::find(Name);
@@ -201,7 +236,7 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   for (const std::string &F : Engine.failures())
     reportWarning(F);
   if (!O.DryRun)
-    return runVerifiedOptimize(Argv0, Engine, Inputs[0]);
+    return runVerifiedOptimize(Argv0, Engine, Inputs[0], LLM.get());
 
   ByFile Files;
   for (const std::string &In : Inputs)
@@ -217,7 +252,55 @@ int autoprof::tool::runOptimize(const char *Argv0) {
 
   std::string Text;
   raw_string_ostream OS(Text);
-  if (O.Diff) {
+  if (LLM) {
+    // One question per kernel: its prompt, or the model's candidate as a
+    // diff, or why the reply was rejected.
+    for (size_t I = 0; I < Engine.kernels().size(); ++I) {
+      const KernelRecord &K = Engine.kernels()[I];
+      if (std::optional<std::string> Why =
+              llmUnsupported(Engine, I, Inputs[0])) {
+        reportWarning("kernel '" + K.QualifiedName +
+                      "' is left alone: " + *Why);
+        continue;
+      }
+      KernelProfile KP;
+      if (Samples) {
+        if (const std::map<std::string, double> *Values = Samples->find(K)) {
+          Route R = routeKernel(Tree, K.Features, Values);
+          KP.Metrics = visibleMetrics(Tree, R, *Values);
+          if (R.Leaf) {
+            KP.Leaf = R.Leaf->Id;
+            KP.Focus = R.Leaf->Focus;
+          }
+        }
+      }
+      std::vector<ChatMessage> Messages =
+          LLM->prompt(Engine, I, KP, std::nullopt);
+      if (O.LLMShowPrompt) {
+        OS << "# prompt for kernel " << K.QualifiedName << "\n";
+        for (const ChatMessage &M : Messages)
+          OS << "## " << M.Role << "\n"
+             << M.Content << (StringRef(M.Content).ends_with("\n") ? "" : "\n");
+        continue;
+      }
+      Expected<ChatReply> Reply = LLM->ask(std::move(Messages));
+      if (!Reply) {
+        reportError(toString(Reply.takeError()));
+        return 1;
+      }
+      LLMRound Round = LLM->handle(Engine, I, Inputs[0], Reply->Text);
+      OS << "# llm on kernel " << K.QualifiedName;
+      if (!Round.Candidate) {
+        OS << ": " << verify::verdictName(Round.V) << ": " << Round.Reason
+           << "\n";
+        continue;
+      }
+      const KernelSource &KS = Engine.kernelSources()[I];
+      OS << "\n"
+         << unifiedDiff(Shown(KS.File), Engine.originalText(KS.File),
+                        *Round.Candidate);
+    }
+  } else if (O.Diff) {
     for (const Proposal &P : Engine.proposals()) {
       auto New = applyEdits(Engine.originalText(P.File), P.Edits);
       if (!New) {

@@ -22,6 +22,7 @@
 namespace autoprof {
 class RewriteEngine;
 namespace tool {
+class LLMRewriter;
 
 struct OptimizeOptions {
   llvm::cl::opt<bool> DryRun{"dry-run",
@@ -63,13 +64,17 @@ struct OptimizeOptions {
       llvm::cl::value_desc("name|path"), llvm::cl::init("default"),
       llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> Rewriter{
-      "rewriter", llvm::cl::desc("Who proposes rewrites: builtin"),
-      llvm::cl::value_desc("builtin"), llvm::cl::init("builtin"),
+      "rewriter",
+      llvm::cl::desc("Who proposes rewrites: builtin (the built-in "
+                     "transformations) or llm (a model over HTTP)"),
+      llvm::cl::value_desc("builtin|llm"), llvm::cl::init("builtin"),
       llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<unsigned> Attempts{
       "attempts",
-      llvm::cl::desc("Triggered rewrites verified per kernel (default: 3)"),
-      llvm::cl::value_desc("N"), llvm::cl::init(3), llvm::cl::sub(optimizeCommand())};
+      llvm::cl::desc("Triggered rewrites verified per kernel, or rounds of "
+                     "asking the model with --rewriter=llm (default: 3)"),
+      llvm::cl::value_desc("N"), llvm::cl::init(3),
+      llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<bool> InPlace{
       "in-place",
       llvm::cl::desc("Write the verified rewrite into the source (atomically)"),
@@ -124,6 +129,51 @@ struct OptimizeOptions {
                      "file for the runs that time or profile kernels (their "
                      "builds overlap)"),
       llvm::cl::value_desc("file"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> LLMBaseURL{
+      "llm-base-url",
+      llvm::cl::desc("With --rewriter=llm: the server's API base URL, e.g. "
+                     "https://api.openai.com/v1 (default: "
+                     "$AUTOPROF_LLM_BASE_URL)"),
+      llvm::cl::value_desc("url"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> LLMModel{
+      "llm-model",
+      llvm::cl::desc("With --rewriter=llm: the model (default: "
+                     "$AUTOPROF_LLM_MODEL); the key comes only from "
+                     "$AUTOPROF_LLM_API_KEY or $OPENAI_API_KEY"),
+      llvm::cl::value_desc("name"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> LLMCache{
+      "llm-cache",
+      llvm::cl::desc("With --rewriter=llm: keep every reply in this "
+                     "directory, keyed by its request, and reuse it"),
+      llvm::cl::value_desc("dir"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<bool> LLMReplayOnly{
+      "llm-replay-only",
+      llvm::cl::desc("With --llm-cache: answer from the cache only, never "
+                     "from the network"),
+      llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<bool> LLMShowPrompt{
+      "llm-show-prompt",
+      llvm::cl::desc("With --rewriter=llm --dry-run: print the prompt of "
+                     "each kernel instead of sending it"),
+      llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> LLMPrompts{
+      "llm-prompts",
+      llvm::cl::desc("The directory of the prompt templates system.txt, "
+                     "kernel.txt and retry.txt (default: the shipped "
+                     "tree-models/prompts)"),
+      llvm::cl::value_desc("dir"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<unsigned> LLMRetries{
+      "llm-retries",
+      llvm::cl::desc("Retries of a request after HTTP 429, 5xx, a timeout "
+                     "or a connection error (default: 4)"),
+      llvm::cl::value_desc("N"), llvm::cl::init(4),
+      llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<unsigned> LLMTimeout{
+      "llm-timeout",
+      llvm::cl::desc("Seconds one request to the model may take (default: "
+                     "300)"),
+      llvm::cl::value_desc("S"), llvm::cl::init(300),
+      llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<unsigned> Timeout{
       "timeout",
       llvm::cl::desc("Seconds a build or a run may take (default: 300; 0: no "
@@ -141,8 +191,9 @@ OptimizeOptions &optimizeOptions();
 /// proposals \p Engine holds: measures the original, profiles it with the
 /// tree, verifies the triggered rewrites and keeps the best. Returns the
 /// exit status.
+/// With \p LLM, the model proposes the rewrites instead (--rewriter=llm).
 int runVerifiedOptimize(const char *Argv0, const RewriteEngine &Engine,
-                        const std::string &Source);
+                        const std::string &Source, LLMRewriter *LLM);
 
 } // namespace tool
 } // namespace autoprof

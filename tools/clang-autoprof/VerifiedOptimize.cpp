@@ -14,9 +14,11 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "LLMRewriter.h"
 #include "OptimizeOptions.h"
 
 #include "autoprof/Profile/Profile.h"
+#include "autoprof/Rewrite/KernelSplice.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Rewrite/UnifiedDiff.h"
 #include "autoprof/Verify/Judge.h"
@@ -33,6 +35,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <deque>
 #include <map>
 
 using namespace llvm;
@@ -97,6 +100,7 @@ Expected<std::string> buildCommand(const OptimizeOptions &O,
 struct Profiled {
   MetricValues Metrics;
   std::string Leaf;
+  std::string Focus;
   std::vector<std::string> Route;
 };
 
@@ -177,6 +181,7 @@ profileKernels(const char *Argv0, const OptimizeOptions &O,
         K.Metrics[Name] = V.Value;
     if (!Rec.Leaf.empty()) {
       K.Leaf = Rec.Leaf;
+      K.Focus = Rec.Focus;
       K.Route.clear();
       for (const ProfileRouteStep &Step : Rec.Route)
         K.Route.push_back(Step.Node + ":" + Step.Branch);
@@ -208,7 +213,8 @@ struct TempDir {
 
 int autoprof::tool::runVerifiedOptimize(const char *Argv0,
                                         const RewriteEngine &Engine,
-                                        const std::string &Source) {
+                                        const std::string &Source,
+                                        LLMRewriter *LLM) {
   OptimizeOptions &O = optimizeOptions();
   Expected<std::string> Build = buildCommand(O, Source);
   if (!Build) {
@@ -236,6 +242,12 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     }
     if (absolutePath(K.File) != absolutePath(Source))
       continue;
+    if (LLM)
+      if (std::optional<std::string> Why = llmUnsupported(Engine, I, Source)) {
+        reportWarning("kernel '" + K.QualifiedName +
+                      "' is left alone: " + *Why);
+        continue;
+      }
     Kernels.push_back(I);
     Signatures.push_back(signatureOf(K));
   }
@@ -335,13 +347,18 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   Report.Source = Source;
   Report.Tree = O.Tree;
   Report.Seeds = VO.Seeds;
+  if (LLM)
+    Report.Rewriter = "llm";
   JudgeOptions JO;
   JO.RTol = O.RTol;
   JO.ATol = O.ATol;
   JO.MinSpeedup = O.MinSpeedup;
-  /// Per kernel of the report: the proposal kept.
+  /// Per kernel of the report: the proposal kept and its name.
   std::vector<const Proposal *> Kept;
+  std::vector<std::string> KeptNames;
   std::vector<size_t> KeptReport;
+  /// The model's verified rewrites, as edits of the kernels' ranges.
+  std::deque<Proposal> LLMProposals;
   /// The fastest verified --candidate, as an edit of the whole file.
   std::optional<clang::tooling::Replacements> GivenKept;
 
@@ -358,10 +375,61 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       continue;
     }
     auto P = Prof->find(K.MangledName);
+    std::string Focus;
     if (P != Prof->end()) {
       KR.Metrics = P->second.Metrics;
       KR.Leaf = P->second.Leaf;
       KR.Route = P->second.Route;
+      Focus = P->second.Focus;
+    }
+    // The model: a round per attempt, each told why the one before failed,
+    // until one is verified faster.
+    std::optional<PromptFailure> Previous;
+    for (unsigned Round = 1; LLM && Round <= O.Attempts; ++Round) {
+      std::vector<ChatMessage> Messages =
+          LLM->prompt(Engine, Kernels[KI],
+                      KernelProfile{KR.Leaf, Focus, KR.Metrics}, Previous);
+      errs() << "clang-autoprof: asking " << LLM->model() << " to rewrite "
+             << K.QualifiedName << " (round " << Round << ")\n";
+      Expected<ChatReply> Reply = LLM->ask(std::move(Messages));
+      if (!Reply) {
+        // Leave the build as the original's before stopping.
+        consumeError(V.rebuild(V.originalText()));
+        return Fail(Reply.takeError());
+      }
+      LLMRound R = LLM->handle(Engine, Kernels[KI], Source, Reply->Text);
+      AttemptReport A;
+      A.Transformation = "llm round " + std::to_string(Round);
+      A.Trigger = "asked " + LLM->model();
+      if (R.Candidate) {
+        errs() << "clang-autoprof: verifying the reply\n";
+        Expected<std::vector<Judgement>> J =
+            V.verify(*R.Candidate, Signatures[KI], JO);
+        if (!J)
+          return Fail(J.takeError());
+        A.Result = J->front();
+      } else {
+        A.Result.V = R.V;
+        A.Result.Reason = R.Reason;
+      }
+      Previous =
+          PromptFailure{verdictName(A.Result.V).str(), A.Result.Reason, R.Code};
+      bool Won = A.Result.accepted();
+      if (Won) {
+        Proposal &Prop = LLMProposals.emplace_back();
+        Prop.Kernel = Kernels[KI];
+        Prop.File = Engine.kernelSources()[Kernels[KI]].File;
+        consumeError(Prop.Edits.add(
+            kernelReplacement(Engine.kernelSources()[Kernels[KI]], R.Code)));
+        KR.Kept = A.Transformation;
+        KR.Speedup = *A.Result.Speedup;
+        Kept.push_back(&Prop);
+        KeptNames.push_back(A.Transformation);
+        KeptReport.push_back(Report.Kernels.size());
+      }
+      KR.Attempts.push_back(std::move(A));
+      if (Won)
+        break;
     }
     const Proposal *Best = nullptr;
     double BestSpeedup = 0;
@@ -384,7 +452,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       KR.Attempts.push_back(std::move(A));
     }
     for (const Proposal &Prop : Engine.proposals()) {
-      if (!Given.empty())
+      if (!Given.empty() || LLM)
         break;
       if (Prop.Kernel != Kernels[KI] ||
           absolutePath(Prop.File) != absolutePath(Source))
@@ -416,6 +484,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       KR.Kept = Best->T->name().str();
       KR.Speedup = BestSpeedup;
       Kept.push_back(Best);
+      KeptNames.push_back(KR.Kept);
       KeptReport.push_back(Report.Kernels.size());
     }
     Report.Kernels.push_back(std::move(KR));
@@ -446,9 +515,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       if (!J)
         return Fail(J.takeError());
       AttemptReport A;
-      for (const Proposal *P : Kept)
-        A.Transformation += (A.Transformation.empty() ? "" : "+") +
-                            P->T->name().str();
+      for (const std::string &Name : KeptNames)
+        A.Transformation += (A.Transformation.empty() ? "" : "+") + Name;
       A.Result = J->front();
       for (const Judgement &One : *J)
         if (!One.accepted()) {
@@ -513,9 +581,9 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       if (K.Attempts.empty())
         OS << "  no rewrite triggered\n";
       for (const AttemptReport &A : K.Attempts)
-        OS << "  " << A.Transformation << ": "
-           << verdictName(A.Result.V) << ": " << A.Result.Reason
-           << "\n    trigger: "
+        OS << "  " << A.Transformation << ": " << verdictName(A.Result.V)
+           << ": " << A.Result.Reason << "\n    "
+           << (LLM ? "rewriter: " : "trigger: ")
            << (A.Trigger.empty() ? "none (--try-all)" : A.Trigger) << "\n";
       if (!K.Kept.empty())
         OS << "  kept: " << K.Kept << " (" << format("%.2fx", *K.Speedup)

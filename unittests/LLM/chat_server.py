@@ -15,6 +15,10 @@ The model named in a request chooses the answer (by prefix):
   nocontent...           200 with a choice whose message has no content
   unauthorized...        401 with an error message that quotes the bearer token
   huge...                200 with a 1 MiB body
+  file:PATH              200 with the text of PATH as the reply
+  fail500-then-file:PATH 500 on the first request, then as file:PATH
+  seq:P1,P2,...          the text of P1 for the first request, P2 for the
+                         second, ..., the last one again after that
 
 Requests to a path that does not end in /chat/completions get 404.
 
@@ -54,6 +58,29 @@ def success(model, body):
     })
 
 
+def reply_text(model, text):
+    return 200, {}, json.dumps({
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [{
+            "index": 0,
+            "message": {"role": "assistant", "content": text},
+            "finish_reason": "stop",
+        }],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7,
+                  "total_tokens": 18},
+    })
+
+
+def file_reply(model, path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return reply_text(model, f.read())
+    except OSError as e:
+        return error(400, "cannot read " + path + ": " + str(e))
+
+
 def error(status, message, headers=None):
     return status, headers or {}, json.dumps(
         {"error": {"message": message, "type": "test_error"}})
@@ -62,6 +89,15 @@ def error(status, message, headers=None):
 def answer(model, body, headers, count):
     if model.startswith("ok"):
         return success(model, body)
+    if model.startswith("file:"):
+        return file_reply(model, model[len("file:"):])
+    if model.startswith("fail500-then-file:"):
+        if count == 1:
+            return error(500, "the server is overloaded")
+        return file_reply(model, model[len("fail500-then-file:"):])
+    if model.startswith("seq:"):
+        paths = model[len("seq:"):].split(",")
+        return file_reply(model, paths[min(count, len(paths)) - 1])
     if model.startswith("fail500-then-ok"):
         if count == 1:
             return error(500, "the server is overloaded")

@@ -216,6 +216,11 @@ TEST(VerdictTest, Names) {
   EXPECT_EQ(verdictName(Verdict::Faster), "faster");
   EXPECT_EQ(verdictName(Verdict::ImpossibleTime), "impossible-time");
   EXPECT_EQ(verdictName(Verdict::TimedOut), "timeout");
+  EXPECT_EQ(verdictName(Verdict::NoCodeBlock), "no-code-block");
+  EXPECT_EQ(verdictName(Verdict::SignatureChanged), "signature-changed");
+  EXPECT_EQ(verdictName(Verdict::CompileError), "compile-error");
+  EXPECT_EQ(verdictName(Verdict::ReplyRejected), "reply-rejected");
+  EXPECT_FALSE(Judgement{Verdict::ReplyRejected}.accepted());
 }
 
 } // namespace

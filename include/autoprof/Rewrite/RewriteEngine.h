@@ -48,6 +48,23 @@ struct Proposal {
   clang::tooling::Replacements Edits;
 };
 
+/// Where a kernel's definition lies, and how the file launches it.
+struct KernelSource {
+  /// The absolute path of the file that defines the kernel.
+  std::string File;
+  /// The byte range of the whole definition: from its `template <...>` line
+  /// or its first specifier or attribute (`__global__`,
+  /// `__launch_bounds__(...)`) to its closing brace. Empty when the
+  /// definition starts or ends inside a macro.
+  unsigned Begin = 0;
+  unsigned End = 0;
+  /// Each launch of the kernel in the translation unit's main file:
+  /// "line <n>: <the launch expression>".
+  std::vector<std::string> LaunchSites;
+
+  bool valid() const { return End > Begin; }
+};
+
 /// Collects proposals over one or more translation units.
 class RewriteEngine {
 public:
@@ -64,6 +81,8 @@ public:
 
   /// The kernels seen, in the order found.
   const std::vector<KernelRecord> &kernels() const { return Kernels; }
+  /// Where each kernel of kernels() is defined and launched.
+  const std::vector<KernelSource> &kernelSources() const { return Sources; }
   /// The proposals, by kernel then in the order of the transformations.
   const std::vector<Proposal> &proposals() const { return Proposals; }
   /// Transformations whose precondition held but whose apply() failed.
@@ -78,6 +97,7 @@ private:
   std::vector<const Transformation *> Transformations;
   KernelFilter Filter;
   std::vector<KernelRecord> Kernels;
+  std::vector<KernelSource> Sources;
   std::vector<Proposal> Proposals;
   std::vector<std::string> Failures;
   std::map<std::string, std::string> Texts;

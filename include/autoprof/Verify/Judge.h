@@ -78,11 +78,19 @@ enum class Verdict {
   WritesNothing,
   ImpossibleTime,
   NotMeasured,
+  /// A model's reply that was never built: it holds no code block, its code
+  /// changes the kernel's name or parameters, Clang finds an error in it,
+  /// or it breaks the reply contract otherwise.
+  NoCodeBlock,
+  SignatureChanged,
+  CompileError,
+  ReplyRejected,
 };
 
 /// "faster", "not-faster", "slower", "build-failed", "check-failed",
 /// "crashed", "timeout", "wrong-output", "fewer-launches",
-/// "writes-nothing", "impossible-time", "not-measured".
+/// "writes-nothing", "impossible-time", "not-measured", "no-code-block",
+/// "signature-changed", "compile-error", "reply-rejected".
 llvm::StringRef verdictName(Verdict V);
 
 struct Judgement {

@@ -1,0 +1,173 @@
+//===- LLMRewriter.cpp - optimize --rewriter=llm --------------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LLMRewriter.h"
+#include "OptimizeOptions.h"
+
+#include "autoprof/LLM/KernelReply.h"
+#include "autoprof/Rewrite/KernelSplice.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+using namespace autoprof;
+using namespace autoprof::tool;
+using verify::Verdict;
+
+Expected<std::unique_ptr<LLMRewriter>> LLMRewriter::create(const char *Argv0,
+                                                           bool Send) {
+  OptimizeOptions &O = optimizeOptions();
+  std::unique_ptr<LLMRewriter> R(new LLMRewriter());
+  R->Config = ChatConfig::fromEnvironment();
+  if (!O.LLMBaseURL.empty())
+    R->Config.BaseURL = O.LLMBaseURL;
+  if (!O.LLMModel.empty())
+    R->Config.Model = O.LLMModel;
+  R->Config.MaxRetries = O.LLMRetries;
+  if (O.LLMTimeout)
+    R->Config.Timeout = std::chrono::milliseconds(1000ull * O.LLMTimeout);
+  if (O.LLMReplayOnly && O.LLMCache.empty())
+    return createStringError("--llm-replay-only answers from a reply cache: "
+                             "give --llm-cache=<dir>");
+  if (Send && R->Config.Model.empty())
+    return createStringError("no LLM model configured: give --llm-model=<name> "
+                             "or set AUTOPROF_LLM_MODEL");
+  if (Send && R->Config.BaseURL.empty() && !O.LLMReplayOnly)
+    return createStringError(
+        "no LLM server configured: give --llm-base-url=<url> or set "
+        "AUTOPROF_LLM_BASE_URL (for example https://api.openai.com/v1)");
+
+  std::string Catalog = catalogPath(Argv0, "");
+  std::string Prompts = O.LLMPrompts;
+  if (Prompts.empty()) {
+    SmallString<256> P(sys::path::parent_path(Catalog));
+    sys::path::append(P, "prompts");
+    Prompts = std::string(P);
+  }
+  Expected<PromptTemplates> T = PromptTemplates::load(Prompts);
+  if (!T)
+    return T.takeError();
+  R->Templates = std::move(*T);
+  Expected<MetricCatalog> C = MetricCatalog::load(Catalog);
+  if (!C)
+    return C.takeError();
+  R->Catalog = std::move(*C);
+  R->Client = std::make_unique<ChatClient>(R->Config);
+  if (!O.LLMCache.empty())
+    R->Cache.emplace(O.LLMCache, O.LLMReplayOnly ? ReplyCache::Mode::ReplayOnly
+                                                 : ReplyCache::Mode::ReadWrite);
+  return std::move(R);
+}
+
+std::vector<ChatMessage>
+LLMRewriter::prompt(const RewriteEngine &Engine, size_t Kernel,
+                    const KernelProfile &Profile,
+                    const std::optional<PromptFailure> &Previous) const {
+  const KernelSource &KS = Engine.kernelSources()[Kernel];
+  PromptInput In;
+  In.Kernel = Engine.kernels()[Kernel];
+  // The file's name only: the prompt (and the cache key) do not depend on
+  // where the source lies.
+  In.File = sys::path::filename(KS.File).str();
+  In.KernelSource = Engine.originalText(KS.File).slice(KS.Begin, KS.End).str();
+  In.LaunchSites = KS.LaunchSites;
+  In.Leaf = Profile.Leaf;
+  In.Focus = Profile.Focus;
+  for (const auto &[Name, Value] : Profile.Metrics) {
+    PromptMetric M;
+    M.Name = Name;
+    M.Value = Value;
+    if (const CatalogMetric *CM = Catalog->find(Name)) {
+      M.Unit = CM->Unit;
+      M.Meaning = CM->Meaning;
+    }
+    In.Metrics.push_back(std::move(M));
+  }
+  In.Previous = Previous;
+  return Templates->build(In);
+}
+
+Expected<ChatReply> LLMRewriter::ask(std::vector<ChatMessage> Messages) {
+  ChatRequest Request = Config.makeRequest(std::move(Messages));
+  if (Cache)
+    return Cache->complete(*Client, Request);
+  return Client->complete(Request);
+}
+
+LLMRound LLMRewriter::handle(const RewriteEngine &Engine, size_t Kernel,
+                             const std::string &Source, StringRef ReplyText) {
+  LLMRound R;
+  KernelReply Reply = extractKernelCode(ReplyText);
+  if (!Reply.ok()) {
+    R.V = Reply.P == KernelReply::Problem::NoCodeBlock ? Verdict::NoCodeBlock
+                                                       : Verdict::ReplyRejected;
+    R.Reason = Reply.Reason;
+    return R;
+  }
+  R.Code = Reply.Code;
+  const KernelSource &KS = Engine.kernelSources()[Kernel];
+  StringRef Original = Engine.originalText(KS.File);
+  if (StringRef(R.Code).trim() == Original.slice(KS.Begin, KS.End).trim()) {
+    R.V = Verdict::ReplyRejected;
+    R.Reason = "the reply's kernel is the original, unchanged";
+    return R;
+  }
+  Expected<std::string> Text = spliceKernel(Original, KS, R.Code);
+  if (!Text) {
+    R.V = Verdict::ReplyRejected;
+    R.Reason = toString(Text.takeError());
+    return R;
+  }
+
+  std::vector<std::string> Inputs = {Source};
+  if (!AllKernels) {
+    RewriteEngine All({}, nullptr);
+    FirstErrorConsumer Quiet;
+    SourceOverrides Ov;
+    Ov.Diagnostics = &Quiet;
+    auto Factory = All.newActionFactory();
+    runOnSources(*Factory, Inputs, ArgsAfterDashDash,
+                 /*SearchBuildDirs=*/false, &Ov);
+    AllKernels = All.kernels();
+  }
+  RewriteEngine Check({}, nullptr);
+  FirstErrorConsumer Errors;
+  SourceOverrides Ov;
+  Ov.Files[KS.File] = *Text;
+  Ov.Diagnostics = &Errors;
+  auto Factory = Check.newActionFactory();
+  int Status = runOnSources(*Factory, Inputs, ArgsAfterDashDash,
+                 /*SearchBuildDirs=*/false, &Ov);
+  if (Status != 0 || Check.translationUnitsWithErrors() ||
+      !Errors.firstError().empty()) {
+    R.V = Verdict::CompileError;
+    R.Reason = Errors.firstError().empty()
+                   ? std::string("Clang cannot parse the candidate")
+                   : "Clang: " + Errors.firstError();
+    return R;
+  }
+  if (std::optional<CandidateProblem> P = checkCandidateKernels(
+          Engine.kernels()[Kernel], *AllKernels, Check.kernels())) {
+    R.V = P->K == CandidateProblem::Kind::ExtraKernel
+              ? Verdict::ReplyRejected
+              : Verdict::SignatureChanged;
+    R.Reason = P->Reason;
+    return R;
+  }
+  R.Candidate = std::move(*Text);
+  return R;
+}
+
+std::optional<std::string>
+autoprof::tool::llmUnsupported(const RewriteEngine &Engine, size_t Kernel,
+                               const std::string &Source) {
+  const KernelSource &KS = Engine.kernelSources()[Kernel];
+  if (!KS.valid())
+    return std::string("its definition starts or ends inside a macro");
+  if (KS.File != absolutePath(Source))
+    return "it is defined in '" + KS.File + "', not in '" + Source + "'";
+  return std::nullopt;
+}
