@@ -147,7 +147,8 @@ def run(args):
             with open(args.output + ".tmp", "w") as f:
                 json.dump({"gpu": header[0], "driver": header[1],
                            "date": time.strftime("%Y-%m-%d"),
-                           "tree": args.tree, "programs": results}, f,
+                           "tree": args.tree, "try_all": args.try_all,
+                           "programs": results}, f,
                           indent=1)
             os.replace(args.output + ".tmp", args.output)
 
@@ -259,7 +260,9 @@ def table(args):
             datas.append(json.load(f))
     for d in datas:
         how = (" (replayed from %s)" % d["replayed_from"]
-               if "replayed_from" in d else "")
+               if "replayed_from" in d else
+               " with --try-all (every proposal verified)"
+               if d.get("try_all") else "")
         print("### tree `%s`%s: %s, driver %s, %s\n" % (
             d["tree"], how, d["gpu"], d["driver"], d["date"]))
         print("| program | kernel | leaf | metrics | kept | speedup |")
@@ -271,17 +274,27 @@ def table(args):
                 sp += " (wrong)"
             print("| %s | %s | %s | %d | %s | %s |" % (r[0], r[1], r[2], r[3],
                                                       r[4], sp))
-        n, fast, geo, wrong = summary(rs)
-        print("\n%d kernels: fast_1 %.0f%% (%d), geometric-mean speedup %.3fx, "
-              "wrong accepted rewrites %d\n" % (n, 100.0 * fast / n if n else 0,
-                                                fast, geo, wrong))
+        near = {p["name"] for p in manifest() if p["bottleneck"] == "near-limit"}
+        for label, sel in (("naive", [r for r in rs if r[0] not in near]),
+                           ("near-limit", [r for r in rs if r[0] in near])):
+            n, fast, geo, wrong = summary(sel)
+            print("\n%s: %d kernels, fast_1 %.0f%% (%d), geometric-mean "
+                  "speedup %.3fx, wrong accepted rewrites %d" % (
+                      label, n, 100.0 * fast / n if n else 0, fast, geo,
+                      wrong))
+        print()
     if len(datas) > 1:
-        print("| tree | kernels | fast_1 | geomean | wrong |")
-        print("| --- | ---: | ---: | ---: | ---: |")
+        near = {p["name"] for p in manifest() if p["bottleneck"] == "near-limit"}
+        print("| tree | naive kernels | fast_1 | geomean | near-limit kernels "
+              "rewritten | wrong |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
         for d in datas:
-            n, fast, geo, wrong = summary(rows(d))
-            print("| %s | %d | %.0f%% | %.3fx | %d |" % (
-                d["tree"], n, 100.0 * fast / n if n else 0, geo, wrong))
+            rs = rows(d)
+            n, fast, geo, wrong = summary([r for r in rs if r[0] not in near])
+            nl = sum(1 for r in rs if r[0] in near and r[5])
+            print("| %s | %d | %.0f%% | %.3fx | %d | %d |" % (
+                d["tree"] + (" --try-all" if d.get("try_all") else ""), n, 100.0 * fast / n if n else 0, geo, nl,
+                sum(1 for r in rs if r[6])))
 
 
 def main():

@@ -140,7 +140,7 @@ LLMRound LLMRewriter::handle(const RewriteEngine &Engine, size_t Kernel,
   Ov.Diagnostics = &Errors;
   auto Factory = Check.newActionFactory();
   int Status = runOnSources(*Factory, Inputs, ArgsAfterDashDash,
-                 /*SearchBuildDirs=*/false, &Ov);
+                            /*SearchBuildDirs=*/false, &Ov);
   if (Status != 0 || Check.translationUnitsWithErrors() ||
       !Errors.firstError().empty()) {
     R.V = Verdict::CompileError;
