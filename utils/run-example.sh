@@ -17,6 +17,9 @@ echo "== replay passes of the metric catalog on GH100 (CUPTI host API, no GPU ne
 echo "== what the default profiling tree would collect for each kernel"
 "$tool" plan --tree=default "$example" -- -std=c++17 -I"$root/bench/corpus"
 
+echo "== the built-in rewrites its kernels' static features allow (a dry run: no GPU, no file changed)"
+"$tool" optimize --dry-run "$example" -- -std=c++17 -I"$root/bench/corpus"
+
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   echo "== running the example on the GPU"
   out=$(mktemp -d)
@@ -28,7 +31,13 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     -I"$root/bench/corpus" -- "$out/example"
   "$tool" plan --tree=default --samples="$out/profile.json" "$example" -- \
     -std=c++17 -I"$root/bench/corpus"
+  echo "== optimizing a copy of it: profile, rewrite, rebuild, run, compare, time"
+  cp "$example" "$root/bench/corpus/corpus.cuh" "$out/"
+  copy="$out/$(basename "$example")"
+  "$tool" optimize "$copy" --build "$nvcc -std=c++17 -O3 -arch=sm_90 -o $out/example $copy" \
+    --run "$out/example" --in-place --report="$out/report.json" -- -std=c++17
+  diff -u "$example" "$copy" || true
   rm -rf "$out"
 else
-  echo "== no GPU on this machine: static analysis only; running and profiling the program are skipped"
+  echo "== no GPU on this machine: static analysis only; running, profiling and optimizing the program are skipped"
 fi
