@@ -21,6 +21,7 @@
 #include "AgentConfig.h"
 #include "LaunchAttributes.h"
 #include "LaunchPlanner.h"
+#include "LaunchCallbacks.h"
 #include "Measure.h"
 #include "RangeProfiler.h"
 
@@ -89,17 +90,7 @@ void writeProfile(Agent &A) {
 }
 
 void addError(Agent &A, const std::string &Message) {
-  for (const std::string &E : A.Out.Errors)
-    if (E == Message)
-      return;
-  A.Out.Errors.push_back(Message);
-}
-
-void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size,
-                              size_t *MaxRecords) {
-  *Size = 1 << 20;
-  *Buffer = static_cast<uint8_t *>(std::aligned_alloc(8, *Size));
-  *MaxRecords = 0;
+  addLine(A.Out.Errors, Message);
 }
 
 void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
@@ -367,20 +358,13 @@ InitializeInjection(void) {
   };
   if (CUptiResult R = cuptiSubscribe(&A->Subscriber, onCallback, nullptr))
     return Fail("cannot subscribe to CUPTI callbacks", R);
-  for (CUpti_CallbackId Id :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
-    if (CUptiResult R = cuptiEnableCallback(1, A->Subscriber,
-                                            CUPTI_CB_DOMAIN_DRIVER_API, Id))
-      return Fail("cannot enable the launch callbacks", R);
+  if (CUptiResult R = enableLaunchCallbacks(A->Subscriber))
+    return Fail("cannot enable the launch callbacks", R);
   cuptiEnableCallback(1, A->Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                       CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
   if (CUptiResult R =
-          cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted))
+          cuptiActivityRegisterCallbacks(allocateActivityBuffer,
+                                         bufferCompleted))
     return Fail("cannot register CUPTI activity buffers", R);
   if (CUptiResult R =
           cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL))

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Measure.h"
+#include "LaunchCallbacks.h"
 #include "MeasureConfig.h"
 
 #include "autoprof/Profile/Measurement.h"
@@ -68,17 +69,7 @@ Measurer *TheMeasurer = nullptr;
 thread_local std::unique_ptr<PendingSnapshot> Pending;
 
 void addError(Measurer &M, const std::string &Message) {
-  for (const std::string &E : M.Out.Errors)
-    if (E == Message)
-      return;
-  M.Out.Errors.push_back(Message);
-}
-
-void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size,
-                              size_t *MaxRecords) {
-  *Size = 1 << 20;
-  *Buffer = static_cast<uint8_t *>(std::aligned_alloc(8, *Size));
-  *MaxRecords = 0;
+  addLine(M.Out.Errors, Message);
 }
 
 void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
@@ -322,18 +313,10 @@ bool autoprof::inject::startMeasuring(const char *ConfigPath) {
   };
   if (CUptiResult R = cuptiSubscribe(&M->Subscriber, onCallback, nullptr))
     return Fail("cannot subscribe to CUPTI callbacks", R);
-  for (CUpti_CallbackId Id :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
-    if (CUptiResult R = cuptiEnableCallback(1, M->Subscriber,
-                                            CUPTI_CB_DOMAIN_DRIVER_API, Id))
-      return Fail("cannot enable the launch callbacks", R);
-  if (CUptiResult R =
-          cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted))
+  if (CUptiResult R = enableLaunchCallbacks(M->Subscriber))
+    return Fail("cannot enable the launch callbacks", R);
+  if (CUptiResult R = cuptiActivityRegisterCallbacks(allocateActivityBuffer,
+                                                     bufferCompleted))
     return Fail("cannot register CUPTI activity buffers", R);
   if (CUptiResult R =
           cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL))

@@ -14,6 +14,7 @@
 #define AUTOPROF_LIB_PROFILE_JSONREADER_H
 
 #include "rapidjson/document.h"
+#include "rapidjson/error/en.h"
 
 #include <array>
 #include <string>
@@ -98,6 +99,25 @@ struct Reader {
     return true;
   }
 };
+
+/// Parses \p Text into \p Doc, which must be an object; otherwise sets
+/// \p Error to "<line>:<col>: malformed JSON: <why>" or "$: expected an
+/// object" and returns false.
+inline bool parseObject(const std::string &Text, rapidjson::Document &Doc,
+                        std::string &Error) {
+  Doc.Parse(Text.data(), Text.size());
+  if (Doc.HasParseError()) {
+    auto [Line, Col] = lineColumn(Text, Doc.GetErrorOffset());
+    Error = std::to_string(Line) + ":" + std::to_string(Col) +
+            ": malformed JSON: " + GetParseError_En(Doc.GetParseError());
+    return false;
+  }
+  if (!Doc.IsObject()) {
+    Error = "$: expected an object";
+    return false;
+  }
+  return true;
+}
 
 } // namespace json
 } // namespace autoprof

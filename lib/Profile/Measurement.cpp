@@ -163,16 +163,9 @@ bool readKernel(Reader &Rd, const Value &V, const std::string &Path,
 bool autoprof::parseMeasurementJSON(const std::string &Text, Measurement &Out,
                                     std::string &Error) {
   rapidjson::Document Doc;
-  Doc.Parse(Text.data(), Text.size());
-  if (Doc.HasParseError()) {
-    auto [Line, Col] = lineColumn(Text, Doc.GetErrorOffset());
-    Error = std::to_string(Line) + ":" + std::to_string(Col) +
-            ": malformed JSON: " + GetParseError_En(Doc.GetParseError());
+  if (!parseObject(Text, Doc, Error))
     return false;
-  }
   Reader Rd{Error};
-  if (!Doc.IsObject())
-    return Rd.fail("$", "expected an object");
   auto Version = Doc.FindMember("version");
   if (Version == Doc.MemberEnd() || !Version->value.IsInt() ||
       Version->value.GetInt() != MeasurementFormatVersion)

@@ -223,16 +223,9 @@ std::string autoprof::writeProfileJSON(const Profile &P) {
 bool autoprof::parseProfileJSON(const std::string &Text, Profile &Out,
                                 std::string &Error) {
   rapidjson::Document Doc;
-  Doc.Parse(Text.data(), Text.size());
-  if (Doc.HasParseError()) {
-    auto [Line, Col] = lineColumn(Text, Doc.GetErrorOffset());
-    Error = std::to_string(Line) + ":" + std::to_string(Col) +
-            ": malformed JSON: " + GetParseError_En(Doc.GetParseError());
+  if (!parseObject(Text, Doc, Error))
     return false;
-  }
   Reader Rd{Error};
-  if (!Doc.IsObject())
-    return Rd.fail("$", "expected an object");
   auto Version = Doc.FindMember("version");
   if (Version == Doc.MemberEnd())
     return Rd.fail("$", "missing 'version'");
