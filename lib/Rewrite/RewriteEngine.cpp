@@ -198,6 +198,11 @@ void RewriteEngine::run(ASTContext &Ctx) {
     size_t Index = Kernels.size();
     Kernels.push_back(K);
     Sources.push_back(kernelSource(*FD, Ctx, Launches.Calls));
+    Instances.emplace_back();
+    if (const FunctionTemplateDecl *FT = FD->getDescribedFunctionTemplate())
+      for (const FunctionDecl *Spec : FT->specializations())
+        if (Spec->isTemplateInstantiation() && Spec->hasBody())
+          Instances.back().push_back(analyzeKernel(*Spec, Ctx));
     if (Sources.back().valid() && !Texts.count(Sources.back().File))
       Texts[Sources.back().File] =
           SM.getBufferData(SM.getFileID(FD->getBodyRBrace())).str();

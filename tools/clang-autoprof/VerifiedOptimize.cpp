@@ -47,10 +47,10 @@ namespace {
 
 /// Quotes \p Arg for /bin/sh.
 std::string shellQuote(StringRef Arg) {
-  if (!Arg.empty() && Arg.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
-                                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                            "0123456789_-+=./:,@%") ==
-                          StringRef::npos)
+  if (!Arg.empty() &&
+      Arg.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                            "0123456789_-+=./:,@%") == StringRef::npos)
     return Arg.str();
   std::string Q = "'";
   for (char C : Arg)
@@ -69,10 +69,9 @@ Expected<std::string> buildCommand(const OptimizeOptions &O,
   std::unique_ptr<clang::tooling::CompilationDatabase> DB;
   if (!BuildPath.empty())
     DB = clang::tooling::JSONCompilationDatabase::loadFromDirectory(BuildPath,
-                                                                     Err);
+                                                                    Err);
   else
-    DB = clang::tooling::CompilationDatabase::autoDetectFromSource(Source,
-                                                                   Err);
+    DB = clang::tooling::CompilationDatabase::autoDetectFromSource(Source, Err);
   if (!DB)
     return createStringError("no build command: give --build \"<cmd>\" "
                              "(no compilation database was found for '" +
@@ -161,10 +160,9 @@ profileKernels(const char *Argv0, const OptimizeOptions &O,
           break;
         }
     }
-    return createStringError("profiling with tree '" + O.Tree +
-                             "' failed (exit status " +
-                             std::to_string(R->Status) + ")" +
-                             (Why.empty() ? "" : ": " + Why));
+    return createStringError(
+        "profiling with tree '" + O.Tree + "' failed (exit status " +
+        std::to_string(R->Status) + ")" + (Why.empty() ? "" : ": " + Why));
   }
   auto Buf = MemoryBuffer::getFile(Out, /*IsText=*/true);
   if (!Buf)
@@ -188,6 +186,19 @@ profileKernels(const char *Argv0, const OptimizeOptions &O,
     }
   }
   return Out2;
+}
+
+/// One verdict for a kernel from those of its instantiations: the first
+/// that is not accepted, else the one with the least speedup.
+Judgement overall(const std::vector<Judgement> &Js) {
+  const Judgement *Pick = &Js.front();
+  for (const Judgement &J : Js) {
+    if (!J.accepted())
+      return J;
+    if (*J.Speedup < *Pick->Speedup)
+      Pick = &J;
+  }
+  return *Pick;
 }
 
 KernelSignature signatureOf(const KernelRecord &K) {
@@ -228,20 +239,25 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     return 1;
   }
 
-  // The kernels that can be measured: a template's pattern has no launch of
-  // its own.
+  // The kernels that can be measured, each with what is launched of it: a
+  // template's instantiations.
   std::vector<size_t> Kernels;
-  std::vector<KernelSignature> Signatures;
+  std::vector<std::vector<KernelSignature>> Signatures;
   for (size_t I = 0; I < Engine.kernels().size(); ++I) {
     const KernelRecord &K = Engine.kernels()[I];
-    if (K.Template == TemplateKind::Primary) {
-      reportWarning("kernel template '" + K.QualifiedName +
-                    "' is not verified: its instantiations are not measured "
-                    "in this version");
-      continue;
-    }
     if (absolutePath(K.File) != absolutePath(Source))
       continue;
+    std::vector<KernelSignature> Launched;
+    if (K.Template == TemplateKind::Primary)
+      for (const KernelRecord &Instance : Engine.instantiations()[I])
+        Launched.push_back(signatureOf(Instance));
+    else
+      Launched.push_back(signatureOf(K));
+    if (Launched.empty()) {
+      reportWarning("kernel template '" + K.QualifiedName +
+                    "' is left alone: the source instantiates it nowhere");
+      continue;
+    }
     if (LLM)
       if (std::optional<std::string> Why = llmUnsupported(Engine, I, Source)) {
         reportWarning("kernel '" + K.QualifiedName +
@@ -249,7 +265,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
         continue;
       }
     Kernels.push_back(I);
-    Signatures.push_back(signatureOf(K));
+    Signatures.push_back(std::move(Launched));
   }
   if (Kernels.empty()) {
     reportError("no kernel of '" + Source + "' can be verified");
@@ -275,8 +291,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   }
 
   TempDir Work;
-  if (std::error_code EC =
-          sys::fs::createUniqueDirectory("clang-autoprof-optimize", Work.Path)) {
+  if (std::error_code EC = sys::fs::createUniqueDirectory(
+          "clang-autoprof-optimize", Work.Path)) {
     reportError("cannot create a temporary directory: " + EC.message());
     return 1;
   }
@@ -293,7 +309,10 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   VO.WorkDir = std::string(Work.Path);
   VO.DeviceLockFile = O.DeviceLock;
   ProcessRunner Runner;
-  Verifier V(Runner, VO, Signatures);
+  std::vector<KernelSignature> All;
+  for (const std::vector<KernelSignature> &Ks : Signatures)
+    All.insert(All.end(), Ks.begin(), Ks.end());
+  Verifier V(Runner, VO, All);
   auto Fail = [&](Error E) {
     std::string Msg = toString(std::move(E));
     reportError(Msg);
@@ -312,8 +331,13 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   }
   const Measurement &First = *V.originalRuns().front().Measured;
   bool AnyLaunched = false;
-  for (const KernelSignature &S : Signatures)
-    AnyLaunched |= First.find(S.MangledName) != nullptr;
+  for (std::vector<KernelSignature> &Ks : Signatures) {
+    // Instantiations that never launched cannot be judged.
+    llvm::erase_if(Ks, [&](const KernelSignature &S) {
+      return !First.find(S.MangledName);
+    });
+    AnyLaunched |= !Ks.empty();
+  }
   if (!AnyLaunched) {
     reportError("no kernel of '" + Source +
                 "' launched when the run command ran");
@@ -366,15 +390,17 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     const KernelRecord &K = Engine.kernels()[Kernels[KI]];
     KernelReport KR;
     KR.Name = K.QualifiedName;
-    KR.MangledName = K.MangledName;
-    if (!First.find(K.MangledName)) {
+    KR.MangledName = Signatures[KI].empty()
+                         ? K.MangledName
+                         : Signatures[KI].front().MangledName;
+    if (Signatures[KI].empty()) {
       reportWarning("kernel '" + K.QualifiedName +
                     "' never launched when the run command ran; it is left "
                     "alone");
       Report.Kernels.push_back(std::move(KR));
       continue;
     }
-    auto P = Prof->find(K.MangledName);
+    auto P = Prof->find(KR.MangledName);
     std::string Focus;
     if (P != Prof->end()) {
       KR.Metrics = P->second.Metrics;
@@ -407,7 +433,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
             V.verify(*R.Candidate, Signatures[KI], JO);
         if (!J)
           return Fail(J.takeError());
-        A.Result = J->front();
+        A.Result = overall(*J);
       } else {
         A.Result.V = R.V;
         A.Result.Reason = R.Reason;
@@ -439,7 +465,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       Expected<std::vector<Judgement>> J = V.verify(Text, Signatures[KI], JO);
       if (!J)
         return Fail(J.takeError());
-      AttemptReport A{"candidate " + File, "given by --candidate", J->front()};
+      AttemptReport A{"candidate " + File, "given by --candidate", overall(*J)};
       if (A.Result.accepted() && *A.Result.Speedup > BestSpeedup) {
         BestSpeedup = *A.Result.Speedup;
         KR.Kept = A.Transformation;
@@ -469,11 +495,10 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       }
       errs() << "clang-autoprof: verifying " << Prop.T->name() << " on "
              << K.QualifiedName << "\n";
-      Expected<std::vector<Judgement>> J =
-          V.verify(*Text, Signatures[KI], JO);
+      Expected<std::vector<Judgement>> J = V.verify(*Text, Signatures[KI], JO);
       if (!J)
         return Fail(J.takeError());
-      AttemptReport A{Prop.T->name().str(), Why.value_or(""), J->front()};
+      AttemptReport A{Prop.T->name().str(), Why.value_or(""), overall(*J)};
       if (A.Result.accepted() && *A.Result.Speedup > BestSpeedup) {
         Best = &Prop;
         BestSpeedup = *A.Result.Speedup;
@@ -507,9 +532,10 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     if (Together) {
       std::vector<KernelSignature> Ks;
       for (size_t R : KeptReport)
-        for (const KernelSignature &S : Signatures)
-          if (S.MangledName == Report.Kernels[R].MangledName)
-            Ks.push_back(S);
+        for (const std::vector<KernelSignature> &Of : Signatures)
+          if (!Of.empty() &&
+              Of.front().MangledName == Report.Kernels[R].MangledName)
+            Ks.insert(Ks.end(), Of.begin(), Of.end());
       errs() << "clang-autoprof: verifying the kept rewrites together\n";
       Expected<std::vector<Judgement>> J = V.verify(*Text, Ks, JO);
       if (!J)
@@ -548,8 +574,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
 
   // Leave the build as it will be used: of the rewritten source with
   // --in-place, else of the original.
-  if (Error E = V.rebuild(O.InPlace && Rewritten ? *FinalText
-                                                  : V.originalText()))
+  if (Error E =
+          V.rebuild(O.InPlace && Rewritten ? *FinalText : V.originalText()))
     return Fail(std::move(E));
   if (O.InPlace && Rewritten) {
     if (Error E = writeOutput(Source, *FinalText))

@@ -112,6 +112,28 @@ void launch(float *a, float *b) { k<<<1, 256>>>(a, b); }
             std::string::npos);
 }
 
+TEST_F(RewriteEngineTest, TemplateKernelsListTheirInstantiations) {
+  run(R"cu(template <int R> __global__ void pool(const float *in, float *out) {
+  out[threadIdx.x] = in[threadIdx.x * R];
+}
+__global__ void plain(float *out) { out[threadIdx.x] = 0; }
+void launch(const float *a, float *b) {
+  pool<2><<<1, 32>>>(a, b);
+  pool<3><<<1, 32>>>(a, b);
+  plain<<<1, 32>>>(b);
+}
+)cu");
+  ASSERT_EQ(Engine->kernels().size(), 2u);
+  ASSERT_EQ(Engine->instantiations().size(), 2u);
+  const std::vector<KernelRecord> &Pool = Engine->instantiations()[0];
+  ASSERT_EQ(Pool.size(), 2u);
+  EXPECT_EQ(Pool[0].MangledName, "_Z4poolILi2EEvPKfPf");
+  EXPECT_EQ(Pool[1].MangledName, "_Z4poolILi3EEvPKfPf");
+  ASSERT_EQ(Pool[0].Params.size(), 2u);
+  EXPECT_TRUE(Pool[0].Params[1].Pointer);
+  EXPECT_TRUE(Engine->instantiations()[1].empty());
+}
+
 TEST_F(RewriteEngineTest, ConflictingProposalsAreSkipped) {
   run(R"cu(__global__ void k(const float *in, float *out) {
   out[threadIdx.x] = expf(in[threadIdx.x]);

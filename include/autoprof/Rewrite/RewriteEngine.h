@@ -83,6 +83,12 @@ public:
   const std::vector<KernelRecord> &kernels() const { return Kernels; }
   /// Where each kernel of kernels() is defined and launched.
   const std::vector<KernelSource> &kernelSources() const { return Sources; }
+  /// For each kernel of kernels() that is a template, its instantiations in
+  /// the translation unit (each with its own mangled name and parameter
+  /// types); empty for a plain kernel.
+  const std::vector<std::vector<KernelRecord>> &instantiations() const {
+    return Instances;
+  }
   /// The proposals, by kernel then in the order of the transformations.
   const std::vector<Proposal> &proposals() const { return Proposals; }
   /// Transformations whose precondition held but whose apply() failed.
@@ -98,6 +104,7 @@ private:
   KernelFilter Filter;
   std::vector<KernelRecord> Kernels;
   std::vector<KernelSource> Sources;
+  std::vector<std::vector<KernelRecord>> Instances;
   std::vector<Proposal> Proposals;
   std::vector<std::string> Failures;
   std::map<std::string, std::string> Texts;
