@@ -86,7 +86,7 @@ std::string telling(StringRef File) {
 }
 
 std::string measureConfig(StringRef Output, StringRef SnapshotDir,
-                          const std::vector<KernelSignature> &Kernels) {
+                          ArrayRef<KernelSignature> Kernels) {
   rapidjson::StringBuffer B;
   rapidjson::Writer<rapidjson::StringBuffer> W(B);
   W.StartObject();
@@ -191,7 +191,10 @@ Error Verifier::build(StringRef Text, StringRef Tag,
   return Error::success();
 }
 
-Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
+Expected<std::vector<RunOutcome>>
+autoprof::verify::measureRuns(CommandRunner &Runner, const MeasureOptions &O,
+                              ArrayRef<KernelSignature> Kernels, StringRef Tag,
+                              bool SaveBuffers) {
   std::vector<RunOutcome> Runs;
   for (size_t I = 0; I < O.Seeds.size(); ++I) {
     std::string Base = (Tag + "-" + Twine(I + 1)).str();
@@ -200,7 +203,7 @@ Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
     sys::path::append(Cfg, Base + ".config.json");
     sys::path::append(Out, Base + ".json");
     sys::path::append(Log, Base + ".log");
-    if (I == 0) {
+    if (I == 0 && SaveBuffers) {
       sys::path::append(Snap, (Tag + "-buffers").str());
       if (std::error_code EC = sys::fs::create_directories(Snap))
         return createStringError("cannot create '%s': %s", Snap.c_str(),
@@ -251,6 +254,17 @@ Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
       break;
   }
   return Runs;
+}
+
+Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
+  MeasureOptions M;
+  M.RunCommand = O.RunCommand;
+  M.InjectLibrary = O.InjectLibrary;
+  M.Seeds = O.Seeds;
+  M.RunTimeout = O.RunTimeout;
+  M.WorkDir = O.WorkDir;
+  M.DeviceLockFile = O.DeviceLockFile;
+  return measureRuns(Runner, M, Kernels, Tag, /*SaveBuffers=*/true);
 }
 
 Error Verifier::measureOriginal() {

@@ -86,6 +86,35 @@ struct VerifierOptions {
   std::string DeviceLockFile;
 };
 
+/// How measureRuns runs a program.
+struct MeasureOptions {
+  /// A shell command that runs the program.
+  std::string RunCommand;
+  /// libautoprof-inject.so.
+  std::string InjectLibrary;
+  /// One measured run per seed, passed as AUTOPROF_SEED.
+  std::vector<uint64_t> Seeds = {1, 2, 3};
+  /// Seconds; 0 waits for ever.
+  unsigned RunTimeout = 0;
+  /// A folder for the configurations, measurements and logs.
+  std::string WorkDir;
+  /// A lock file every run holds (DeviceLock); empty for none.
+  std::string DeviceLockFile;
+};
+
+/// Runs the program once per seed with the injection library measuring
+/// \p Kernels, writing `<Tag>-<N>.config.json`, `.json` and `.log` into the
+/// work folder.
+///
+/// With \p SaveBuffers, the first run also saves the kernels' buffers into
+/// `<Tag>-buffers`. Stops after the first run that fails (its outcome is
+/// the last one returned); fails only when a command cannot be started,
+/// the tool is interrupted, or a measurement is malformed.
+llvm::Expected<std::vector<RunOutcome>>
+measureRuns(CommandRunner &Runner, const MeasureOptions &O,
+            llvm::ArrayRef<KernelSignature> Kernels, llvm::StringRef Tag,
+            bool SaveBuffers);
+
 /// A candidate's verdict, and what building it said when it failed.
 class Verifier {
 public:
