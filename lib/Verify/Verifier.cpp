@@ -292,9 +292,9 @@ Error Verifier::measureOriginal() {
   return Error::success();
 }
 
-Expected<std::vector<Judgement>>
-Verifier::verify(StringRef Text, ArrayRef<KernelSignature> Ks,
-                 const JudgeOptions &J) {
+Expected<std::vector<Judgement>> Verifier::verify(StringRef Text,
+                                                  ArrayRef<KernelSignature> Ks,
+                                                  const JudgeOptions &J) {
   std::string Tag = "candidate" + std::to_string(++Builds);
   std::optional<std::string> Failure;
   if (Error E = build(Text, Tag, Failure))
