@@ -8,15 +8,40 @@ cost of the checks on top of parsing. The two commands alternate; the
 minimum over the repetitions is kept. Goal: under 2x.
 
   utils/bench_check.py [--repeat N] [--tool PATH] [--clang PATH] [file]
+
+Without a file, the input is made from nine corpus programs (bench/corpus),
+each in a namespace with its `main` renamed `run`: about 540 lines of
+kernels and host code, parsed, never run.
 """
 import argparse
 import os
 import platform
+import re
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The corpus programs the default input is made of.
+PROGRAMS = ["saxpy_float4", "transpose_smem_conflicts", "matmul_smem_tiled",
+            "reduce_sum_interleaved", "histogram_global_atomics",
+            "softmax_thread_per_row", "gelu_erf", "spmv_csr_scalar",
+            "stencil2d_5pt"]
+
+
+def corpus_input(path):
+    """Writes the default input, one namespace per corpus program, to path."""
+    parts = ['#include "corpus.cuh"\n\n']
+    for name in PROGRAMS:
+        with open(os.path.join(ROOT, "bench", "corpus", name + ".cu")) as f:
+            body = f.read().split('#include "corpus.cuh"\n', 1)[1]
+        body = re.sub(r"\bint main\(", "int run(", body).strip("\n")
+        parts.append("\n// bench/corpus/%s.cu\nnamespace %s {\n\n%s\n"
+                     "} // namespace %s\n" % (name, name, body, name))
+    with open(path, "w") as f:
+        f.write("".join(parts))
 
 
 def run(cmd, ok=(0,)):
@@ -38,8 +63,12 @@ def main():
     ap.add_argument("--tool", default=os.path.join(ROOT, "build", "bin", "clang-autoprof"))
     ap.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
     ap.add_argument("--cuda-path", default=os.environ.get("CUDA_PATH", "/usr/local/cuda"))
-    ap.add_argument("file", nargs="?", default=os.path.join(ROOT, "bench", "check", "kernels.cu"))
+    ap.add_argument("file", nargs="?", default="")
     args = ap.parse_args()
+    if not args.file:
+        args.file = os.path.join(tempfile.mkdtemp(prefix="bench-check"),
+                                 "kernels.cu")
+        corpus_input(args.file)
     if not os.path.isfile(args.file):
         sys.exit("bench_check: no such file: '%s'" % args.file)
     flags = ["-std=c++17", "-I" + os.path.join(ROOT, "bench", "corpus")]
