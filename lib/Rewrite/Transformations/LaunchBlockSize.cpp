@@ -26,11 +26,7 @@ StringRef LaunchBlockSize::description() const {
 }
 
 bool LaunchBlockSize::precondition(const KernelRecord &K) const {
-  auto Zero = [&](const char *F) { return K.Features.get(F).value_or(0) == 0; };
-  return K.Template == TemplateKind::None && !K.Bounds &&
-         Zero("shared_arrays") && Zero("syncthreads") &&
-         Zero("warp_shuffles") && Zero("warp_votes") &&
-         Zero("uses_cooperative_groups");
+  return !K.Bounds && hasIndependentThreads(K);
 }
 
 std::vector<std::string> LaunchBlockSize::triggerMetrics() const {

@@ -298,3 +298,10 @@ autoprof::matchOneDimKernel(ASTContext &Ctx, const FunctionDecl &Kernel) {
       return std::nullopt;
   return K;
 }
+
+bool autoprof::hasIndependentThreads(const KernelRecord &K) {
+  auto Zero = [&](const char *F) { return K.Features.get(F).value_or(0) == 0; };
+  return K.Template == TemplateKind::None && Zero("shared_arrays") &&
+         Zero("syncthreads") && Zero("warp_shuffles") && Zero("warp_votes") &&
+         Zero("uses_cooperative_groups");
+}

@@ -26,6 +26,7 @@
 #ifndef AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_ONEDIMKERNEL_H
 #define AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_ONEDIMKERNEL_H
 
+#include "autoprof/Features/KernelRecord.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -71,6 +72,12 @@ struct OneDimKernel {
 /// headers (which could read them).
 std::optional<OneDimKernel>
 matchOneDimKernel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
+
+/// Whether \p K is a plain function (not a template) whose threads do not
+/// cooperate: no `__shared__` arrays, barriers, warp shuffles or votes, or
+/// cooperative groups. Rewrites that regroup its work over threads or
+/// blocks need this.
+bool hasIndependentThreads(const KernelRecord &K);
 
 /// \p E without parentheses, implicit casts and explicit casts to integer
 /// types of at least 32 bits.

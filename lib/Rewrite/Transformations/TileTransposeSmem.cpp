@@ -88,10 +88,7 @@ StringRef TileTransposeSmem::description() const {
 }
 
 bool TileTransposeSmem::precondition(const KernelRecord &K) const {
-  auto Zero = [&](const char *F) { return K.Features.get(F).value_or(0) == 0; };
-  return K.Template == TemplateKind::None && Zero("shared_arrays") &&
-         Zero("syncthreads") && Zero("warp_shuffles") && Zero("warp_votes") &&
-         Zero("uses_cooperative_groups");
+  return hasIndependentThreads(K);
 }
 
 std::vector<std::string> TileTransposeSmem::triggerMetrics() const {

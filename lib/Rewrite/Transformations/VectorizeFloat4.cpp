@@ -102,12 +102,10 @@ StringRef VectorizeFloat4::description() const {
 
 bool VectorizeFloat4::precondition(const KernelRecord &K) const {
   auto Zero = [&](const char *F) { return K.Features.get(F).value_or(0) == 0; };
-  return K.Template == TemplateKind::None &&
+  return hasIndependentThreads(K) &&
          K.Features.get("global_stores").value_or(0) > 0 &&
-         Zero("shared_arrays") && Zero("syncthreads") &&
-         Zero("warp_shuffles") && Zero("warp_votes") &&
          Zero("atomics_global") && Zero("atomics_shared") &&
-         Zero("uses_cooperative_groups") && Zero("vector_accesses");
+         Zero("vector_accesses");
 }
 
 std::vector<std::string> VectorizeFloat4::triggerMetrics() const {
