@@ -10,6 +10,8 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -349,4 +351,63 @@ std::string autoprof::writeTreeDot(const ProfilingTree &T) {
     }
   }
   return Out + "}\n";
+}
+
+std::string autoprof::writeTreeJSON(const ProfilingTree &T) {
+  rapidjson::StringBuffer Buf;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> W(Buf);
+  W.SetIndent(' ', 2);
+  auto Strings = [&](const std::vector<std::string> &V) {
+    W.StartArray();
+    for (const std::string &S : V)
+      W.String(S.c_str(), S.size());
+    W.EndArray();
+  };
+  W.StartObject();
+  W.Key("version");
+  W.Int(TreeFormatVersion);
+  W.Key("name");
+  W.String(T.Name.c_str(), T.Name.size());
+  W.Key("chips");
+  Strings(T.Chips);
+  W.Key("budget");
+  W.Uint(T.Budget);
+  W.Key("stage1");
+  Strings(T.Stage1);
+  W.Key("root");
+  W.String(T.Root.c_str(), T.Root.size());
+  W.Key("nodes");
+  W.StartArray();
+  for (const TreeNode &N : T.Nodes) {
+    W.StartObject();
+    W.Key("id");
+    W.String(N.Id.c_str(), N.Id.size());
+    if (N.Leaf) {
+      W.Key("leaf");
+      W.StartObject();
+      W.Key("metrics");
+      Strings(N.Metrics);
+      W.Key("focus");
+      W.String(N.Focus.c_str(), N.Focus.size());
+      W.EndObject();
+    } else {
+      W.Key("test");
+      W.StartObject();
+      W.Key(N.Test.From == NodeTest::Source::Feature ? "feature" : "sample");
+      W.String(N.Test.Key.c_str(), N.Test.Key.size());
+      W.Key("op");
+      W.String(N.Test.Op.c_str(), N.Test.Op.size());
+      W.Key("threshold");
+      W.Double(N.Test.Threshold);
+      W.EndObject();
+      W.Key("then");
+      W.String(N.Then.c_str(), N.Then.size());
+      W.Key("else");
+      W.String(N.Else.c_str(), N.Else.size());
+    }
+    W.EndObject();
+  }
+  W.EndArray();
+  W.EndObject();
+  return std::string(Buf.GetString(), Buf.GetSize()) + "\n";
 }

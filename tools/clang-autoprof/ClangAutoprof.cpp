@@ -63,6 +63,12 @@ cl::SubCommand &autoprof::tool::checkCommand() {
   return S;
 }
 
+cl::SubCommand &autoprof::tool::learnCommand() {
+  static cl::SubCommand S("learn", "Learn a profiling tree from a dataset of "
+                                   "verified rewrites");
+  return S;
+}
+
 cl::SubCommand &autoprof::tool::treeCommand() {
   static cl::SubCommand S("tree", "Validate, print or draw a profiling tree");
   return S;
@@ -194,6 +200,8 @@ int main(int argc, const char **argv) {
     return runOptimize(argv[0]);
   if (checkCommand())
     return runCheck();
+  if (learnCommand())
+    return runLearn(argv[0]);
   reportError("no subcommand given; try 'clang-autoprof --help'");
   return 1;
 }

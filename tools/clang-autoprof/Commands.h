@@ -41,6 +41,7 @@ llvm::cl::SubCommand &planCommand();
 llvm::cl::SubCommand &profileCommand();
 llvm::cl::SubCommand &optimizeCommand();
 llvm::cl::SubCommand &checkCommand();
+llvm::cl::SubCommand &learnCommand();
 
 /// Options of the subcommands that parse sources (-p, sources, extra args).
 struct SourceOptions {
@@ -143,6 +144,9 @@ int runOptimize(const char *Argv0);
 
 /// Runs `check`; returns the exit status (0, 1 or 2).
 int runCheck();
+
+/// Runs `learn`; returns the exit status.
+int runLearn(const char *Argv0);
 
 /// Runs `plan`; returns the exit status.
 int runPlan(const char *Argv0);

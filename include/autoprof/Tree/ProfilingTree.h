@@ -80,6 +80,10 @@ std::vector<std::vector<const TreeNode *>> leafPaths(const ProfilingTree &T);
 
 /// A readable rendering, one node per line, indented by depth.
 std::string writeTreeText(const ProfilingTree &T);
+
+/// The tree in the JSON format parseTree() reads (docs/tree-format.md),
+/// nodes in the order of \p T, indented.
+std::string writeTreeJSON(const ProfilingTree &T);
 /// Graphviz (dot) rendering.
 std::string writeTreeDot(const ProfilingTree &T);
 

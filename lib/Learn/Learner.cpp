@@ -1,0 +1,108 @@
+//===- Learner.cpp - Learning a profiling tree ----------------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Learn/Learner.h"
+
+using namespace autoprof;
+using namespace autoprof::learn;
+using llvm::Expected;
+
+Proposer::~Proposer() = default;
+
+uint64_t SplitMix64::next() {
+  uint64_t Z = (State += 0x9e3779b97f4a7c15ULL);
+  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebULL;
+  return Z ^ (Z >> 31);
+}
+
+/// Why \p T cannot be evaluated, or an empty string.
+static std::string invalidTree(const ProfilingTree &T) {
+  std::vector<TreeProblem> Problems;
+  checkTreeStructure(T, Problems);
+  if (!Problems.empty())
+    return Problems.front().Path + ": " + Problems.front().Message;
+  return "";
+}
+
+Expected<LearnResult>
+learn::learnTree(ProfilingTree Init,
+                 llvm::ArrayRef<const DatasetKernel *> Train, Proposer &P,
+                 const TriggerRewriter &Rewriter, PassPricer &Pricer,
+                 const LearnOptions &O) {
+  LearnResult R;
+  R.Tree = std::move(Init);
+  R.Tree.Budget = O.Budget;
+  if (std::string Why = invalidTree(R.Tree); !Why.empty())
+    return llvm::createStringError("the initial tree is invalid: " + Why);
+  Expected<Evaluation> Cur = evaluateTree(R.Tree, Train, Rewriter, Pricer);
+  if (!Cur)
+    return Cur.takeError();
+  if (Cur->MaxPasses > O.Budget)
+    return llvm::createStringError("the initial tree '" + R.Tree.Name +
+                                   "' costs " + std::to_string(Cur->MaxPasses) +
+                                   " passes, over the budget of " +
+                                   std::to_string(O.Budget));
+  R.Train = std::move(*Cur);
+  if (O.OnRound)
+    O.OnRound(0, R.Train);
+
+  for (unsigned It = 1; It <= O.Iterations; ++It) {
+    Expected<std::vector<Proposal>> Props = P.propose(R.Tree, R.Train, Train);
+    if (!Props)
+      return Props.takeError();
+    if (Props->empty())
+      break;
+    std::optional<size_t> Best;
+    Evaluation BestEval;
+    std::vector<LogEntry> Entries;
+    for (size_t I = 0; I < Props->size(); ++I) {
+      Proposal &Prop = (*Props)[I];
+      Prop.Tree.Budget = O.Budget;
+      LogEntry E;
+      E.Iteration = It;
+      E.Operation = Prop.Operation;
+      E.Node = Prop.Node;
+      E.Change = Prop.Change;
+      E.Before = R.Train.GeoMean;
+      E.PassesBefore = R.Train.MeanPasses;
+      E.Invalid = invalidTree(Prop.Tree);
+      if (E.Invalid.empty()) {
+        Expected<Evaluation> Ev =
+            evaluateTree(Prop.Tree, Train, Rewriter, Pricer);
+        if (!Ev)
+          return Ev.takeError();
+        if (Ev->MaxPasses > O.Budget) {
+          E.Invalid = "costs " + std::to_string(Ev->MaxPasses) +
+                      " passes, over the budget of " + std::to_string(O.Budget);
+        } else {
+          E.After = Ev->GeoMean;
+          E.PassesAfter = Ev->MeanPasses;
+          if (Ev->betterThan(R.Train) && (!Best || Ev->betterThan(BestEval))) {
+            Best = I;
+            BestEval = std::move(*Ev);
+          }
+        }
+      }
+      Entries.push_back(std::move(E));
+    }
+    if (Best)
+      Entries[*Best].Accepted = true;
+    if (O.OnProposal)
+      for (const LogEntry &E : Entries)
+        O.OnProposal(E);
+    R.Rounds = It;
+    if (Best) {
+      R.Tree = std::move((*Props)[*Best].Tree);
+      R.Train = std::move(BestEval);
+    }
+    if (O.OnRound)
+      O.OnRound(It, R.Train);
+    if (!Best && P.stopsWhenNothingImproves())
+      break;
+  }
+  return R;
+}

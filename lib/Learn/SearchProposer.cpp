@@ -1,0 +1,329 @@
+//===- SearchProposer.cpp - Systematic tree operations --------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/Learn/SearchProposer.h"
+
+#include "autoprof/Tree/Routing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+using namespace autoprof;
+using namespace autoprof::learn;
+using llvm::Expected;
+
+using MetricSet = std::vector<std::string>;
+
+std::vector<MetricSet>
+learn::candidateMetricSets(const TriggerRewriter &Rewriter) {
+  std::vector<MetricSet> Out;
+  std::set<MetricSet> Seen;
+  auto Add = [&](MetricSet S) {
+    std::sort(S.begin(), S.end());
+    S.erase(std::unique(S.begin(), S.end()), S.end());
+    if (!S.empty() && Seen.insert(S).second)
+      Out.push_back(std::move(S));
+  };
+  for (const auto &R : Rewriter.rules())
+    Add(R.Metrics);
+  for (const auto &R : Rewriter.rules())
+    for (const std::string &M : R.Metrics)
+      Add({M});
+  return Out;
+}
+
+SearchProposer::SearchProposer(const TriggerRewriter &Rewriter,
+                               PassPricer &Pricer, SearchOptions O)
+    : Rewriter(Rewriter), Pricer(Pricer), O(std::move(O)),
+      Groups(candidateMetricSets(Rewriter)) {}
+
+namespace {
+
+MetricSet sorted(MetricSet S) {
+  std::sort(S.begin(), S.end());
+  S.erase(std::unique(S.begin(), S.end()), S.end());
+  return S;
+}
+
+MetricSet unite(const MetricSet &A, const MetricSet &B) {
+  MetricSet S = A;
+  S.insert(S.end(), B.begin(), B.end());
+  return sorted(S);
+}
+
+MetricSet minus(const MetricSet &A, const MetricSet &B) {
+  MetricSet S;
+  for (const std::string &M : A)
+    if (std::find(B.begin(), B.end(), M) == B.end())
+      S.push_back(M);
+  return S;
+}
+
+/// "{+a, -b}": how \p To differs from \p From.
+std::string describeChange(const MetricSet &From, const MetricSet &To) {
+  std::string S;
+  for (const std::string &M : minus(To, From))
+    S += (S.empty() ? "+" : ", +") + M;
+  for (const std::string &M : minus(From, To))
+    S += (S.empty() ? "-" : ", -") + M;
+  return "{" + S + "}";
+}
+
+std::string formatThreshold(double V) {
+  std::ostringstream OS;
+  OS.precision(6);
+  OS << V;
+  return OS.str();
+}
+
+std::string freshId(const ProfilingTree &T, const std::set<std::string> &Also) {
+  for (unsigned K = 1;; ++K) {
+    std::string Id = "n" + std::to_string(K);
+    if (!T.find(Id) && !Also.count(Id))
+      return Id;
+  }
+}
+
+/// Midpoints between consecutive distinct values, at most \p Max of them,
+/// spread evenly.
+std::vector<double> thresholds(std::vector<double> V, unsigned Max) {
+  std::sort(V.begin(), V.end());
+  V.erase(std::unique(V.begin(), V.end()), V.end());
+  std::vector<double> Mid;
+  for (size_t I = 1; I < V.size(); ++I)
+    Mid.push_back(V[I - 1] + (V[I] - V[I - 1]) / 2);
+  if (Mid.size() <= Max)
+    return Mid;
+  std::vector<double> Out;
+  for (unsigned I = 0; I < Max; ++I)
+    Out.push_back(Mid[(I * (Mid.size() - 1)) / (Max - 1)]);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+/// The value a test on (\p From, \p Key) reads for \p K.
+std::optional<double> attribute(const DatasetKernel &K, NodeTest::Source From,
+                                const std::string &Key) {
+  if (From == NodeTest::Source::Feature)
+    return K.Features.get(Key);
+  auto It = K.Metrics.find(Key);
+  if (It == K.Metrics.end())
+    return std::nullopt;
+  return It->second;
+}
+
+} // namespace
+
+Expected<std::vector<Proposal>>
+SearchProposer::propose(const ProfilingTree &T, const Evaluation &,
+                        llvm::ArrayRef<const DatasetKernel *> Train) {
+  std::vector<Proposal> Props;
+
+  // The training kernels that reach each node.
+  std::map<std::string, std::vector<const DatasetKernel *>> At;
+  for (const DatasetKernel *K : Train) {
+    MetricMap Samples;
+    for (const std::string &S : T.Stage1)
+      if (auto It = K->Metrics.find(S); It != K->Metrics.end())
+        Samples[S] = It->second;
+    Route R = routeKernel(T, K->Features, &Samples);
+    for (const RouteStep &S : R.Steps)
+      At[S.Node->Id].push_back(K);
+    if (R.Leaf)
+      At[R.Leaf->Id].push_back(K);
+  }
+
+  // The metric sets a leaf holding S may move to, within the budget.
+  auto LeafSets =
+      [&](const MetricSet &Current) -> Expected<std::vector<MetricSet>> {
+    MetricSet S = sorted(Current);
+    std::vector<MetricSet> Out;
+    std::set<MetricSet> Seen = {S};
+    auto Add = [&](MetricSet C) -> llvm::Error {
+      C = sorted(C);
+      if (!Seen.insert(C).second)
+        return llvm::Error::success();
+      Expected<unsigned> P = Pricer.passes(T.Stage1, C);
+      if (!P)
+        return P.takeError();
+      if (*P <= O.Budget)
+        Out.push_back(std::move(C));
+      return llvm::Error::success();
+    };
+    for (const MetricSet &G : Groups) {
+      if (llvm::Error E = Add(unite(S, G)))
+        return std::move(E);
+      if (llvm::Error E = Add(minus(S, G)))
+        return std::move(E);
+      if (llvm::Error E = Add(G))
+        return std::move(E);
+    }
+    if (llvm::Error E = Add({}))
+      return std::move(E);
+    return Out;
+  };
+
+  // The log-gain of a kernel shown the stage-1 samples and a leaf's set.
+  auto LogGain = [&](const DatasetKernel &K, const MetricSet &Leaf) {
+    return std::log(gainWith(K, unite(T.Stage1, Leaf), Rewriter));
+  };
+
+  std::vector<std::pair<NodeTest::Source, std::string>> Attributes;
+  for (const std::string &F : featureNames())
+    Attributes.push_back({NodeTest::Source::Feature, F});
+  for (const std::string &S : T.Stage1)
+    Attributes.push_back({NodeTest::Source::Sample, S});
+
+  for (const TreeNode &N : T.Nodes) {
+    const std::vector<const DatasetKernel *> &Here = At[N.Id];
+    if (N.Leaf) {
+      Expected<std::vector<MetricSet>> Sets = LeafSets(N.Metrics);
+      if (!Sets)
+        return Sets.takeError();
+      // REWRITE: another metric set for this leaf.
+      for (const MetricSet &S : *Sets) {
+        Proposal P{"REWRITE", N.Id,
+                   "leaf '" + N.Id + "' metrics " +
+                       describeChange(sorted(N.Metrics), S),
+                   T};
+        for (TreeNode &M : P.Tree.Nodes)
+          if (M.Id == N.Id)
+            M.Metrics = S;
+        Props.push_back(std::move(P));
+      }
+      // SPLIT: a test with two leaves, each with its best set.
+      if (Here.size() < 2 * size_t(O.MinLeaf))
+        continue;
+      std::vector<MetricSet> Pool = *Sets;
+      Pool.insert(Pool.begin(), sorted(N.Metrics));
+      std::vector<double> PoolPasses;
+      for (const MetricSet &S : Pool) {
+        Expected<unsigned> P = Pricer.passes(T.Stage1, S);
+        if (!P)
+          return P.takeError();
+        PoolPasses.push_back(*P);
+      }
+      // Gain[set][kernel], for the kernels at this leaf.
+      std::vector<std::vector<double>> Gain(Pool.size());
+      for (size_t S = 0; S < Pool.size(); ++S)
+        for (const DatasetKernel *K : Here)
+          Gain[S].push_back(LogGain(*K, Pool[S]));
+      auto BestSet = [&](const std::vector<size_t> &Side) {
+        size_t Best = 0;
+        double BestSum = -1e300;
+        for (size_t S = 0; S < Pool.size(); ++S) {
+          double Sum = 0;
+          for (size_t I : Side)
+            Sum += Gain[S][I];
+          if (Sum > BestSum + 1e-12 || (std::fabs(Sum - BestSum) <= 1e-12 &&
+                                        PoolPasses[S] < PoolPasses[Best])) {
+            Best = S;
+            BestSum = Sum;
+          }
+        }
+        return Best;
+      };
+      for (const auto &[From, Key] : Attributes) {
+        std::vector<double> Values;
+        for (const DatasetKernel *K : Here)
+          if (auto V = attribute(*K, From, Key))
+            Values.push_back(*V);
+        for (double Th : thresholds(Values, O.MaxThresholds)) {
+          std::vector<size_t> Then, Else;
+          for (size_t I = 0; I < Here.size(); ++I) {
+            auto V = attribute(*Here[I], From, Key);
+            (V && *V > Th ? Then : Else).push_back(I);
+          }
+          if (Then.size() < O.MinLeaf || Else.size() < O.MinLeaf)
+            continue;
+          size_t A = BestSet(Then), B = BestSet(Else);
+          // The same set on both sides is a REWRITE of the leaf.
+          if (A == B)
+            continue;
+          Proposal P;
+          P.Operation = "SPLIT";
+          P.Node = N.Id;
+          P.Tree = T;
+          std::string ThenId = freshId(T, {});
+          std::string ElseId = freshId(T, {ThenId});
+          std::string Test = Key + " > " + formatThreshold(Th);
+          P.Change = "leaf '" + N.Id + "' becomes " + Test + " ? " + ThenId +
+                     " " + describeChange(sorted(N.Metrics), Pool[A]) + " : " +
+                     ElseId + " " + describeChange(sorted(N.Metrics), Pool[B]);
+          TreeNode Yes, No;
+          Yes.Id = ThenId;
+          No.Id = ElseId;
+          Yes.Leaf = No.Leaf = true;
+          Yes.Metrics = Pool[A];
+          No.Metrics = Pool[B];
+          Yes.Focus = No.Focus = N.Focus;
+          for (TreeNode &M : P.Tree.Nodes)
+            if (M.Id == N.Id) {
+              M.Leaf = false;
+              M.Metrics.clear();
+              M.Focus.clear();
+              M.Test.From = From;
+              M.Test.Key = Key;
+              M.Test.Op = ">";
+              M.Test.Threshold = Th;
+              M.Then = ThenId;
+              M.Else = ElseId;
+            }
+          Yes.Path = "$.nodes[" + std::to_string(P.Tree.Nodes.size()) + "]";
+          P.Tree.Nodes.push_back(Yes);
+          No.Path = "$.nodes[" + std::to_string(P.Tree.Nodes.size()) + "]";
+          P.Tree.Nodes.push_back(No);
+          Props.push_back(std::move(P));
+        }
+      }
+      continue;
+    }
+    // REWRITE: another threshold for this test.
+    std::vector<double> Values;
+    for (const DatasetKernel *K : Here)
+      if (auto V = attribute(*K, N.Test.From, N.Test.Key))
+        Values.push_back(*V);
+    for (double Th : thresholds(Values, O.MaxThresholds)) {
+      if (Th == N.Test.Threshold)
+        continue;
+      Proposal P{"REWRITE", N.Id,
+                 "test '" + N.Id + "' " + N.Test.Key + " " + N.Test.Op + " " +
+                     formatThreshold(N.Test.Threshold) + " -> " +
+                     formatThreshold(Th),
+                 T};
+      for (TreeNode &M : P.Tree.Nodes)
+        if (M.Id == N.Id)
+          M.Test.Threshold = Th;
+      Props.push_back(std::move(P));
+    }
+  }
+
+  // REWRITE of the stage-1 samples: add one from the pool, or drop one no
+  // test reads.
+  std::set<std::string> Tested;
+  for (const TreeNode &N : T.Nodes)
+    if (!N.Leaf && N.Test.From == NodeTest::Source::Sample)
+      Tested.insert(N.Test.Key);
+  for (const std::string &S : O.SamplePool)
+    if (std::find(T.Stage1.begin(), T.Stage1.end(), S) == T.Stage1.end()) {
+      Proposal P{"REWRITE", "stage1", "stage 1 {+" + S + "}", T};
+      P.Tree.Stage1.push_back(S);
+      Props.push_back(std::move(P));
+    }
+  for (const std::string &S : T.Stage1)
+    if (!Tested.count(S)) {
+      Proposal P{"REWRITE", "stage1", "stage 1 {-" + S + "}", T};
+      llvm::erase(P.Tree.Stage1, S);
+      Props.push_back(std::move(P));
+    }
+
+  SplitMix64 R(O.Seed);
+  shuffleWith(Props, R);
+  ++O.Seed;
+  return Props;
+}

@@ -1,0 +1,440 @@
+//===- LearnCommand.cpp - `clang-autoprof learn` --------------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Learns a profiling tree from a dataset (docs/learn.md): replays trees on
+/// the dataset with the built-in rewriter's triggers, refines the tree by
+/// the search proposer's operations, cross-validates, and compares the
+/// result with other trees at the same budget.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "autoprof/Learn/Baselines.h"
+#include "autoprof/Learn/CrossValidation.h"
+#include "autoprof/Learn/Dataset.h"
+#include "autoprof/Learn/LearnReport.h"
+#include "autoprof/Learn/Learner.h"
+#include "autoprof/Learn/Replay.h"
+#include "autoprof/Learn/SearchProposer.h"
+#include "autoprof/Rewrite/TransformationRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+using namespace llvm;
+using namespace autoprof;
+using namespace autoprof::learn;
+using namespace autoprof::tool;
+
+namespace {
+
+struct LearnOptions_ {
+  cl::list<std::string> Datasets{
+      "dataset",
+      cl::desc("Dataset files (JSON lines; repeat or separate "
+               "with commas to merge several)"),
+      cl::value_desc("file"), cl::CommaSeparated, cl::sub(learnCommand())};
+  cl::opt<unsigned> Budget{
+      "budget", cl::desc("Replay passes one kernel may cost (required)"),
+      cl::value_desc("passes"), cl::init(0), cl::sub(learnCommand())};
+  cl::opt<std::string> Init{
+      "init",
+      cl::desc("Tree to start from, a name of tree-models/ or a file "
+               "(default: one leaf with no metrics and the stage-1 samples "
+               "of 'default' that fit)"),
+      cl::value_desc("tree"), cl::sub(learnCommand())};
+  cl::opt<std::string> ProposerName{
+      "proposer", cl::desc("Who proposes operations: search"),
+      cl::value_desc("search"), cl::init("search"), cl::sub(learnCommand())};
+  cl::opt<unsigned> Iterations{"iterations",
+                               cl::desc("Rounds of proposals (default 20)"),
+                               cl::init(20), cl::sub(learnCommand())};
+  cl::opt<unsigned> Folds{
+      "folds",
+      cl::desc("Cross-validate over K folds of programs before learning "
+               "the final tree (0: no cross-validation)"),
+      cl::value_desc("K"), cl::init(0), cl::sub(learnCommand())};
+  cl::opt<uint64_t> Seed{"seed",
+                         cl::desc("Seed of the folds and of the order of "
+                                  "proposals (default 1)"),
+                         cl::init(1), cl::sub(learnCommand())};
+  cl::opt<unsigned> MinLeaf{
+      "min-leaf",
+      cl::desc("Fewest training kernels on each side of a split (default 2)"),
+      cl::init(2), cl::sub(learnCommand())};
+  cl::opt<std::string> Name{"name", cl::desc("Name of the learned tree"),
+                            cl::init("learned"), cl::sub(learnCommand())};
+  cl::opt<std::string> Output{"o", cl::desc("Write the learned tree here"),
+                              cl::value_desc("tree.json"),
+                              cl::sub(learnCommand())};
+  cl::opt<std::string> Log{"log",
+                           cl::desc("Write every proposal here (JSON lines)"),
+                           cl::value_desc("file"), cl::sub(learnCommand())};
+  cl::list<std::string> Compare{
+      "compare",
+      cl::desc("Trees to replay beside the learned one, held to the budget"),
+      cl::value_desc("tree"), cl::CommaSeparated, cl::sub(learnCommand())};
+  cl::list<std::string> CompareFull{
+      "compare-unbudgeted",
+      cl::desc("Trees to replay as they are, whatever they cost"),
+      cl::value_desc("tree"), cl::CommaSeparated, cl::sub(learnCommand())};
+  cl::opt<bool> Oracle{"oracle",
+                       cl::desc("Add the per-kernel oracle at the budget"),
+                       cl::sub(learnCommand())};
+  cl::opt<unsigned> Curve{
+      "metric-curve",
+      cl::desc("Replay every kernel with the same first 0, 1, 2, ... "
+               "trigger metrics, over N random orders"),
+      cl::value_desc("N"), cl::init(0), cl::sub(learnCommand())};
+  cl::opt<std::string> Report{"report",
+                              cl::desc("Write the comparison as JSON"),
+                              cl::value_desc("file"), cl::sub(learnCommand())};
+  cl::opt<bool> Quiet{"quiet", cl::desc("No progress lines"),
+                      cl::sub(learnCommand())};
+  cl::opt<std::string> Catalog{
+      "catalog", cl::desc("Metric catalog (default: the one shipped)"),
+      cl::value_desc("file"), cl::sub(learnCommand())};
+};
+
+LearnOptions_ &learnOptions() {
+  static LearnOptions_ O;
+  return O;
+}
+
+[[maybe_unused]] const LearnOptions_ &Registered = learnOptions();
+
+/// The built-in rewriter's transformations as replay rules.
+TriggerRewriter builtinRewriter() {
+  std::vector<TriggerRewriter::Rule> Rules;
+  for (const Transformation *T : TransformationRegistry::all())
+    Rules.push_back(
+        {T->name().str(), T->triggerMetrics(),
+         [T](const MetricMap &M) { return T->trigger(M).has_value(); }});
+  return TriggerRewriter(std::move(Rules));
+}
+
+/// Loads a tree by name or path and checks its structure.
+Expected<ProfilingTree> loadTree(StringRef NameOrPath, StringRef ModelsDir) {
+  Expected<std::string> Path = findTree(NameOrPath, ModelsDir);
+  if (!Path)
+    return Path.takeError();
+  ProfilingTree T;
+  if (Error E = loadCheckedTree(*Path, T))
+    return std::move(E);
+  return T;
+}
+
+std::string percent(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.0f%%", 100 * V);
+  return Buf;
+}
+
+std::string fixed3(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.4f", V);
+  return Buf;
+}
+
+/// The leaves' focus notes of a learned tree: the tests on their path.
+void describeLeaves(ProfilingTree &T) {
+  for (const auto &Path : leafPaths(T)) {
+    std::string Focus;
+    for (size_t I = 0; I + 1 < Path.size(); ++I) {
+      const TreeNode *N = Path[I];
+      bool Then = N->Then == Path[I + 1]->Id;
+      char Th[32];
+      std::snprintf(Th, sizeof(Th), "%g", N->Test.Threshold);
+      Focus += (Focus.empty() ? "" : ", ") + N->Test.Key + " " +
+               (Then ? N->Test.Op : std::string("not ") + N->Test.Op) + " " +
+               Th;
+    }
+    for (TreeNode &N : T.Nodes)
+      if (N.Id == Path.back()->Id && N.Focus.empty())
+        N.Focus = "learned leaf for kernels with " +
+                  (Focus.empty() ? std::string("any features") : Focus);
+  }
+}
+
+} // namespace
+
+int autoprof::tool::runLearn(const char *Argv0) {
+  LearnOptions_ &O = learnOptions();
+  if (O.Datasets.empty()) {
+    reportError("learn needs --dataset=<file>");
+    return 1;
+  }
+  if (O.Budget == 0) {
+    reportError("learn needs --budget=<passes>, a positive number");
+    return 1;
+  }
+  if (O.ProposerName != "search") {
+    reportError("unknown proposer '" + O.ProposerName + "' (expected search)");
+    return 1;
+  }
+  if (O.Folds == 1) {
+    reportError("--folds must be 0 (no cross-validation) or at least 2");
+    return 1;
+  }
+  if (O.Output.empty() && O.Folds == 0 && O.Compare.empty() &&
+      O.CompareFull.empty() && !O.Oracle && O.Curve == 0) {
+    reportError("nothing to do: give -o <tree.json>, --folds, --compare, "
+                "--oracle or --metric-curve");
+    return 1;
+  }
+
+  std::string CatalogPath = catalogPath(Argv0, O.Catalog);
+  std::string ModelsDir = sys::path::parent_path(CatalogPath).str();
+  Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
+  if (!Catalog) {
+    reportError(toString(Catalog.takeError()));
+    return 1;
+  }
+  TriggerRewriter Rewriter = builtinRewriter();
+
+  // The dataset, every file checked on its own first.
+  std::vector<DatasetKernel> Data;
+  for (const std::string &Path : O.Datasets) {
+    Expected<std::vector<DatasetKernel>> D = loadDataset(Path, *Catalog);
+    if (!D) {
+      reportError(toString(D.takeError()));
+      return 1;
+    }
+    for (const DatasetKernel &K : *D)
+      for (const Outcome &Out : K.Outcomes)
+        if (!Rewriter.find(Out.Transformation)) {
+          reportError(Path + ": kernel '" + K.Kernel + "' of '" + K.Program +
+                      "': unknown transformation '" + Out.Transformation +
+                      "' (expected one of " + TransformationRegistry::names() +
+                      ")");
+          return 1;
+        }
+    if (Error E = mergeDataset(Data, std::move(*D), Path)) {
+      reportError(toString(std::move(E)));
+      return 1;
+    }
+  }
+  std::vector<const DatasetKernel *> All;
+  for (const DatasetKernel &K : Data)
+    All.push_back(&K);
+
+  // The starting tree.
+  ProfilingTree Init;
+  std::optional<ProfilingTree> Default;
+  {
+    Expected<ProfilingTree> D = loadTree("default", ModelsDir);
+    if (!D) {
+      reportError(toString(D.takeError()));
+      return 1;
+    }
+    Default = std::move(*D);
+  }
+  Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
+  if (!Host) {
+    reportError(toString(Host.takeError()));
+    return 1;
+  }
+  if (!O.Init.empty()) {
+    Expected<ProfilingTree> T = loadTree(O.Init, ModelsDir);
+    if (!T) {
+      reportError(toString(T.takeError()));
+      return 1;
+    }
+    Init = std::move(*T);
+  } else {
+    Init.Chips = Default->Chips;
+    Init.Root = "all";
+    TreeNode Leaf;
+    Leaf.Id = "all";
+    Leaf.Leaf = true;
+    Leaf.Path = "$.nodes[0]";
+    Init.Nodes.push_back(Leaf);
+  }
+  Init.Name = O.Name;
+  for (const std::string &Chip : Init.Chips)
+    if (Error E = (*Host)->checkChip(Chip)) {
+      reportError(toString(std::move(E)));
+      return 1;
+    }
+  PassPricer Pricer(**Host, *Catalog, Init.Chips);
+  if (O.Init.empty()) {
+    // The stage-1 samples of 'default' that fit the budget with no leaf
+    // metrics.
+    ProfilingTree Samples = *Default;
+    Expected<ProfilingTree> Fit = fitToBudget(Samples, O.Budget, Pricer);
+    if (!Fit) {
+      reportError(toString(Fit.takeError()));
+      return 1;
+    }
+    Init.Stage1 = Fit->Stage1;
+  }
+  std::vector<TreeProblem> Problems;
+  Init.Budget = O.Budget;
+  checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
+  if (!Problems.empty()) {
+    reportError("the initial tree '" + O.Init + "': " + Problems.front().Path +
+                ": " + Problems.front().Message);
+    return 1;
+  }
+
+  std::unique_ptr<raw_fd_ostream> LogOS;
+  if (!O.Log.empty()) {
+    std::error_code EC;
+    LogOS = std::make_unique<raw_fd_ostream>(O.Log, EC, sys::fs::OF_Text);
+    if (EC) {
+      reportError("cannot write '" + O.Log + "': " + EC.message());
+      return 1;
+    }
+  }
+
+  auto Learn = [&](ArrayRef<const DatasetKernel *> Train,
+                   int Fold) -> Expected<LearnResult> {
+    SearchOptions SO;
+    SO.Budget = O.Budget;
+    SO.MinLeaf = O.MinLeaf;
+    SO.Seed = O.Seed;
+    SO.SamplePool = Default->Stage1;
+    SearchProposer P(Rewriter, Pricer, SO);
+    learn::LearnOptions LO;
+    LO.Budget = O.Budget;
+    LO.Iterations = O.Iterations;
+    if (LogOS)
+      LO.OnProposal = [&](const LogEntry &E) {
+        *LogOS << writeLogLine(E, Fold);
+      };
+    std::string Where = Fold < 0 ? std::string("all kernels")
+                                 : "fold " + std::to_string(Fold + 1) + "/" +
+                                       std::to_string(O.Folds);
+    if (!O.Quiet)
+      LO.OnRound = [&, Where](unsigned Round, const Evaluation &E) {
+        errs() << "clang-autoprof: learn (" << Where << "): round " << Round
+               << "/" << O.Iterations << ": geomean " << fixed3(E.GeoMean)
+               << "x, fast_1 " << percent(E.Fast1) << ", "
+               << format("%.2f", E.MeanPasses) << " passes per kernel\n";
+      };
+    return learnTree(Init, Train, P, Rewriter, Pricer, LO);
+  };
+
+  LearnReportData Rep;
+  Rep.Budget = O.Budget;
+  Rep.Kernels = All.size();
+  Rep.Folds = O.Folds;
+  Rep.Seed = O.Seed;
+  Rep.Datasets.assign(O.Datasets.begin(), O.Datasets.end());
+
+  if (O.Folds >= 2) {
+    TrainFn Train = [&](ArrayRef<const DatasetKernel *> In,
+                        unsigned Fold) -> Expected<ProfilingTree> {
+      Expected<LearnResult> R = Learn(In, Fold);
+      if (!R)
+        return R.takeError();
+      return std::move(R->Tree);
+    };
+    Expected<CrossValidation> CV =
+        crossValidate(All, O.Folds, O.Seed, Train, Rewriter, Pricer);
+    if (!CV) {
+      reportError(toString(CV.takeError()));
+      return 1;
+    }
+    Rep.Rows.push_back({O.Name, "learned", true, CV->HeldOut.GeoMean,
+                        CV->HeldOut.Fast1, CV->HeldOut.MeanPasses,
+                        CV->HeldOut.MaxPasses});
+  }
+
+  auto AddTree = [&](const std::string &Name, bool Budgeted) -> bool {
+    Expected<ProfilingTree> T = loadTree(Name, ModelsDir);
+    if (!T) {
+      reportError(toString(T.takeError()));
+      return false;
+    }
+    if (Budgeted) {
+      Expected<ProfilingTree> Fit = fitToBudget(*T, O.Budget, Pricer);
+      if (!Fit) {
+        reportError(toString(Fit.takeError()));
+        return false;
+      }
+      T = std::move(*Fit);
+    }
+    Expected<Evaluation> E = evaluateTree(*T, All, Rewriter, Pricer);
+    if (!E) {
+      reportError(toString(E.takeError()));
+      return false;
+    }
+    Rep.Rows.push_back({Name, Budgeted ? "tree" : "tree-unbudgeted", true,
+                        E->GeoMean, E->Fast1, E->MeanPasses, E->MaxPasses});
+    return true;
+  };
+  for (const std::string &Name : O.Compare)
+    if (!AddTree(Name, true))
+      return 1;
+  for (const std::string &Name : O.CompareFull)
+    if (!AddTree(Name, false))
+      return 1;
+
+  if (O.Oracle) {
+    std::vector<std::vector<std::string>> Sets = candidateMetricSets(Rewriter);
+    Evaluation E;
+    for (const DatasetKernel *K : All) {
+      KernelResult R;
+      R.Kernel = K;
+      Expected<double> G =
+          oracleGain(*K, Sets, O.Budget, Rewriter, Pricer, &R.Win);
+      if (!G) {
+        reportError(toString(G.takeError()));
+        return 1;
+      }
+      R.Gain = *G;
+      E.Kernels.push_back(R);
+    }
+    summarize(E);
+    Rep.Rows.push_back({"oracle", "oracle", false, E.GeoMean, E.Fast1, 0, 0});
+  }
+
+  if (O.Curve) {
+    std::vector<std::string> Pool;
+    for (const auto &R : Rewriter.rules())
+      Pool.insert(Pool.end(), R.Metrics.begin(), R.Metrics.end());
+    Expected<std::vector<CurvePoint>> C =
+        metricCurve(All, Pool, O.Curve, O.Seed, Rewriter, Pricer);
+    if (!C) {
+      reportError(toString(C.takeError()));
+      return 1;
+    }
+    Rep.Curve = std::move(*C);
+    Rep.CurveOrders = O.Curve;
+  }
+
+  if (!O.Output.empty()) {
+    Expected<LearnResult> R = Learn(All, -1);
+    if (!R) {
+      reportError(toString(R.takeError()));
+      return 1;
+    }
+    describeLeaves(R->Tree);
+    if (Error E = writeOutput(O.Output, writeTreeJSON(R->Tree))) {
+      reportError(toString(std::move(E)));
+      return 1;
+    }
+    Rep.Rows.push_back({O.Name + " (all kernels)", "learned", false,
+                        R->Train.GeoMean, R->Train.Fast1, R->Train.MeanPasses,
+                        R->Train.MaxPasses});
+  }
+
+  if (!O.Report.empty())
+    if (Error E = writeOutput(O.Report, writeLearnReportJSON(Rep))) {
+      reportError(toString(std::move(E)));
+      return 1;
+    }
+  if (!Rep.Rows.empty() || !Rep.Curve.empty())
+    outs() << writeLearnReportText(Rep);
+  return 0;
+}
