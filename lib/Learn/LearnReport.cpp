@@ -129,13 +129,13 @@ std::string learn::writeLearnReportJSON(const LearnReportData &R) {
 std::string learn::writeLearnReportText(const LearnReportData &R) {
   std::string Out;
   char Line[256];
-  std::snprintf(Line, sizeof(Line), "%-28s %8s %7s %11s %10s\n",
+  std::snprintf(Line, sizeof(Line), "%-36s %8s %7s %11s %10s\n",
                 "configuration", "geomean", "fast_1", "passes/kern",
                 "max passes");
   Out += Line;
   for (const ReportRow &Row : R.Rows) {
     std::string Name = Row.Name + (Row.HeldOut ? "" : " (in-sample)");
-    std::snprintf(Line, sizeof(Line), "%-28s %7.3fx %6.1f%% %11.2f %10u\n",
+    std::snprintf(Line, sizeof(Line), "%-36s %7.3fx %6.1f%% %11.2f %10u\n",
                   Name.c_str(), Row.GeoMean, 100 * Row.Fast1, Row.MeanPasses,
                   Row.MaxPasses);
     Out += Line;

@@ -138,17 +138,19 @@ SearchProposer::propose(const ProfilingTree &T, const Evaluation &,
       At[R.Leaf->Id].push_back(K);
   }
 
-  // The metric sets a leaf holding S may move to, within the budget.
+  // The metric sets a leaf holding S may move to with stage 1 \p Stage1,
+  // within the budget. A leaf collects at least one metric.
   auto LeafSets =
-      [&](const MetricSet &Current) -> Expected<std::vector<MetricSet>> {
+      [&](const MetricSet &Current,
+          const MetricSet &Stage1) -> Expected<std::vector<MetricSet>> {
     MetricSet S = sorted(Current);
     std::vector<MetricSet> Out;
     std::set<MetricSet> Seen = {S};
     auto Add = [&](MetricSet C) -> llvm::Error {
       C = sorted(C);
-      if (!Seen.insert(C).second)
+      if (C.empty() || !Seen.insert(C).second)
         return llvm::Error::success();
-      Expected<unsigned> P = Pricer.passes(T.Stage1, C);
+      Expected<unsigned> P = Pricer.passes(Stage1, C);
       if (!P)
         return P.takeError();
       if (*P <= O.Budget)
@@ -163,26 +165,32 @@ SearchProposer::propose(const ProfilingTree &T, const Evaluation &,
       if (llvm::Error E = Add(G))
         return std::move(E);
     }
-    if (llvm::Error E = Add({}))
-      return std::move(E);
     return Out;
   };
 
-  // The log-gain of a kernel shown the stage-1 samples and a leaf's set.
-  auto LogGain = [&](const DatasetKernel &K, const MetricSet &Leaf) {
-    return std::log(gainWith(K, unite(T.Stage1, Leaf), Rewriter));
+  // Splits test a feature, a stage-1 sample, or a sample of the pool that
+  // the split adds to stage 1.
+  struct Attribute {
+    NodeTest::Source From;
+    std::string Key;
+    MetricSet Stage1;
   };
-
-  std::vector<std::pair<NodeTest::Source, std::string>> Attributes;
+  std::vector<Attribute> Attributes;
   for (const std::string &F : featureNames())
-    Attributes.push_back({NodeTest::Source::Feature, F});
+    Attributes.push_back({NodeTest::Source::Feature, F, T.Stage1});
   for (const std::string &S : T.Stage1)
-    Attributes.push_back({NodeTest::Source::Sample, S});
+    Attributes.push_back({NodeTest::Source::Sample, S, T.Stage1});
+  for (const std::string &S : O.SamplePool)
+    if (std::find(T.Stage1.begin(), T.Stage1.end(), S) == T.Stage1.end()) {
+      MetricSet With = T.Stage1;
+      With.push_back(S);
+      Attributes.push_back({NodeTest::Source::Sample, S, With});
+    }
 
   for (const TreeNode &N : T.Nodes) {
     const std::vector<const DatasetKernel *> &Here = At[N.Id];
     if (N.Leaf) {
-      Expected<std::vector<MetricSet>> Sets = LeafSets(N.Metrics);
+      Expected<std::vector<MetricSet>> Sets = LeafSets(N.Metrics, T.Stage1);
       if (!Sets)
         return Sets.takeError();
       // REWRITE: another metric set for this leaf.
@@ -199,76 +207,109 @@ SearchProposer::propose(const ProfilingTree &T, const Evaluation &,
       // SPLIT: a test with two leaves, each with its best set.
       if (Here.size() < 2 * size_t(O.MinLeaf))
         continue;
-      std::vector<MetricSet> Pool = *Sets;
-      Pool.insert(Pool.begin(), sorted(N.Metrics));
-      std::vector<double> PoolPasses;
-      for (const MetricSet &S : Pool) {
-        Expected<unsigned> P = Pricer.passes(T.Stage1, S);
-        if (!P)
-          return P.takeError();
-        PoolPasses.push_back(*P);
-      }
-      // Gain[set][kernel], for the kernels at this leaf.
-      std::vector<std::vector<double>> Gain(Pool.size());
-      for (size_t S = 0; S < Pool.size(); ++S)
-        for (const DatasetKernel *K : Here)
-          Gain[S].push_back(LogGain(*K, Pool[S]));
-      auto BestSet = [&](const std::vector<size_t> &Side) {
-        size_t Best = 0;
-        double BestSum = -1e300;
-        for (size_t S = 0; S < Pool.size(); ++S) {
+      // Per stage 1: the sets each side may take, their passes, and each
+      // kernel's log-gain with each.
+      struct Table {
+        std::vector<MetricSet> Pool;
+        std::vector<double> Passes;
+        std::vector<std::vector<double>> Gain;
+      };
+      std::map<MetricSet, Table> Tables;
+      auto TableFor = [&](const MetricSet &Stage1) -> Expected<Table *> {
+        auto It = Tables.find(Stage1);
+        if (It != Tables.end())
+          return &It->second;
+        Table Tb;
+        Expected<std::vector<MetricSet>> More = LeafSets(N.Metrics, Stage1);
+        if (!More)
+          return More.takeError();
+        Tb.Pool = std::move(*More);
+        Tb.Pool.insert(Tb.Pool.begin(), sorted(N.Metrics));
+        for (const MetricSet &S : Tb.Pool) {
+          Expected<unsigned> P = Pricer.passes(Stage1, S);
+          if (!P)
+            return P.takeError();
+          // The leaf's own set may not fit a larger stage 1.
+          Tb.Passes.push_back(*P <= O.Budget ? *P : -1.0);
+          std::vector<double> G;
+          for (const DatasetKernel *K : Here)
+            G.push_back(std::log(gainWith(*K, unite(Stage1, S), Rewriter)));
+          Tb.Gain.push_back(std::move(G));
+        }
+        return &Tables.emplace(Stage1, std::move(Tb)).first->second;
+      };
+      auto BestSet = [](const Table &Tb, const std::vector<size_t> &Side) {
+        std::optional<size_t> Best;
+        double BestSum = 0;
+        for (size_t S = 0; S < Tb.Pool.size(); ++S) {
+          if (Tb.Passes[S] < 0)
+            continue;
           double Sum = 0;
           for (size_t I : Side)
-            Sum += Gain[S][I];
-          if (Sum > BestSum + 1e-12 || (std::fabs(Sum - BestSum) <= 1e-12 &&
-                                        PoolPasses[S] < PoolPasses[Best])) {
+            Sum += Tb.Gain[S][I];
+          // Ties go to fewer passes, then to fewer metrics.
+          bool Tie = Best && std::fabs(Sum - BestSum) <= 1e-12;
+          if (!Best || Sum > BestSum + 1e-12 ||
+              (Tie && (Tb.Passes[S] < Tb.Passes[*Best] ||
+                       (Tb.Passes[S] == Tb.Passes[*Best] &&
+                        Tb.Pool[S].size() < Tb.Pool[*Best].size())))) {
             Best = S;
             BestSum = Sum;
           }
         }
         return Best;
       };
-      for (const auto &[From, Key] : Attributes) {
+      for (const Attribute &At : Attributes) {
         std::vector<double> Values;
         for (const DatasetKernel *K : Here)
-          if (auto V = attribute(*K, From, Key))
+          if (auto V = attribute(*K, At.From, At.Key))
             Values.push_back(*V);
-        for (double Th : thresholds(Values, O.MaxThresholds)) {
+        std::vector<double> Ths = thresholds(Values, O.MaxThresholds);
+        if (Ths.empty())
+          continue;
+        Expected<Table *> Tb = TableFor(At.Stage1);
+        if (!Tb)
+          return Tb.takeError();
+        for (double Th : Ths) {
           std::vector<size_t> Then, Else;
           for (size_t I = 0; I < Here.size(); ++I) {
-            auto V = attribute(*Here[I], From, Key);
+            auto V = attribute(*Here[I], At.From, At.Key);
             (V && *V > Th ? Then : Else).push_back(I);
           }
           if (Then.size() < O.MinLeaf || Else.size() < O.MinLeaf)
             continue;
-          size_t A = BestSet(Then), B = BestSet(Else);
+          std::optional<size_t> A = BestSet(**Tb, Then),
+                                B = BestSet(**Tb, Else);
           // The same set on both sides is a REWRITE of the leaf.
-          if (A == B)
+          if (!A || !B || *A == *B)
             continue;
+          const MetricSet &SetA = (*Tb)->Pool[*A], &SetB = (*Tb)->Pool[*B];
           Proposal P;
           P.Operation = "SPLIT";
           P.Node = N.Id;
           P.Tree = T;
+          P.Tree.Stage1 = At.Stage1;
           std::string ThenId = freshId(T, {});
           std::string ElseId = freshId(T, {ThenId});
-          std::string Test = Key + " > " + formatThreshold(Th);
+          std::string Test = At.Key + " > " + formatThreshold(Th);
           P.Change = "leaf '" + N.Id + "' becomes " + Test + " ? " + ThenId +
-                     " " + describeChange(sorted(N.Metrics), Pool[A]) + " : " +
-                     ElseId + " " + describeChange(sorted(N.Metrics), Pool[B]);
+                     " " + describeChange(sorted(N.Metrics), SetA) + " : " +
+                     ElseId + " " + describeChange(sorted(N.Metrics), SetB);
+          if (At.Stage1 != T.Stage1)
+            P.Change += ", stage 1 {+" + At.Key + "}";
           TreeNode Yes, No;
           Yes.Id = ThenId;
           No.Id = ElseId;
           Yes.Leaf = No.Leaf = true;
-          Yes.Metrics = Pool[A];
-          No.Metrics = Pool[B];
-          Yes.Focus = No.Focus = N.Focus;
+          Yes.Metrics = SetA;
+          No.Metrics = SetB;
           for (TreeNode &M : P.Tree.Nodes)
             if (M.Id == N.Id) {
               M.Leaf = false;
               M.Metrics.clear();
               M.Focus.clear();
-              M.Test.From = From;
-              M.Test.Key = Key;
+              M.Test.From = At.From;
+              M.Test.Key = At.Key;
               M.Test.Op = ">";
               M.Test.Threshold = Th;
               M.Then = ThenId;

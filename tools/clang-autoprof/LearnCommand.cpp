@@ -49,8 +49,7 @@ struct LearnOptions_ {
   cl::opt<std::string> Init{
       "init",
       cl::desc("Tree to start from, a name of tree-models/ or a file "
-               "(default: one leaf with no metrics and the stage-1 samples "
-               "of 'default' that fit)"),
+               "(default: one leaf with the launch attributes and no stage 1)"),
       cl::value_desc("tree"), cl::sub(learnCommand())};
   cl::opt<std::string> ProposerName{
       "proposer", cl::desc("Who proposes operations: search"),
@@ -257,6 +256,9 @@ int autoprof::tool::runLearn(const char *Argv0) {
     Leaf.Id = "all";
     Leaf.Leaf = true;
     Leaf.Path = "$.nodes[0]";
+    // Launch attributes cost no pass.
+    Leaf.Metrics = {"launch__grid_size", "launch__block_size",
+                    "launch__registers_per_thread"};
     Init.Nodes.push_back(Leaf);
   }
   Init.Name = O.Name;
@@ -266,17 +268,6 @@ int autoprof::tool::runLearn(const char *Argv0) {
       return 1;
     }
   PassPricer Pricer(**Host, *Catalog, Init.Chips);
-  if (O.Init.empty()) {
-    // The stage-1 samples of 'default' that fit the budget with no leaf
-    // metrics.
-    ProfilingTree Samples = *Default;
-    Expected<ProfilingTree> Fit = fitToBudget(Samples, O.Budget, Pricer);
-    if (!Fit) {
-      reportError(toString(Fit.takeError()));
-      return 1;
-    }
-    Init.Stage1 = Fit->Stage1;
-  }
   std::vector<TreeProblem> Problems;
   Init.Budget = O.Budget;
   checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
