@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The learned tree against fixed profiling configurations, held out.
+
+  learn_table.py --dataset D [--budgets 2,4,8] [--folds 5] [--seed 1]
+                 [--curve-orders 20] [--tool PATH] [-o results.json]
+
+For each budget, runs `clang-autoprof learn --folds=K` (held-out replays of
+the learned trees), replays `default`, `fixed-sol`, `fixed-basic` and
+`fixed-cudaforge` held to the budget, `fixed-full` unbudgeted, and the
+per-kernel oracle, and prints one Markdown table: per configuration and
+budget, the geometric-mean speedup, fast_1 and the mean passes per kernel.
+Then the goals: at each budget, the learned tree's gain (geometric mean
+minus 1) against 1.2 times the best fixed configuration's, and against 90%
+of the oracle's. Then the metric curve (the same first n trigger metrics
+for every kernel, averaged over random orders). Needs no GPU.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXED = ["fixed-sol", "fixed-basic", "fixed-cudaforge"]
+
+
+def fail(msg):
+    print("learn_table: error: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def learn(tool, args):
+    r = subprocess.run([tool, "learn", "--quiet"] + args, capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        fail("clang-autoprof learn %s failed: %s" % (" ".join(args),
+                                                      r.stderr.strip()))
+    return r.stdout
+
+
+def run(args):
+    reports = {}
+    tmp = args.output + ".tmp"
+    for b in args.budgets:
+        learn(args.tool, ["--dataset=" + args.dataset, "--budget=%d" % b,
+                          "--folds=%d" % args.folds, "--seed=%d" % args.seed,
+                          "--compare=" + ",".join(["default"] + FIXED),
+                          "--compare-unbudgeted=fixed-full", "--oracle",
+                          "--report=" + tmp])
+        with open(tmp) as f:
+            reports[b] = json.load(f)
+    curve = None
+    if args.curve_orders:
+        learn(args.tool, ["--dataset=" + args.dataset,
+                          "--budget=%d" % max(args.budgets),
+                          "--seed=%d" % args.seed,
+                          "--metric-curve=%d" % args.curve_orders,
+                          "--report=" + tmp])
+        with open(tmp) as f:
+            curve = json.load(f)["curve"]
+    os.remove(tmp)
+    out = {"dataset": os.path.basename(args.dataset), "folds": args.folds,
+           "seed": args.seed, "budgets": args.budgets,
+           "reports": {str(b): r for b, r in reports.items()},
+           "curve": curve}
+    with open(args.output, "w") as f:
+        json.dump(out, f, indent=1)
+    return out
+
+
+def table(out):
+    budgets = out["budgets"]
+    reports = {int(b): r for b, r in out["reports"].items()}
+    names = [r["name"] for r in reports[budgets[0]]["rows"]]
+    kernels = reports[budgets[0]]["kernels"]
+    lines = []
+    lines.append("Held-out replays over %d kernels, %d folds, seed %d "
+                 "(geometric-mean speedup / fast_1 / mean passes per "
+                 "kernel):" % (kernels, out["folds"], out["seed"]))
+    lines.append("")
+    head = "| configuration |" + "".join(" budget %d |" % b for b in budgets)
+    lines.append(head)
+    lines.append("| --- |" + " ---: |" * len(budgets))
+    for n in names:
+        cells = []
+        for b in budgets:
+            row = next(r for r in reports[b]["rows"] if r["name"] == n)
+            cells.append(" %.3fx / %.0f%% / %.2f |" % (
+                row["geomean"], 100 * row["fast_1"], row["mean_passes"]))
+        label = {"learned": "learned (held out)",
+                 "fixed-full": "fixed-full (unbudgeted)",
+                 "oracle": "per-kernel oracle (in hindsight)"}.get(n, n)
+        lines.append("| %s |%s" % (label, "".join(cells)))
+    lines.append("")
+    lines.append("| goal | " + " | ".join("budget %d" % b for b in budgets) +
+                 " |")
+    lines.append("| --- |" + " --- |" * len(budgets))
+    fixed_cells, oracle_cells = [], []
+    for b in budgets:
+        rows = {r["name"]: r for r in reports[b]["rows"]}
+        gain = rows["learned"]["geomean"] - 1
+        best = max(FIXED, key=lambda n: rows[n]["geomean"])
+        best_gain = rows[best]["geomean"] - 1
+        oracle_gain = rows["oracle"]["geomean"] - 1
+        fixed_cells.append("%.3f vs 1.2 x %.3f (%s): %s" % (
+            gain, best_gain, best,
+            "met" if gain >= 1.2 * best_gain and gain > 0 else "not met"))
+        share = gain / oracle_gain if oracle_gain > 0 else float("nan")
+        oracle_cells.append("%.0f%% of %.3f: %s" % (
+            100 * share, oracle_gain, "met" if share >= 0.9 else "not met"))
+    lines.append("| learned gain >= 1.2 x best fixed gain | " +
+                 " | ".join(fixed_cells) + " |")
+    lines.append("| learned gain >= 90% of the oracle's | " +
+                 " | ".join(oracle_cells) + " |")
+    if out.get("curve"):
+        lines.append("")
+        lines.append("The same first n trigger metrics for every kernel, "
+                     "mean over random orders (unbudgeted):")
+        lines.append("")
+        lines.append("| metrics | passes per kernel | geometric mean | "
+                     "range over orders | fast_1 |")
+        lines.append("| ---: | ---: | ---: | ---: | ---: |")
+        for p in out["curve"]:
+            lines.append("| %d | %.2f | %.3fx | %.3fx-%.3fx | %.0f%% |" % (
+                p["metrics"], p["mean_passes"], p["geomean"],
+                p["geomean_lowest"], p["geomean_highest"],
+                100 * p["fast_1"]))
+    return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--dataset", required=True)
+    p.add_argument("--budgets", default="2,4,8")
+    p.add_argument("--folds", type=int, default=5)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--curve-orders", type=int, default=20)
+    p.add_argument("--tool",
+                   default=os.path.join(ROOT, "build", "bin", "clang-autoprof"))
+    p.add_argument("-o", "--output", default="learn-table.json")
+    p.add_argument("--table", metavar="RESULTS",
+                   help="print the table of a results file again")
+    args = p.parse_args()
+    if args.table:
+        with open(args.table) as f:
+            print(table(json.load(f)))
+        return
+    try:
+        args.budgets = [int(b) for b in args.budgets.split(",")]
+    except ValueError:
+        fail("--budgets takes numbers separated by commas")
+    if not os.path.exists(args.tool):
+        fail("no tool at %s (build it, or pass --tool)" % args.tool)
+    print(table(run(args)))
+
+
+if __name__ == "__main__":
+    main()
