@@ -69,7 +69,7 @@ learn::learnTree(ProfilingTree Init,
       E.Change = Prop.Change;
       E.Before = R.Train.GeoMean;
       E.PassesBefore = R.Train.MeanPasses;
-      E.Invalid = invalidTree(Prop.Tree);
+      E.Invalid = Prop.Invalid.empty() ? invalidTree(Prop.Tree) : Prop.Invalid;
       if (E.Invalid.empty()) {
         Expected<Evaluation> Ev =
             evaluateTree(Prop.Tree, Train, Rewriter, Pricer);
@@ -94,6 +94,7 @@ learn::learnTree(ProfilingTree Init,
     if (O.OnProposal)
       for (const LogEntry &E : Entries)
         O.OnProposal(E);
+    P.feedback(Entries);
     R.Rounds = It;
     if (Best) {
       R.Tree = std::move((*Props)[*Best].Tree);

@@ -17,12 +17,14 @@
 #include "autoprof/Learn/Baselines.h"
 #include "autoprof/Learn/CrossValidation.h"
 #include "autoprof/Learn/Dataset.h"
+#include "autoprof/Learn/LLMProposer.h"
 #include "autoprof/Learn/LearnReport.h"
 #include "autoprof/Learn/Learner.h"
 #include "autoprof/Learn/Replay.h"
 #include "autoprof/Learn/SearchProposer.h"
 #include "autoprof/Rewrite/TransformationRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -52,8 +54,30 @@ struct LearnOptions_ {
                "(default: one leaf with the launch attributes and no stage 1)"),
       cl::value_desc("tree"), cl::sub(learnCommand())};
   cl::opt<std::string> ProposerName{
-      "proposer", cl::desc("Who proposes operations: search"),
-      cl::value_desc("search"), cl::init("search"), cl::sub(learnCommand())};
+      "proposer",
+      cl::desc("Who proposes operations: search (every neighbour of the "
+               "tree) or llm (a model, one operation per round)"),
+      cl::value_desc("search|llm"), cl::init("search"),
+      cl::sub(learnCommand())};
+  cl::opt<std::string> LLMBaseURL{
+      "llm-base-url",
+      cl::desc("OpenAI-compatible API base URL for --proposer=llm "
+               "(default: AUTOPROF_LLM_BASE_URL)"),
+      cl::value_desc("url"), cl::sub(learnCommand())};
+  cl::opt<std::string> LLMModel{
+      "llm-model", cl::desc("Model name (default: AUTOPROF_LLM_MODEL)"),
+      cl::value_desc("name"), cl::sub(learnCommand())};
+  cl::opt<std::string> LLMCache{
+      "llm-cache",
+      cl::desc("Keep every reply in this folder, keyed by its request"),
+      cl::value_desc("dir"), cl::sub(learnCommand())};
+  cl::opt<bool> LLMReplayOnly{
+      "llm-replay-only",
+      cl::desc("Answer only from --llm-cache; a miss is an error"),
+      cl::sub(learnCommand())};
+  cl::opt<unsigned> LLMTimeout{
+      "llm-timeout", cl::desc("Seconds one request may take (default 300)"),
+      cl::init(0), cl::sub(learnCommand())};
   cl::opt<unsigned> Iterations{"iterations",
                                cl::desc("Rounds of proposals (default 20)"),
                                cl::init(20), cl::sub(learnCommand())};
@@ -176,10 +200,56 @@ int autoprof::tool::runLearn(const char *Argv0) {
     reportError("learn needs --budget=<passes>, a positive number");
     return 1;
   }
-  if (O.ProposerName != "search") {
-    reportError("unknown proposer '" + O.ProposerName + "' (expected search)");
+  if (O.ProposerName != "search" && O.ProposerName != "llm") {
+    reportError("unknown proposer '" + O.ProposerName +
+                "' (expected search or llm)");
     return 1;
   }
+  // The model, for --proposer=llm.
+  std::unique_ptr<ChatClient> Client;
+  std::optional<ReplyCache> Cache;
+  std::string SystemPrompt;
+  if (O.ProposerName == "llm") {
+    ChatConfig Config = ChatConfig::fromEnvironment();
+    if (!O.LLMBaseURL.empty())
+      Config.BaseURL = O.LLMBaseURL;
+    if (!O.LLMModel.empty())
+      Config.Model = O.LLMModel;
+    if (O.LLMTimeout)
+      Config.Timeout = std::chrono::milliseconds(1000ull * O.LLMTimeout);
+    if (O.LLMReplayOnly && O.LLMCache.empty()) {
+      reportError("--llm-replay-only answers from a reply cache: give "
+                  "--llm-cache=<dir>");
+      return 1;
+    }
+    if (Config.Model.empty()) {
+      reportError("no LLM model configured: give --llm-model=<name> or set "
+                  "AUTOPROF_LLM_MODEL");
+      return 1;
+    }
+    if (Config.BaseURL.empty() && !O.LLMReplayOnly) {
+      reportError("no LLM server configured: give --llm-base-url=<url> or "
+                  "set AUTOPROF_LLM_BASE_URL");
+      return 1;
+    }
+    SmallString<256> Prompt(
+        sys::path::parent_path(catalogPath(Argv0, O.Catalog)));
+    sys::path::append(Prompt, "prompts", "learn-system.txt");
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+        MemoryBuffer::getFile(Prompt, /*IsText=*/true);
+    if (!Buf) {
+      reportError("cannot read the prompt '" + Prompt +
+                  "': " + Buf.getError().message());
+      return 1;
+    }
+    SystemPrompt = (*Buf)->getBuffer().str();
+    Client = std::make_unique<ChatClient>(Config);
+    if (!O.LLMCache.empty())
+      Cache.emplace(O.LLMCache, O.LLMReplayOnly ? ReplyCache::Mode::ReplayOnly
+                                                : ReplyCache::Mode::ReadWrite);
+  }
+  unsigned Requests = 0;
+  uint64_t Tokens = 0;
   if (O.Folds == 1) {
     reportError("--folds must be 0 (no cross-validation) or at least 2");
     return 1;
@@ -294,7 +364,12 @@ int autoprof::tool::runLearn(const char *Argv0) {
     SO.MinLeaf = O.MinLeaf;
     SO.Seed = O.Seed;
     SO.SamplePool = Default->Stage1;
-    SearchProposer P(Rewriter, Pricer, SO);
+    SearchProposer Search(Rewriter, Pricer, SO);
+    std::optional<LLMProposer> Model;
+    if (Client)
+      Model.emplace(*Client, Cache ? &*Cache : nullptr, SystemPrompt, Rewriter,
+                    *Catalog, O.Budget);
+    Proposer &P = Model ? static_cast<Proposer &>(*Model) : Search;
     learn::LearnOptions LO;
     LO.Budget = O.Budget;
     LO.Iterations = O.Iterations;
@@ -312,7 +387,12 @@ int autoprof::tool::runLearn(const char *Argv0) {
                << "x, fast_1 " << percent(E.Fast1) << ", "
                << format("%.2f", E.MeanPasses) << " passes per kernel\n";
       };
-    return learnTree(Init, Train, P, Rewriter, Pricer, LO);
+    Expected<LearnResult> R = learnTree(Init, Train, P, Rewriter, Pricer, LO);
+    if (Model) {
+      Requests += Model->requests();
+      Tokens += Model->tokens();
+    }
+    return R;
   };
 
   LearnReportData Rep;
@@ -420,6 +500,10 @@ int autoprof::tool::runLearn(const char *Argv0) {
                         R->Train.MaxPasses});
   }
 
+  if (Client)
+    errs() << "clang-autoprof: learn: the model answered " << Requests
+           << " requests (" << Tokens << " tokens); cached replies cost "
+           << "none\n";
   if (!O.Report.empty())
     if (Error E = writeOutput(O.Report, writeLearnReportJSON(Rep))) {
       reportError(toString(std::move(E)));

@@ -34,6 +34,21 @@ struct Proposal {
   /// What it changes, in words.
   std::string Change;
   ProfilingTree Tree;
+  /// Why the operation cannot be applied (a proposer's reply that fails
+  /// validation); the proposal is then logged, not evaluated.
+  std::string Invalid;
+};
+
+/// One logged proposal.
+struct LogEntry {
+  unsigned Iteration = 0;
+  std::string Operation, Node, Change;
+  double Before = 1, After = 1;
+  double PassesBefore = 0, PassesAfter = 0;
+  bool Accepted = false;
+  /// Why the proposal was not evaluated (invalid, over budget); empty when
+  /// it was.
+  std::string Invalid;
 };
 
 /// Offers operations on the current tree.
@@ -48,18 +63,8 @@ public:
   /// Whether a round without an accepted proposal ends the learning (a
   /// systematic search has then seen every neighbour).
   virtual bool stopsWhenNothingImproves() const = 0;
-};
-
-/// One logged proposal.
-struct LogEntry {
-  unsigned Iteration = 0;
-  std::string Operation, Node, Change;
-  double Before = 1, After = 1;
-  double PassesBefore = 0, PassesAfter = 0;
-  bool Accepted = false;
-  /// Why the proposal was not evaluated (invalid, over budget); empty when
-  /// it was.
-  std::string Invalid;
+  /// What became of each proposal of the last round.
+  virtual void feedback(const std::vector<LogEntry> &) {}
 };
 
 struct LearnOptions {
