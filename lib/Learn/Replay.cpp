@@ -27,9 +27,9 @@ TriggerRewriter::find(const std::string &Name) const {
 
 std::optional<size_t> TriggerRewriter::choose(const DatasetKernel &K,
                                               const MetricMap &Seen) const {
-  for (size_t I = 0; I < K.Outcomes.size(); ++I)
-    if (const Rule *R = find(K.Outcomes[I].Transformation))
-      if (R->Fires(Seen))
+  for (const Rule &R : Rules)
+    for (size_t I = 0; I < K.Outcomes.size(); ++I)
+      if (K.Outcomes[I].Transformation == R.Name && R.Fires(Seen))
         return I;
   return std::nullopt;
 }

@@ -30,9 +30,13 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const TileTransposeSmem Transpose;
   static const WarpShuffleReduce ShuffleReduce;
   static const TileMatmulSmem Matmul;
+  // The order in which a kernel's triggered rewrites are tried: changes of
+  // the algorithm's memory access first (tiling through shared memory, warp
+  // reductions, wider accesses, padding), then changes of the instructions
+  // (intrinsics, unrolling), of the launch, and of qualifiers last.
   static const std::vector<const Transformation *> All = {
-      &Restrict,  &Unroll, &Pad,       &FastMath,      &Bounds,
-      &BlockSize, &Float4, &Transpose, &ShuffleReduce, &Matmul};
+      &Matmul,   &Transpose, &ShuffleReduce, &Float4, &Pad,
+      &FastMath, &Unroll,    &BlockSize,     &Bounds, &Restrict};
   return All;
 }
 

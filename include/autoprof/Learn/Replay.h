@@ -36,8 +36,8 @@ using MetricMap = std::map<std::string, double>;
 
 /// A rewriter whose choice depends only on the kernel and the metrics it is
 /// shown: each transformation has a trigger on metrics, and the rewriter
-/// chooses the first of a kernel's proposals (its outcomes, in order) whose
-/// trigger fires.
+/// chooses, in the order of its rules, the first transformation proposed
+/// for the kernel (one of its outcomes) whose trigger fires.
 class TriggerRewriter {
 public:
   struct Rule {

@@ -22,7 +22,8 @@ namespace autoprof {
 
 class TransformationRegistry {
 public:
-  /// Every built-in transformation, in a fixed order.
+  /// Every built-in transformation, in the order a kernel's triggered
+  /// rewrites are proposed and tried: the one expected to matter most first.
   static const std::vector<const Transformation *> &all();
   /// The transformation called \p Name, or null.
   static const Transformation *find(llvm::StringRef Name);
