@@ -24,6 +24,17 @@ template <typename W> void str(W &Wr, const char *Key, const std::string &V) {
 
 } // namespace
 
+ReportRow learn::reportRow(const std::string &Name, const std::string &Kind,
+                           bool HeldOut, const Evaluation &E) {
+  ReportRow R{Name,    Kind,         HeldOut,     E.GeoMean,
+              E.Fast1, E.MeanPasses, E.MaxPasses, {}};
+  for (const KernelResult &K : E.Kernels)
+    R.Kernels.push_back(
+        {K.Kernel->Program, K.Kernel->Kernel, K.Leaf,
+         K.Chosen ? K.Kernel->Outcomes[*K.Chosen].Transformation : "", K.Gain});
+  return R;
+}
+
 std::string learn::writeLogLine(const LogEntry &E, int Fold) {
   rapidjson::StringBuffer Buf;
   rapidjson::Writer<rapidjson::StringBuffer> W(Buf);
@@ -96,6 +107,19 @@ std::string learn::writeLearnReportJSON(const LearnReportData &R) {
     W.Double(Row.MeanPasses);
     W.Key("max_passes");
     W.Uint(Row.MaxPasses);
+    W.Key("per_kernel");
+    W.StartArray();
+    for (const ReportRow::KernelLine &K : Row.Kernels) {
+      W.StartObject();
+      str(W, "program", K.Program);
+      str(W, "kernel", K.Kernel);
+      str(W, "leaf", K.Leaf);
+      str(W, "chose", K.Chosen);
+      W.Key("gain");
+      W.Double(K.Gain);
+      W.EndObject();
+    }
+    W.EndArray();
     W.EndObject();
   }
   W.EndArray();

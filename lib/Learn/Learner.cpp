@@ -6,6 +6,8 @@
 
 #include "autoprof/Learn/Learner.h"
 
+#include <algorithm>
+
 using namespace autoprof;
 using namespace autoprof::learn;
 using llvm::Expected;
@@ -106,4 +108,38 @@ learn::learnTree(ProfilingTree Init,
       break;
   }
   return R;
+}
+
+llvm::Error learn::fillLeaves(LearnResult &R,
+                              llvm::ArrayRef<const DatasetKernel *> Train,
+                              const TriggerRewriter &Rewriter,
+                              PassPricer &Pricer, unsigned Budget) {
+  for (size_t N = 0; N < R.Tree.Nodes.size(); ++N) {
+    if (!R.Tree.Nodes[N].Leaf)
+      continue;
+    for (const TriggerRewriter::Rule &Rule : Rewriter.rules()) {
+      ProfilingTree T = R.Tree;
+      std::vector<std::string> &M = T.Nodes[N].Metrics;
+      size_t Before = M.size();
+      for (const std::string &Name : Rule.Metrics)
+        if (std::find(M.begin(), M.end(), Name) == M.end())
+          M.push_back(Name);
+      if (M.size() == Before)
+        continue;
+      Expected<unsigned> P = Pricer.passes(T.Stage1, M);
+      if (!P)
+        return P.takeError();
+      if (*P > Budget)
+        continue;
+      Expected<Evaluation> E = evaluateTree(T, Train, Rewriter, Pricer);
+      if (!E)
+        return E.takeError();
+      // Not lower: equal up to rounding, or higher.
+      if (E->GeoMean < R.Train.GeoMean * (1 - 1e-9))
+        continue;
+      R.Tree = std::move(T);
+      R.Train = std::move(*E);
+    }
+  }
+  return llvm::Error::success();
 }

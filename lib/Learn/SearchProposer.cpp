@@ -247,12 +247,14 @@ SearchProposer::propose(const ProfilingTree &T, const Evaluation &,
           double Sum = 0;
           for (size_t I : Side)
             Sum += Tb.Gain[S][I];
-          // Ties go to fewer passes, then to fewer metrics.
+          // Ties go to fewer passes, then to more metrics: within the same
+          // passes a metric is free, and kernels not seen in training may
+          // need it.
           bool Tie = Best && std::fabs(Sum - BestSum) <= 1e-12;
           if (!Best || Sum > BestSum + 1e-12 ||
               (Tie && (Tb.Passes[S] < Tb.Passes[*Best] ||
                        (Tb.Passes[S] == Tb.Passes[*Best] &&
-                        Tb.Pool[S].size() < Tb.Pool[*Best].size())))) {
+                        Tb.Pool[S].size() > Tb.Pool[*Best].size())))) {
             Best = S;
             BestSum = Sum;
           }

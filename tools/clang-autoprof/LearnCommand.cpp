@@ -94,6 +94,11 @@ struct LearnOptions_ {
       "min-leaf",
       cl::desc("Fewest training kernels on each side of a split (default 2)"),
       cl::init(2), cl::sub(learnCommand())};
+  cl::opt<bool> Fill{
+      "fill",
+      cl::desc("After learning, add to each leaf the trigger metrics that "
+               "fit the budget and cost no training objective"),
+      cl::sub(learnCommand())};
   cl::opt<std::string> Name{"name", cl::desc("Name of the learned tree"),
                             cl::init("learned"), cl::sub(learnCommand())};
   cl::opt<std::string> Output{"o", cl::desc("Write the learned tree here"),
@@ -388,6 +393,9 @@ int autoprof::tool::runLearn(const char *Argv0) {
                << format("%.2f", E.MeanPasses) << " passes per kernel\n";
       };
     Expected<LearnResult> R = learnTree(Init, Train, P, Rewriter, Pricer, LO);
+    if (R && O.Fill)
+      if (Error E = fillLeaves(*R, Train, Rewriter, Pricer, O.Budget))
+        return std::move(E);
     if (Model) {
       Requests += Model->requests();
       Tokens += Model->tokens();
@@ -416,9 +424,7 @@ int autoprof::tool::runLearn(const char *Argv0) {
       reportError(toString(CV.takeError()));
       return 1;
     }
-    Rep.Rows.push_back({O.Name, "learned", true, CV->HeldOut.GeoMean,
-                        CV->HeldOut.Fast1, CV->HeldOut.MeanPasses,
-                        CV->HeldOut.MaxPasses});
+    Rep.Rows.push_back(reportRow(O.Name, "learned", true, CV->HeldOut));
   }
 
   auto AddTree = [&](const std::string &Name, bool Budgeted) -> bool {
@@ -440,8 +446,8 @@ int autoprof::tool::runLearn(const char *Argv0) {
       reportError(toString(E.takeError()));
       return false;
     }
-    Rep.Rows.push_back({Name, Budgeted ? "tree" : "tree-unbudgeted", true,
-                        E->GeoMean, E->Fast1, E->MeanPasses, E->MaxPasses});
+    Rep.Rows.push_back(
+        reportRow(Name, Budgeted ? "tree" : "tree-unbudgeted", true, *E));
     return true;
   };
   for (const std::string &Name : O.Compare)
@@ -467,7 +473,7 @@ int autoprof::tool::runLearn(const char *Argv0) {
       E.Kernels.push_back(R);
     }
     summarize(E);
-    Rep.Rows.push_back({"oracle", "oracle", false, E.GeoMean, E.Fast1, 0, 0});
+    Rep.Rows.push_back(reportRow("oracle", "oracle", false, E));
   }
 
   if (O.Curve) {
@@ -495,9 +501,8 @@ int autoprof::tool::runLearn(const char *Argv0) {
       reportError(toString(std::move(E)));
       return 1;
     }
-    Rep.Rows.push_back({O.Name + " (all kernels)", "learned", false,
-                        R->Train.GeoMean, R->Train.Fast1, R->Train.MeanPasses,
-                        R->Train.MaxPasses});
+    Rep.Rows.push_back(
+        reportRow(O.Name + " (all kernels)", "learned", false, R->Train));
   }
 
   if (Client)

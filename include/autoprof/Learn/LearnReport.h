@@ -35,7 +35,18 @@ struct ReportRow {
   bool HeldOut = true;
   double GeoMean = 1, Fast1 = 0, MeanPasses = 0;
   unsigned MaxPasses = 0;
+  /// Each kernel's replay: its leaf (empty for the oracle), the chosen
+  /// transformation (empty for none) and its gain.
+  struct KernelLine {
+    std::string Program, Kernel, Leaf, Chosen;
+    double Gain = 1;
+  };
+  std::vector<KernelLine> Kernels;
 };
+
+/// The row of \p E, named \p Name.
+ReportRow reportRow(const std::string &Name, const std::string &Kind,
+                    bool HeldOut, const Evaluation &E);
 
 struct LearnReportData {
   unsigned Budget = 0;

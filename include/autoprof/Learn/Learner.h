@@ -88,6 +88,15 @@ learnTree(ProfilingTree Init, llvm::ArrayRef<const DatasetKernel *> Train,
           Proposer &P, const TriggerRewriter &Rewriter, PassPricer &Pricer,
           const LearnOptions &O);
 
+/// Adds to each leaf of \p R's tree, in the rewriter's order, the trigger
+/// metrics of each transformation whose addition keeps the path within the
+/// budget and does not lower the objective on \p Train: metrics that cost
+/// no accuracy on the training kernels and serve kernels not seen there.
+llvm::Error fillLeaves(LearnResult &R,
+                       llvm::ArrayRef<const DatasetKernel *> Train,
+                       const TriggerRewriter &Rewriter, PassPricer &Pricer,
+                       unsigned Budget);
+
 /// A deterministic generator for shuffles and folds: the same seed gives
 /// the same sequence on every platform.
 class SplitMix64 {
