@@ -6,6 +6,8 @@
 
 #include "autoprof/Metrics/ProfilerHost.h"
 
+#include "autoprof/Metrics/DeviceChipCache.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -258,6 +260,18 @@ bool ProfilerHost::isValid(const std::string &Chip, const std::string &Metric) {
 }
 
 llvm::Expected<std::vector<std::string>> ProfilerHost::deviceChips() {
+  std::optional<std::string> Key = deviceKey();
+  std::string Cache = deviceChipCachePath();
+  if (Key)
+    if (auto Chips = cachedDeviceChips(Cache, *Key))
+      return *Chips;
+  llvm::Expected<std::vector<std::string>> Chips = probeDeviceChips();
+  if (Chips && Key)
+    storeDeviceChips(Cache, *Key, *Chips);
+  return Chips;
+}
+
+llvm::Expected<std::vector<std::string>> ProfilerHost::probeDeviceChips() {
   // The driver is probed first, so that a machine without one gets its own
   // message rather than CUPTI's.
   std::string Err;

@@ -38,8 +38,12 @@ public:
   llvm::Expected<std::vector<std::string>> supportedChips();
 
   /// The chip of each visible CUDA device, in device order. Needs the CUDA
-  /// driver (a clear error when it or a device is missing).
+  /// driver (a clear error when it or a device is missing). The answer is
+  /// remembered for this machine's GPUs and driver (DeviceChipCache.h).
   llvm::Expected<std::vector<std::string>> deviceChips();
+
+  /// deviceChips() without the cache: starts the driver and asks CUPTI.
+  llvm::Expected<std::vector<std::string>> probeDeviceChips();
 
   /// Fails with a message listing the supported chips when \p Chip is not
   /// one of them.
