@@ -74,10 +74,10 @@ void launch(float *a, float *b) { k<<<1, 256>>>(a, b); }
   std::vector<std::string> Names;
   for (const Proposal &P : Engine->proposals())
     Names.push_back(P.T->name().str());
-  EXPECT_EQ(Names,
-            (std::vector<std::string>{
-                "restrict-readonly-params", "unroll-constant-loops",
-                "pad-shared-arrays", "fast-math-intrinsics", "launch-bounds"}));
+  EXPECT_EQ(Names, (std::vector<std::string>{
+                       "pad-shared-arrays", "fast-math-intrinsics",
+                       "unroll-constant-loops", "launch-bounds",
+                       "restrict-readonly-params"}));
   EXPECT_NE(applied("restrict-readonly-params")
                 .find("k(const float *__restrict__ in, float *out)"),
             std::string::npos);

@@ -20,10 +20,10 @@ const Transformation &get(const char *Name) {
 
 TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
-            "restrict-readonly-params, unroll-constant-loops, "
-            "pad-shared-arrays, fast-math-intrinsics, launch-bounds, "
-            "launch-block-size, vectorize-float4, tile-transpose-smem, "
-            "warp-shuffle-reduce, tile-matmul-smem");
+            "tile-matmul-smem, tile-transpose-smem, warp-shuffle-reduce, "
+            "vectorize-float4, pad-shared-arrays, fast-math-intrinsics, "
+            "unroll-constant-loops, launch-block-size, launch-bounds, "
+            "restrict-readonly-params");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
 
