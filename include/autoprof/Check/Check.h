@@ -120,6 +120,9 @@ public:
   virtual llvm::StringRef summary() const = 0;
   /// The severity of its findings.
   virtual Severity severity() const { return Severity::Warning; }
+  /// A paragraph on what to do about a finding, for SARIF's `help`; empty
+  /// when the summary and the documentation say enough.
+  virtual llvm::StringRef help() const { return ""; }
   /// Looks at the kernel \p K and reports findings to \p Out.
   virtual void check(const KernelContext &K, FindingSink &Out) const = 0;
 };
