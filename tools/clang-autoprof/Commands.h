@@ -156,8 +156,9 @@ int runProfile(const char *Argv0);
 /// Runs `optimize`; returns the exit status.
 int runOptimize(const char *Argv0);
 
-/// Runs `check`; returns the exit status (0, 1 or 2).
-int runCheck();
+/// Runs `check`; returns the exit status (0, 1 or 2, or 130 when
+/// interrupted while the performance gate runs the program).
+int runCheck(const char *Argv0);
 
 /// Runs `plan`; returns the exit status.
 int runPlan(const char *Argv0);
