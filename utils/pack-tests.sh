@@ -6,6 +6,14 @@
 #
 #   tar -xJf autoprof-tests.tar.xz -C /tmp/autoprof && \
 #     /tmp/autoprof/run-lit.sh <checkout> [lit options]
+#
+# The tests and their inputs are the checkout's (test/, and bench/corpus/ for
+# the corpus tests): `run-lit.sh <checkout> --filter perf-gate` runs those of
+# check's performance gate. The packed tool serves the scripts of the
+# checkout too, e.g.
+#
+#   <checkout>/utils/perf_gate_corpus.py \
+#     --tool /tmp/autoprof/bin/clang-autoprof -o perf-gate.json
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build}

@@ -18,7 +18,6 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
-#include <tuple>
 
 using namespace clang;
 using namespace autoprof;
@@ -131,6 +130,8 @@ void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
       continue;
     std::string Key = K.File + ":" + std::to_string(K.Line) + ":" +
                       std::to_string(K.Column) + ":" + K.QualifiedName;
+    if (CollectKernels)
+      collect(*FD, Ctx, K, Key, MainFile);
     if (llvm::is_contained(Kernels, Key))
       continue;
     Kernels.push_back(Key);
@@ -159,6 +160,46 @@ void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
   }
 }
 
+void CheckEngine::collect(const FunctionDecl &FD, ASTContext &Ctx,
+                          const KernelRecord &K, const std::string &Key,
+                          llvm::StringRef MainFile) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto [It, New] = CheckedIndex.try_emplace(Key, Checked.size());
+  if (New) {
+    std::optional<FileLocation> Where = fileLocation(SM, FD.getLocation());
+    if (!Where) {
+      CheckedIndex.erase(It);
+      return;
+    }
+    CheckedKernel CK;
+    CK.QualifiedName = K.QualifiedName;
+    CK.MainFile = MainFile.str();
+    CK.Where = *Where;
+    if (!Texts.count(Where->File))
+      Texts[Where->File] =
+          SM.getBufferData(SM.getFileID(SM.getFileLoc(FD.getLocation()))).str();
+    Checked.push_back(std::move(CK));
+  }
+  CheckedKernel &CK = Checked[It->second];
+  auto Add = [&](KernelRecord R) {
+    if (R.MangledName.empty())
+      return;
+    for (const KernelRecord &Old : CK.Launchable)
+      if (Old.MangledName == R.MangledName)
+        return;
+    CK.Launchable.push_back(std::move(R));
+  };
+  // A template launches as its instantiations; another translation unit
+  // may instantiate it differently.
+  if (const FunctionTemplateDecl *FT = FD.getDescribedFunctionTemplate()) {
+    for (const FunctionDecl *Spec : FT->specializations())
+      if (Spec->isTemplateInstantiation() && Spec->hasBody())
+        Add(analyzeKernel(*Spec, Ctx));
+  } else {
+    Add(K);
+  }
+}
+
 std::unique_ptr<tooling::FrontendActionFactory>
 CheckEngine::newActionFactory() {
   return std::make_unique<CheckActionFactory>(*this);
@@ -166,10 +207,7 @@ CheckEngine::newActionFactory() {
 
 std::vector<Finding> CheckEngine::findings() const {
   std::vector<Finding> Sorted = Findings;
-  std::stable_sort(
-      Sorted.begin(), Sorted.end(), [](const Finding &A, const Finding &B) {
-        return std::tie(A.File, A.Offset) < std::tie(B.File, B.Offset);
-      });
+  sortFindings(Sorted);
   return Sorted;
 }
 

@@ -141,6 +141,13 @@ std::string autoprof::formatFindingsSarif(llvm::ArrayRef<Finding> Findings,
     key(W, "text");
     string(W, C->summary());
     W.EndObject();
+    if (!C->help().empty()) {
+      key(W, "help");
+      W.StartObject();
+      key(W, "text");
+      string(W, C->help());
+      W.EndObject();
+    }
     key(W, "helpUri");
     string(W, DocsURL.str() + "/checks/" + C->name().str() + ".md");
     key(W, "defaultConfiguration");

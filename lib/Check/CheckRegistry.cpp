@@ -12,6 +12,7 @@
 #include "Checks/MissingBoundsCheck.h"
 #include "Checks/MissingRestrict.h"
 #include "Checks/NonconstDivmod.h"
+#include "Checks/PerfRegression.h"
 #include "Checks/SharedBankConflict.h"
 #include "Checks/UncoalescedAccess.h"
 
@@ -24,12 +25,13 @@ const std::vector<const Check *> &CheckRegistry::all() {
   static const MissingBoundsCheckCheck MissingBoundsCheck;
   static const MissingRestrictCheck MissingRestrict;
   static const NonconstDivmodCheck NonconstDivmod;
+  static const PerfRegressionCheck PerfRegression;
   static const SharedBankConflictCheck SharedBankConflict;
   static const UncoalescedAccessCheck UncoalescedAccess;
   static const std::vector<const Check *> All = {
       &AtomicSameAddress,  &DivergentSyncthreads, &DoublePrecision,
       &MissingBoundsCheck, &MissingRestrict,      &NonconstDivmod,
-      &SharedBankConflict, &UncoalescedAccess};
+      &PerfRegression,     &SharedBankConflict,   &UncoalescedAccess};
   return All;
 }
 

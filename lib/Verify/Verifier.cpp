@@ -64,27 +64,6 @@ void putBackOnInterrupt() {
     std::rename(SwappedBackup.c_str(), SwappedSource.c_str());
 }
 
-/// The last non-empty line of \p File, or of the first line saying
-/// "error" when there is one.
-std::string telling(StringRef File) {
-  auto Buf = MemoryBuffer::getFile(File, /*IsText=*/true);
-  if (!Buf)
-    return "";
-  SmallVector<StringRef> Lines;
-  (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  std::string Pick;
-  for (StringRef L : Lines)
-    if (L.contains("error")) {
-      Pick = L.trim().str();
-      break;
-    }
-  if (Pick.empty() && !Lines.empty())
-    Pick = Lines.back().trim().str();
-  if (Pick.size() > 200)
-    Pick = Pick.substr(0, 197) + "...";
-  return Pick;
-}
-
 std::string measureConfig(StringRef Output, StringRef SnapshotDir,
                           ArrayRef<KernelSignature> Kernels) {
   rapidjson::StringBuffer B;
@@ -115,6 +94,32 @@ std::string measureConfig(StringRef Output, StringRef SnapshotDir,
 }
 
 } // namespace
+
+std::string autoprof::verify::tellingLine(StringRef File) {
+  auto Buf = MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buf)
+    return "";
+  SmallVector<StringRef> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string Pick;
+  for (StringRef L : Lines)
+    if (L.contains("error")) {
+      Pick = L.trim().str();
+      break;
+    }
+  if (Pick.empty() && !Lines.empty())
+    Pick = Lines.back().trim().str();
+  if (Pick.size() > 200)
+    Pick = Pick.substr(0, 197) + "...";
+  return Pick;
+}
+
+std::string autoprof::verify::measuredRunLog(StringRef WorkDir, StringRef Tag,
+                                             size_t Index) {
+  SmallString<256> Log(WorkDir);
+  sys::path::append(Log, (Tag + "-" + Twine(Index + 1) + ".log").str());
+  return std::string(Log);
+}
 
 Verifier::Verifier(CommandRunner &Runner, VerifierOptions O,
                    std::vector<KernelSignature> Kernels)
@@ -185,7 +190,7 @@ Error Verifier::build(StringRef Text, StringRef Tag,
   if (R->Interrupted)
     return createStringError("interrupted");
   if (std::optional<std::string> F = runFailure(*R)) {
-    std::string Why = telling(Log);
+    std::string Why = tellingLine(Log);
     Failure = "the build failed (" + *F + ")" + (Why.empty() ? "" : ": " + Why);
   }
   return Error::success();
@@ -198,11 +203,10 @@ autoprof::verify::measureRuns(CommandRunner &Runner, const MeasureOptions &O,
   std::vector<RunOutcome> Runs;
   for (size_t I = 0; I < O.Seeds.size(); ++I) {
     std::string Base = (Tag + "-" + Twine(I + 1)).str();
-    SmallString<256> Cfg(O.WorkDir), Out(O.WorkDir), Log(O.WorkDir),
-        Snap(O.WorkDir);
+    SmallString<256> Cfg(O.WorkDir), Out(O.WorkDir), Snap(O.WorkDir);
     sys::path::append(Cfg, Base + ".config.json");
     sys::path::append(Out, Base + ".json");
-    sys::path::append(Log, Base + ".log");
+    std::string Log = measuredRunLog(O.WorkDir, Tag, I);
     if (I == 0 && SaveBuffers) {
       sys::path::append(Snap, (Tag + "-buffers").str());
       if (std::error_code EC = sys::fs::create_directories(Snap))
@@ -221,7 +225,7 @@ autoprof::verify::measureRuns(CommandRunner &Runner, const MeasureOptions &O,
     C.Env["AUTOPROF_MEASURE_CONFIG"] = std::string(Cfg);
     C.Env["AUTOPROF_SEED"] = std::to_string(O.Seeds[I]);
     C.Timeout = O.RunTimeout;
-    C.OutputFile = std::string(Log);
+    C.OutputFile = Log;
     C.NewProcessGroup = true;
     Expected<DeviceLock> Lock = DeviceLock::acquire(O.DeviceLockFile);
     if (!Lock)
@@ -279,10 +283,8 @@ Error Verifier::measureOriginal() {
     return Runs.takeError();
   for (const RunOutcome &R : *Runs)
     if (std::optional<std::string> F = runFailure(R.Child)) {
-      SmallString<256> Log(O.WorkDir);
-      sys::path::append(Log,
-                        "original-" + Twine(&R - Runs->data() + 1) + ".log");
-      std::string Why = telling(Log);
+      std::string Why =
+          tellingLine(measuredRunLog(O.WorkDir, "original", &R - Runs->data()));
       return createStringError(
           "the program fails before any change (seed %llu, %s)%s",
           (unsigned long long)R.Seed, F->c_str(),
@@ -308,14 +310,13 @@ Expected<std::vector<Judgement>> Verifier::verify(StringRef Text,
   Expected<std::vector<RunOutcome>> Runs = measure(Tag);
   if (!Runs)
     return Runs.takeError();
-  SmallString<256> Log(O.WorkDir);
-  sys::path::append(Log, Tag + "-" + Twine(Runs->size()) + ".log");
+  std::string Log = measuredRunLog(O.WorkDir, Tag, Runs->size() - 1);
   std::vector<Judgement> Out;
   for (const KernelSignature &K : Ks) {
     Out.push_back(judge(K, OriginalRuns, *Runs, J));
     Judgement &Last = Out.back();
     if (Last.V == Verdict::CheckFailed || Last.V == Verdict::Crashed) {
-      std::string Why = telling(Log);
+      std::string Why = tellingLine(Log);
       if (!Why.empty())
         Last.Reason += ": " + Why;
     }

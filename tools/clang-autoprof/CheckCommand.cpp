@@ -10,17 +10,23 @@
 #include "autoprof/Check/CheckEngine.h"
 #include "autoprof/Check/CheckOutput.h"
 #include "autoprof/Check/CheckRegistry.h"
+#include "autoprof/Check/PerfGate.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
+#include "autoprof/Verify/PerfBaseline.h"
+#include "autoprof/Verify/Verifier.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cmath>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace autoprof;
 using namespace autoprof::tool;
+using namespace autoprof::verify;
 
 namespace {
 
@@ -55,6 +61,48 @@ struct CheckOptions {
   cl::opt<std::string> Output{"o", cl::desc("Output file (default: stdout)"),
                               cl::value_desc("file"), cl::init("-"),
                               cl::sub(checkCommand())};
+  cl::opt<std::string> Run{
+      "run",
+      cl::desc("Shell command that runs the program whose kernels the "
+               "performance gate times (with --perf-record or "
+               "--perf-baseline; needs a GPU)"),
+      cl::value_desc("cmd"), cl::sub(checkCommand())};
+  cl::opt<std::string> PerfRecord{
+      "perf-record",
+      cl::desc("Time the kernels of the sources in runs of --run and write "
+               "their timings to this baseline file (atomically)"),
+      cl::value_desc("file"), cl::sub(checkCommand())};
+  cl::opt<std::string> PerfBaseline{
+      "perf-baseline",
+      cl::desc("Time the kernels of the sources in runs of --run and report "
+               "each one slower than in this baseline beyond "
+               "--perf-tolerance and the noise (autoprof-perf-regression)"),
+      cl::value_desc("file"), cl::sub(checkCommand())};
+  cl::opt<unsigned> PerfRuns{
+      "perf-runs",
+      cl::desc("Timed runs of the program, seeds 1..N (at least 3; "
+               "default: 5)"),
+      cl::value_desc("N"), cl::init(5), cl::sub(checkCommand())};
+  cl::opt<double> PerfTolerance{
+      "perf-tolerance",
+      cl::desc("Slowdown allowed on top of the noise, as a fraction "
+               "(default: 0.05)"),
+      cl::value_desc("fraction"), cl::init(0.05), cl::sub(checkCommand())};
+  cl::opt<unsigned> Timeout{
+      "timeout",
+      cl::desc("Seconds one run of the program may take (default: 300; 0: "
+               "no limit)"),
+      cl::value_desc("S"), cl::init(300), cl::sub(checkCommand())};
+  cl::opt<std::string> DeviceLock{
+      "device-lock",
+      cl::desc("Take turns with other processes holding this lock file for "
+               "the timed runs"),
+      cl::value_desc("file"), cl::sub(checkCommand())};
+  cl::opt<bool> Verbose{
+      "verbose",
+      cl::desc("Say what the performance gate times, and print every "
+               "kernel's comparison on stderr"),
+      cl::sub(checkCommand())};
 };
 
 CheckOptions &checkOptions() {
@@ -126,9 +174,214 @@ Expected<CheckSelection> selectionFor(StringRef Source) {
   return S;
 }
 
+/// Whether the performance gate runs: --perf-record or --perf-baseline.
+bool perfGate() {
+  CheckOptions &O = checkOptions();
+  return !O.PerfRecord.empty() || !O.PerfBaseline.empty();
+}
+
+/// The problem with the options of the performance gate, if any.
+std::optional<std::string>
+perfOptionsProblem(const std::vector<std::string> &Inputs) {
+  CheckOptions &O = checkOptions();
+  if (!perfGate()) {
+    const cl::Option *GateOptions[] = {&O.Run, &O.PerfRuns, &O.PerfTolerance,
+                                       &O.Timeout, &O.DeviceLock};
+    for (const cl::Option *Opt : GateOptions)
+      if (Opt->getNumOccurrences())
+        return "--" + Opt->ArgStr.str() +
+               " is an option of the performance gate, which runs with "
+               "--perf-record or --perf-baseline";
+    return std::nullopt;
+  }
+  if (O.Run.empty())
+    return std::string("the performance gate needs the program: give --run "
+                       "\"<cmd>\" with --perf-record or --perf-baseline");
+  if (O.PerfRuns < 3)
+    return std::string("--perf-runs must be at least 3: the noise is "
+                       "estimated over runs with different seeds");
+  if (!std::isfinite(O.PerfTolerance) || O.PerfTolerance < 0)
+    return std::string("--perf-tolerance must be a non-negative fraction "
+                       "(0.05 allows 5%)");
+  if (!O.PerfRecord.empty() && !O.PerfBaseline.empty() &&
+      absolute(O.PerfRecord) == absolute(O.PerfBaseline))
+    return "--perf-record '" + O.PerfRecord +
+           "' would replace the baseline it is compared with";
+  if (!O.PerfRecord.empty() && sys::fs::exists(O.PerfRecord))
+    for (const std::string &In : Inputs)
+      if (sys::fs::exists(In) && sys::fs::equivalent(O.PerfRecord, In))
+        return "--perf-record '" + O.PerfRecord +
+               "' names a source, which the baseline would replace";
+  return std::nullopt;
+}
+
+/// Reads the baseline of --perf-baseline.
+Expected<PerfBaseline> loadBaseline(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return createStringError("cannot read the baseline '%s': %s",
+                             Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  return parsePerfBaselineJSON((*Buf)->getBuffer(), Path);
+}
+
+std::string plural(unsigned N, StringRef One, StringRef Many) {
+  return std::to_string(N) + " " + (N == 1 ? One : Many).str();
+}
+
+/// The performance gate over the kernels \p Engine checked: times them in
+/// runs of --run, writes --perf-record and compares with \p Baseline,
+/// adding the findings of autoprof-perf-regression to \p Findings.
+/// \p Selection gives the checks of a translation unit by its main file.
+/// Returns 0, 2 after reporting a tool error, or 130 when interrupted.
+int runPerfGate(
+    const CheckEngine &Engine,
+    const std::function<const CheckSelection &(StringRef)> &Selection,
+    const std::optional<PerfBaseline> &Baseline, const std::string &Inject,
+    std::vector<Finding> &Findings) {
+  CheckOptions &O = checkOptions();
+  const Check *Perf = CheckRegistry::find(PerfRegressionCheckName);
+
+  // What runs of each kernel, where it is declared and which translation
+  // unit's selection applies to it.
+  struct Timed {
+    KernelSignature Signature;
+    FileLocation Where;
+    const CheckSelection *Selection = nullptr;
+  };
+  std::vector<Timed> Kernels;
+  std::set<std::string> Seen, Compared;
+  bool AnyLaunchable = false;
+  for (const CheckedKernel &K : Engine.checkedKernels()) {
+    const CheckSelection &Sel = Selection(K.MainFile);
+    bool Compare = Baseline && llvm::is_contained(Sel.Checks, Perf);
+    AnyLaunchable |= !K.Launchable.empty();
+    if (K.Launchable.empty() && O.Verbose)
+      errs() << "clang-autoprof: perf gate: kernel template '"
+             << K.QualifiedName << "' is instantiated nowhere; not timed\n";
+    if (!Compare && O.PerfRecord.empty())
+      continue;
+    for (const KernelRecord &R : K.Launchable) {
+      if (Seen.insert(R.MangledName).second)
+        Kernels.push_back({kernelSignature(R), K.Where, &Sel});
+      if (Compare)
+        Compared.insert(R.MangledName);
+    }
+  }
+  if (Kernels.empty()) {
+    if (AnyLaunchable) {
+      errs() << "clang-autoprof: perf gate: " << PerfRegressionCheckName
+             << " is enabled for no source; nothing is timed\n";
+      return 0;
+    }
+    reportError(
+        Twine("the performance gate has no kernel to time: the "
+              "sources define none") +
+        (sourceOptions().Kernel.empty() ? "" : " that --kernel selects"));
+    return 2;
+  }
+
+  TempDir Work;
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("clang-autoprof-check", Work.Path)) {
+    reportError("cannot create a temporary directory: " + EC.message());
+    return 2;
+  }
+  MeasureOptions M;
+  M.RunCommand = O.Run;
+  M.InjectLibrary = Inject;
+  M.Seeds.clear();
+  for (unsigned I = 1; I <= O.PerfRuns; ++I)
+    M.Seeds.push_back(I);
+  M.RunTimeout = O.Timeout;
+  M.WorkDir = std::string(Work.Path);
+  M.DeviceLockFile = O.DeviceLock;
+  std::vector<KernelSignature> Signatures;
+  for (const Timed &T : Kernels)
+    Signatures.push_back(T.Signature);
+  if (O.Verbose)
+    errs() << "clang-autoprof: perf gate: timing "
+           << plural(Signatures.size(), "kernel", "kernels") << " over "
+           << O.PerfRuns << " runs of the program\n";
+  ProcessRunner Runner;
+  Expected<std::vector<RunOutcome>> Runs =
+      measureRuns(Runner, M, Signatures, "perf", /*SaveBuffers=*/false);
+  if (!Runs) {
+    std::string Msg = toString(Runs.takeError());
+    reportError(Msg);
+    return Msg == "interrupted" ? 130 : 2;
+  }
+  for (size_t I = 0; I < Runs->size(); ++I)
+    if (std::optional<std::string> F = runFailure((*Runs)[I].Child)) {
+      std::string Why = tellingLine(measuredRunLog(M.WorkDir, "perf", I));
+      reportError("the run command failed (seed " + Twine((*Runs)[I].Seed) +
+                  ", " + *F + ")" + (Why.empty() ? "" : ": " + Why));
+      return 2;
+    }
+  const std::optional<Measurement> &First = Runs->front().Measured;
+  if (!First) {
+    reportError("the run command never used CUDA: no kernel was timed");
+    return 2;
+  }
+
+  PerfBaseline Current;
+  for (const Timed &T : Kernels)
+    if (std::optional<Timing> Tm =
+            summarizeTiming(*Runs, T.Signature.MangledName))
+      Current.Kernels.push_back(
+          {T.Signature.Name, T.Signature.MangledName, *Tm});
+  if (Current.Kernels.empty()) {
+    reportError(Twine("no kernel of the sources launched when the run "
+                      "command ran") +
+                (First->Errors.empty() ? "" : ": " + First->Errors.front()));
+    return 2;
+  }
+
+  if (!O.PerfRecord.empty()) {
+    if (Error E = writeOutput(O.PerfRecord, writePerfBaselineJSON(Current))) {
+      reportError(toString(std::move(E)));
+      return 2;
+    }
+    errs() << "clang-autoprof: perf gate: recorded "
+           << plural(Current.Kernels.size(), "kernel", "kernels") << " in '"
+           << O.PerfRecord << "' (" << O.PerfRuns << " runs)\n";
+  }
+  if (!Baseline)
+    return 0;
+
+  PerfGateResult G =
+      gatePerf(*Baseline, Current, Compared, O.PerfTolerance.getValue());
+  for (const PerfComparison &C : G.Comparisons) {
+    if (C.Status == PerfStatus::NotInBaseline)
+      reportWarning(describePerf(C, O.PerfTolerance) +
+                    "; it is not compared (--perf-record records it)");
+    else if (O.Verbose)
+      errs() << "clang-autoprof: perf gate: "
+             << describePerf(C, O.PerfTolerance) << "\n";
+    auto T = llvm::find_if(Kernels, [&](const Timed &T) {
+      return T.Signature.MangledName == C.MangledName;
+    });
+    if (T == Kernels.end())
+      continue;
+    std::optional<Finding> F = perfFinding(C, T->Where, O.PerfTolerance);
+    if (!F)
+      continue;
+    if (F->Level == Severity::Warning &&
+        T->Selection->WarningsAsErrors.contains(F->Check)) {
+      F->Level = Severity::Error;
+      F->Promoted = true;
+    }
+    Findings.push_back(std::move(*F));
+  }
+  errs() << "clang-autoprof: perf gate: "
+         << plural(G.Within, "kernel", "kernels") << " within tolerance, "
+         << G.Slower << " slower, " << G.NotLaunched << " not launched\n";
+  return 0;
+}
+
 } // namespace
 
-int autoprof::tool::runCheck() {
+int autoprof::tool::runCheck(const char *Argv0) {
   CheckOptions &O = checkOptions();
   SourceOptions &S = sourceOptions();
   std::vector<std::string> Inputs(S.Sources.begin(), S.Sources.end());
@@ -153,6 +406,30 @@ int autoprof::tool::runCheck() {
         return 2;
       }
 
+  if (std::optional<std::string> Problem = perfOptionsProblem(Inputs)) {
+    reportError(*Problem);
+    return 2;
+  }
+  // The baseline and the injection library before anything runs.
+  std::optional<PerfBaseline> Baseline;
+  if (!O.PerfBaseline.empty()) {
+    Expected<PerfBaseline> B = loadBaseline(O.PerfBaseline);
+    if (!B) {
+      reportError(toString(B.takeError()));
+      return 2;
+    }
+    Baseline = std::move(*B);
+  }
+  std::string Inject;
+  if (perfGate()) {
+    Inject = injectionLibrary(Argv0);
+    if (!sys::fs::exists(Inject)) {
+      reportError("cannot find the injection library '" + Inject +
+                  "'; set AUTOPROF_INJECT_LIBRARY");
+      return 2;
+    }
+  }
+
   std::map<std::string, CheckSelection> Selections;
   for (const std::string &In : Inputs) {
     if (!sys::fs::exists(In))
@@ -173,23 +450,37 @@ int autoprof::tool::runCheck() {
   KernelFilter Filter;
   if (!kernelFilter(Filter))
     return 2;
-  CheckEngine Engine(
-      [&](StringRef MainFile) -> const CheckSelection & {
-        auto It = Selections.find(MainFile.str());
-        return It == Selections.end() ? Default : It->second;
-      },
-      Filter);
+  auto Selection = [&](StringRef MainFile) -> const CheckSelection & {
+    auto It = Selections.find(MainFile.str());
+    return It == Selections.end() ? Default : It->second;
+  };
+  CheckEngine Engine(Selection, Filter);
+  Engine.collectKernels(perfGate());
   auto Factory = Engine.newActionFactory();
   int Status = runOnSources(*Factory, Inputs, ArgsAfterDashDash,
                             /*SearchBuildDirs=*/true);
   bool ToolError = Status != 0;
   for (const std::string &F : Engine.filesWithErrors())
     reportError("'" + F + "' does not compile; it was not checked");
+  std::vector<Finding> Findings = Engine.findings();
+
+  // The performance gate, over the kernels of the sources that compiled.
+  if (perfGate()) {
+    if (ToolError) {
+      reportError("the performance gate did not run: a source was not "
+                  "checked");
+    } else {
+      int Gate = runPerfGate(Engine, Selection, Baseline, Inject, Findings);
+      if (Gate == 130)
+        return 130;
+      ToolError = Gate != 0;
+      sortFindings(Findings);
+    }
+  }
 
   std::map<std::string, std::string> Shown;
   for (const std::string &In : Inputs)
     Shown.emplace(absolute(In), In);
-  std::vector<Finding> Findings = Engine.findings();
   auto Text = [&](StringRef File) { return Engine.fileText(File); };
   std::string Report;
   if (O.Format == CheckFormat::Sarif) {

@@ -199,7 +199,7 @@ int main(int argc, const char **argv) {
   if (optimizeCommand())
     return runOptimize(argv[0]);
   if (checkCommand())
-    return runCheck();
+    return runCheck(argv[0]);
   if (learnCommand())
     return runLearn(argv[0]);
   reportError("no subcommand given; try 'clang-autoprof --help'");

@@ -20,6 +20,8 @@
 #include "autoprof/Tooling/Compilations.h"
 #include "autoprof/Tooling/CudaCommand.h"
 #include "autoprof/Tree/ProfilingTree.h"
+#include "autoprof/Verify/Judge.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
@@ -120,6 +122,19 @@ int runOnSources(clang::tooling::FrontendActionFactory &Factory,
 /// lib/libautoprof-inject.so beside the tool's bin/.
 std::string injectionLibrary(const char *Argv0);
 
+/// What measured runs need of \p K: its name, mangled name and pointer
+/// parameters.
+verify::KernelSignature kernelSignature(const KernelRecord &K);
+
+/// A temporary folder, removed with everything in it when this goes.
+struct TempDir {
+  llvm::SmallString<128> Path;
+  TempDir() = default;
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  ~TempDir();
+};
+
 /// The metric values of a profile by mangled name and by name: the first
 /// record of each kernel.
 struct SampleTable {
@@ -142,8 +157,9 @@ int runProfile(const char *Argv0);
 /// Runs `optimize`; returns the exit status.
 int runOptimize(const char *Argv0);
 
-/// Runs `check`; returns the exit status (0, 1 or 2).
-int runCheck();
+/// Runs `check`; returns the exit status (0, 1 or 2, or 130 when
+/// interrupted while the performance gate runs the program).
+int runCheck(const char *Argv0);
 
 /// Runs `learn`; returns the exit status.
 int runLearn(const char *Argv0);

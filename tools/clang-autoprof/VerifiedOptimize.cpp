@@ -201,7 +201,9 @@ Judgement overall(const std::vector<Judgement> &Js) {
   return *Pick;
 }
 
-KernelSignature signatureOf(const KernelRecord &K) {
+} // namespace
+
+KernelSignature autoprof::tool::kernelSignature(const KernelRecord &K) {
   KernelSignature S;
   S.Name = K.QualifiedName;
   S.MangledName = K.MangledName;
@@ -211,16 +213,10 @@ KernelSignature signatureOf(const KernelRecord &K) {
   return S;
 }
 
-/// A temporary folder removed with everything in it.
-struct TempDir {
-  SmallString<128> Path;
-  ~TempDir() {
-    if (!Path.empty())
-      sys::fs::remove_directories(Path);
-  }
-};
-
-} // namespace
+TempDir::~TempDir() {
+  if (!Path.empty())
+    sys::fs::remove_directories(Path);
+}
 
 int autoprof::tool::runVerifiedOptimize(const char *Argv0,
                                         const RewriteEngine &Engine,
@@ -250,9 +246,9 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     std::vector<KernelSignature> Launched;
     if (K.Template == TemplateKind::Primary)
       for (const KernelRecord &Instance : Engine.instantiations()[I])
-        Launched.push_back(signatureOf(Instance));
+        Launched.push_back(kernelSignature(Instance));
     else
-      Launched.push_back(signatureOf(K));
+      Launched.push_back(kernelSignature(K));
     if (Launched.empty()) {
       reportWarning("kernel template '" + K.QualifiedName +
                     "' is left alone: the source instantiates it nowhere");

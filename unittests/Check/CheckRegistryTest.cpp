@@ -22,7 +22,7 @@ GlobList globs(llvm::StringRef Text) {
 
 TEST(CheckRegistryTest, NamesAreUniqueAndSorted) {
   std::vector<std::string> Names = CheckRegistry::names();
-  ASSERT_EQ(Names.size(), 8u);
+  ASSERT_EQ(Names.size(), 9u);
   EXPECT_TRUE(std::is_sorted(Names.begin(), Names.end()));
   for (const std::string &N : Names) {
     EXPECT_EQ(N.rfind("autoprof-", 0), 0u) << N;

@@ -171,6 +171,37 @@ TEST_F(VerifierTest, TheOriginalMustBuildAndPass) {
       << Msg;
 }
 
+TEST_F(VerifierTest, MeasuredRunsWithoutBuffers) {
+  Fake.Built = "original\n";
+  MeasureOptions M;
+  M.RunCommand = "run";
+  M.InjectLibrary = O.InjectLibrary;
+  M.WorkDir = O.WorkDir;
+  M.Seeds = {1, 2, 3, 4, 5};
+  auto Runs = measureRuns(Fake, M, {K}, "perf", /*SaveBuffers=*/false);
+  ASSERT_TRUE(static_cast<bool>(Runs)) << llvm::toString(Runs.takeError());
+  ASSERT_EQ(Runs->size(), 5u);
+  EXPECT_TRUE(Runs->front().Measured->Kernels.front().Snapshots.empty());
+  // Each run's median leaves out the first launch: 100 + seed / 2.
+  std::optional<Timing> T = summarizeTiming(*Runs, "_Z1kPf");
+  ASSERT_TRUE(T.has_value());
+  EXPECT_DOUBLE_EQ(T->MedianNs, 101.5);
+  EXPECT_DOUBLE_EQ(T->MinNs, 100.5);
+  EXPECT_DOUBLE_EQ(T->MaxNs, 102.5);
+  EXPECT_EQ(T->Runs, 5u);
+  EXPECT_EQ(llvm::sys::path::filename(measuredRunLog(O.WorkDir, "perf", 0)),
+            "perf-1.log");
+}
+
+TEST_F(VerifierTest, TellingLineOfALog) {
+  std::string Log = (Dir + "/run.log").str();
+  writeFileAtomically(Log, "starting\ncuda error: out of memory\nabort\n");
+  EXPECT_EQ(tellingLine(Log), "cuda error: out of memory");
+  writeFileAtomically(Log, "starting\n  mismatch at 7  \n\n");
+  EXPECT_EQ(tellingLine(Log), "mismatch at 7");
+  EXPECT_EQ(tellingLine((Dir + "/missing.log").str()), "");
+}
+
 TEST_F(VerifierTest, RefusesAStaleCopy) {
   writeFileAtomically(Dir.str().str() + "/.k.cu.autoprof-orig", "older\n");
   Verifier V(Fake, O, {K});

@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ namespace clang {
 class ASTContext;
 class CUDAKernelCallExpr;
 class FunctionDecl;
+class SourceManager;
 } // namespace clang
 
 namespace autoprof {
@@ -58,6 +60,25 @@ struct Finding {
   /// Edits that fix the finding; empty when there is no fix.
   clang::tooling::Replacements Fix;
 };
+
+/// A place in a file, as findings report it.
+struct FileLocation {
+  /// Absolute, normalised path of the file.
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  /// Byte offset in the file.
+  unsigned Offset = 0;
+};
+
+/// Where \p Loc is in a file: a location in a macro is where the macro is
+/// used. Nullopt in a system header, or where no file is known.
+std::optional<FileLocation> fileLocation(const clang::SourceManager &SM,
+                                         clang::SourceLocation Loc);
+
+/// Sorts \p Findings by file and offset, keeping the order of findings at
+/// one place.
+void sortFindings(std::vector<Finding> &Findings);
 
 /// What a check sees of one kernel.
 struct KernelContext {
@@ -99,6 +120,9 @@ public:
   virtual llvm::StringRef summary() const = 0;
   /// The severity of its findings.
   virtual Severity severity() const { return Severity::Warning; }
+  /// A paragraph on what to do about a finding, for SARIF's `help`; empty
+  /// when the summary and the documentation say enough.
+  virtual llvm::StringRef help() const { return ""; }
   /// Looks at the kernel \p K and reports findings to \p Out.
   virtual void check(const KernelContext &K, FindingSink &Out) const = 0;
 };

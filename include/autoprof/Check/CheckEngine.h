@@ -28,6 +28,7 @@
 
 namespace clang {
 class ASTContext;
+class FunctionDecl;
 namespace tooling {
 class FrontendActionFactory;
 } // namespace tooling
@@ -40,6 +41,20 @@ namespace autoprof {
 struct CheckSelection {
   std::vector<const Check *> Checks;
   GlobList WarningsAsErrors;
+};
+
+/// A kernel the engine checked, as the performance gate runs it.
+struct CheckedKernel {
+  std::string QualifiedName;
+  /// The main file (absolute) of the translation unit it was first seen
+  /// in, whose CheckSelection applies to it.
+  std::string MainFile;
+  /// Where it is declared: the location of its findings.
+  FileLocation Where;
+  /// What launches of it: the kernel itself, or a template's
+  /// instantiations in the translation units checked (none when it is
+  /// instantiated nowhere), each with its mangled name and parameters.
+  std::vector<KernelRecord> Launchable;
 };
 
 /// Collects the findings of the checks over one or more translation units.
@@ -71,13 +86,29 @@ public:
   /// The number of kernels checked.
   unsigned kernels() const { return Kernels.size(); }
 
+  /// Also records each kernel checked (checkedKernels()), with the
+  /// instantiations of templates, and keeps the text of its file. Off by
+  /// default: analysing instantiations costs time that only a run needs.
+  void collectKernels(bool Collect) { CollectKernels = Collect; }
+  /// The kernels checked, in the order first seen, when collectKernels()
+  /// is on.
+  const std::vector<CheckedKernel> &checkedKernels() const { return Checked; }
+
 private:
+  void collect(const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
+               const KernelRecord &K, const std::string &Key,
+               llvm::StringRef MainFile);
+
   std::function<const CheckSelection &(llvm::StringRef)> Select;
   KernelFilter Filter;
   std::vector<Finding> Findings;
   std::vector<std::string> Kernels;
   std::map<std::string, std::string> Texts;
   std::vector<std::string> FilesWithErrors;
+  bool CollectKernels = false;
+  std::vector<CheckedKernel> Checked;
+  /// The index in Checked of each kernel's key.
+  std::map<std::string, size_t> CheckedIndex;
 };
 
 } // namespace autoprof

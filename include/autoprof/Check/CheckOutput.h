@@ -44,8 +44,9 @@ std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Text,
                                             unsigned Offset);
 
 /// A SARIF 2.1.0 log of one run: the driver with a rule per check of
-/// \p Rules (helpUri \p DocsURL + "/checks/<name>.md"), and a result per
-/// finding with its location and fixes.
+/// \p Rules (helpUri \p DocsURL + "/checks/<name>.md", and `help` when the
+/// check has help text), and a result per finding with its location and
+/// fixes.
 std::string formatFindingsSarif(llvm::ArrayRef<Finding> Findings,
                                 llvm::ArrayRef<const Check *> Rules,
                                 const FileTextLookup &Text,

@@ -9,7 +9,7 @@
 /// runs of a program (summarizeTiming), written as JSON and compared with a
 /// later measurement. A kernel is slower when its median exceeds the
 /// baseline's by more than the tolerance plus the noise, the larger relative
-/// spread (max - min) / median of the two timings. docs/check.md documents
+/// spread (max - min) / median of the two timings. docs/verify.md documents
 /// the JSON.
 ///
 //===----------------------------------------------------------------------===//

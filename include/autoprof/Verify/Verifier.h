@@ -115,6 +115,16 @@ measureRuns(CommandRunner &Runner, const MeasureOptions &O,
             llvm::ArrayRef<KernelSignature> Kernels, llvm::StringRef Tag,
             bool SaveBuffers);
 
+/// The output log of run \p Index (from 0) of measureRuns' \p Tag in
+/// \p WorkDir.
+std::string measuredRunLog(llvm::StringRef WorkDir, llvm::StringRef Tag,
+                           size_t Index);
+
+/// The line of a command's output log \p File that says best why it
+/// failed: the first that says "error", else the last; trimmed to 200
+/// characters, empty when the log is empty or unreadable.
+std::string tellingLine(llvm::StringRef File);
+
 /// A candidate's verdict, and what building it said when it failed.
 class Verifier {
 public:
