@@ -14,9 +14,12 @@ using namespace autoprof::verify;
 
 namespace {
 
+/// Three significant digits, never in exponent form ("4260 us", "25.4 us").
 std::string microseconds(double Ns) {
+  double Us = Ns / 1e3;
+  int Decimals = Us >= 100 ? 0 : Us >= 10 ? 1 : Us >= 1 ? 2 : 3;
   std::string S;
-  llvm::raw_string_ostream(S) << llvm::format("%.3g us", Ns / 1e3);
+  llvm::raw_string_ostream(S) << llvm::format("%.*f us", Decimals, Us);
   return S;
 }
 

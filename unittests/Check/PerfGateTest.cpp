@@ -105,7 +105,7 @@ TEST(PerfGateTest, NotLaunchedIsAWarningWithinIsNothing) {
   EXPECT_EQ(F->Level, Severity::Warning);
   EXPECT_EQ(F->Message,
             "kernel 'b' did not launch when the run command ran (baseline "
-            "1 us)");
+            "1.00 us)");
 }
 
 TEST(PerfGateTest, TheCheckIsRegistered) {
