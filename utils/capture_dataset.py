@@ -45,6 +45,7 @@ import optimize_corpus  # noqa: E402
 ROOT = optimize_corpus.ROOT
 CORPUS = optimize_corpus.CORPUS
 CATALOG = os.path.join(ROOT, "tree-models", "metric-catalog.json")
+FEATURES_DOC = os.path.join(ROOT, "docs", "features.md")
 TOOL = os.path.join(ROOT, "build", "bin", "clang-autoprof")
 VERSION = 1
 TREE = "fixed-full"
@@ -90,13 +91,27 @@ def load_catalog(path):
         raise Error("%s: not a metric catalog: %s" % (path, e))
 
 
+def feature_names():
+    """The numeric static features: the keys of the table under "## Features"
+    in docs/features.md, less `launch_bounds` (an object, not a number)."""
+    try:
+        with open(FEATURES_DOC) as f:
+            text = f.read()
+        text = text[text.index("\n## Features"):]
+    except (OSError, ValueError) as e:
+        raise Error("%s: no feature table: %s" % (FEATURES_DOC, reason(e)))
+    names = re.findall(r"^\| `([a-z0-9_]+)` \|", text, re.M)
+    return set(names) - {"launch_bounds"}
+
+
 # --- Validation ------------------------------------------------------------
 
-def validate_record(r, catalog):
-    """The problems of one record as messages (empty when it is valid)."""
+def validate_record(r, catalog, features):
+    """The problems of one record as messages (empty when it is valid):
+    catalog holds the metric names, features the feature names."""
     if not isinstance(r, dict):
         return ["not a JSON object"]
-    if r.get("version") != VERSION:
+    if type(r.get("version")) is not int or r["version"] != VERSION:
         return ["version %s, expected %d" % (json.dumps(r.get("version")),
                                              VERSION)]
     errs = []
@@ -112,6 +127,13 @@ def validate_record(r, catalog):
         errs.append("missing 'features'")
     elif not isinstance(r["features"], dict):
         errs.append("'features' is not an object")
+    else:
+        for name, v in r["features"].items():
+            if name not in features:
+                errs.append("features: '%s' is not a feature of "
+                            "docs/features.md" % name)
+            elif v is not None and not is_number(v):
+                errs.append("features.%s: not a number or null" % name)
     if "metrics" not in r:
         errs.append("missing 'metrics'")
     elif not isinstance(r["metrics"], dict):
@@ -121,15 +143,20 @@ def validate_record(r, catalog):
             if name not in catalog:
                 errs.append("metrics: '%s' is not in the metric catalog" %
                             name)
-            elif v is not None and not is_number(v):
+            elif not is_number(v):
                 errs.append("metrics.%s: not a number" % name)
     if "outcomes" not in r:
         errs.append("missing 'outcomes'")
     elif not isinstance(r["outcomes"], list):
         errs.append("'outcomes' is not a list")
     else:
+        seen = set()
         for i, o in enumerate(r["outcomes"]):
             errs += ["outcomes[%d]: %s" % (i, e) for e in validate_outcome(o)]
+            t = o.get("transformation") if isinstance(o, dict) else None
+            if isinstance(t, str) and t in seen:
+                errs.append("outcomes[%d]: '%s' appears twice" % (i, t))
+            seen.add(t)
     return errs
 
 
@@ -163,6 +190,7 @@ def malformed(e):
 
 def check(args):
     catalog = load_catalog(args.catalog)
+    features = feature_names()
     seen = {}  # (program, mangled_name) -> "file:line"
     errors = 0
     totals = []
@@ -185,7 +213,7 @@ def check(args):
                       (where, malformed(e)), file=sys.stderr)
                 errors += 1
                 continue
-            errs = validate_record(r, catalog)
+            errs = validate_record(r, catalog, features)
             if not errs:
                 key = (r["program"], r["mangled_name"])
                 if key in seen:
@@ -206,6 +234,10 @@ def check(args):
                 counts["verdicts"][v] = counts["verdicts"].get(v, 0) + 1
             if any(o["verdict"] == "faster" for o in r["outcomes"]):
                 counts["faster"] += 1
+        if not counts["kernels"] and not errors:
+            print("capture_dataset: error: %s: no kernels" % path,
+                  file=sys.stderr)
+            errors += 1
         totals.append((path, counts))
     if errors:
         print("capture_dataset: %d error(s)" % errors, file=sys.stderr)
@@ -333,8 +365,12 @@ def features_of(tool, program):
     """The JSON output of `clang-autoprof features` on the corpus program
     (a manifest entry), compiled with its nvcc flags."""
     src = os.path.join(CORPUS, program["source"])
-    r = subprocess.run([tool, "features", "--format=json", src, "--"] +
-                       program["nvcc_flags"], capture_output=True, text=True)
+    try:
+        r = subprocess.run([tool, "features", "--format=json", src, "--"] +
+                           program["nvcc_flags"], capture_output=True,
+                           text=True)
+    except OSError as e:
+        raise Error("cannot run %s: %s" % (tool, reason(e)))
     if r.returncode != 0:
         last = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])
         raise Error("features failed: " + last[-1])
@@ -370,10 +406,11 @@ def match_features(features, kernel):
     return hits[0] if len(hits) == 1 else None
 
 
-def records_of(name, report, profile, features, origin, catalog):
+def records_of(name, report, profile, features, origin, catalog, names):
     """The records of one program from its optimize report, kept profile and
-    features, with their problems: (records, notes). A note that starts with
-    "error:" makes the whole program fail."""
+    features (the output of `features`), with their problems: (records,
+    notes). A note that starts with "error:" makes the whole program fail.
+    catalog holds the metric names, names the numeric features'."""
     records, notes = [], []
     reported = set()  # names and mangled names
     for k in report.get("kernels", []):
@@ -394,9 +431,12 @@ def records_of(name, report, profile, features, origin, catalog):
         rec = {"version": VERSION, "program": name, "kernel": kname,
                "mangled_name": k.get("mangled_name") or f.get("mangled_name")}
         rec.update(origin)
-        rec["features"] = f.get("features", {})
-        rec["metrics"] = {m: (v.get("value") if isinstance(v, dict) else v)
-                          for m, v in launch.get("metrics", {}).items()}
+        # Numbers and nulls; launch_bounds (an object) is no feature.
+        rec["features"] = {n: v for n, v in f.get("features", {}).items()
+                           if n != "launch_bounds"}
+        metrics = {m: (v.get("value") if isinstance(v, dict) else v)
+                   for m, v in launch.get("metrics", {}).items()}
+        rec["metrics"] = {m: v for m, v in metrics.items() if v is not None}
         outcomes = []
         for a in k.get("attempts", []):
             o = {"transformation": a.get("transformation"),
@@ -407,7 +447,7 @@ def records_of(name, report, profile, features, origin, catalog):
                 o["speedup_range"] = a["speedup_range"]
             outcomes.append(o)
         rec["outcomes"] = outcomes
-        errs = validate_record(rec, catalog)
+        errs = validate_record(rec, catalog, names)
         if errs:
             notes.append("error: kernel %s: %s" % (kname, errs[0]))
             continue
@@ -430,7 +470,7 @@ def records_of(name, report, profile, features, origin, catalog):
     return records, notes
 
 
-def program_records(entry, program, tool, origin, catalog):
+def program_records(entry, program, tool, origin, catalog, names):
     """The records of one optimize_corpus results entry, and notes, or Error
     when the program failed."""
     rep = entry.get("report")
@@ -442,7 +482,7 @@ def program_records(entry, program, tool, origin, catalog):
         raise Error("optimize kept no profile (--keep-profile)")
     features = features_of(tool, program)
     records, notes = records_of(program["name"], rep, entry["profile"],
-                                features, origin, catalog)
+                                features, origin, catalog, names)
     errs = [n[len("error: "):] for n in notes if n.startswith("error: ")]
     if errs:
         raise Error(errs[0])
@@ -524,6 +564,7 @@ def select(only):
 
 def run(args):
     catalog = load_catalog(args.catalog)
+    names = feature_names()
     programs = select(args.only)
     gpu = optimize_corpus.gpu_identity()
     if not gpu:
@@ -541,7 +582,7 @@ def run(args):
                 p, args.tool, TREE, args.scratch, lock, try_all=True,
                 recheck=False)
             records, notes = program_records(entry, p, args.tool, origin,
-                                             catalog)
+                                             catalog, names)
         except Error as e:
             cap.add(p["name"], time.time() - start, error=str(e))
             return
@@ -558,6 +599,7 @@ def run(args):
 
 def import_capture(args):
     catalog = load_catalog(args.catalog)
+    names = feature_names()
     try:
         with open(args.capture) as f:
             data = json.load(f)
@@ -585,7 +627,8 @@ def import_capture(args):
             continue
         try:
             records, notes = program_records(e, manifest[e["program"]],
-                                             args.tool, origin, catalog)
+                                             args.tool, origin, catalog,
+                                             names)
         except Error as err:
             cap.add(e["program"], e.get("seconds", 0), error=str(err))
             continue
