@@ -46,6 +46,7 @@ ROOT = optimize_corpus.ROOT
 CORPUS = optimize_corpus.CORPUS
 CATALOG = os.path.join(ROOT, "tree-models", "metric-catalog.json")
 FEATURES_DOC = os.path.join(ROOT, "docs", "features.md")
+REWRITES_DOC = os.path.join(ROOT, "docs", "rewrites.md")
 TOOL = os.path.join(ROOT, "build", "bin", "clang-autoprof")
 VERSION = 1
 TREE = "fixed-full"
@@ -91,24 +92,39 @@ def load_catalog(path):
         raise Error("%s: not a metric catalog: %s" % (path, e))
 
 
-def feature_names():
-    """The numeric static features: the keys of the table under "## Features"
-    in docs/features.md, less `launch_bounds` (an object, not a number)."""
+def doc_section(path, heading):
+    """The text of path from the line `heading` to the next "## " heading."""
     try:
-        with open(FEATURES_DOC) as f:
+        with open(path) as f:
             text = f.read()
-        text = text[text.index("\n## Features"):]
+        text = text[text.index("\n%s\n" % heading) + 1:]
     except (OSError, ValueError) as e:
-        raise Error("%s: no feature table: %s" % (FEATURES_DOC, reason(e)))
-    names = re.findall(r"^\| `([a-z0-9_]+)` \|", text, re.M)
-    return set(names) - {"launch_bounds"}
+        raise Error("%s: no section '%s': %s" % (path, heading, reason(e)))
+    end = text.find("\n## ")
+    return text if end < 0 else text[:end]
+
+
+class Names:
+    """What a record may name: the catalog's metrics, the numeric features
+    (the keys of the table under "## Features" in docs/features.md, less
+    `launch_bounds`, an object), and the built-in transformations (the
+    headings under "## Transformations" in docs/rewrites.md)."""
+
+    def __init__(self, catalog):
+        self.metrics = load_catalog(catalog)
+        self.features = set(re.findall(
+            r"^\| `([a-z0-9_]+)` \|", doc_section(FEATURES_DOC, "## Features"),
+            re.M)) - {"launch_bounds"}
+        self.transformations = set(re.findall(
+            r"^### `([a-z0-9-]+)`$",
+            doc_section(REWRITES_DOC, "## Transformations"), re.M))
 
 
 # --- Validation ------------------------------------------------------------
 
-def validate_record(r, catalog, features):
-    """The problems of one record as messages (empty when it is valid):
-    catalog holds the metric names, features the feature names."""
+def validate_record(r, names):
+    """The problems of one record as messages (empty when it is valid);
+    names is a Names."""
     if not isinstance(r, dict):
         return ["not a JSON object"]
     if type(r.get("version")) is not int or r["version"] != VERSION:
@@ -129,7 +145,7 @@ def validate_record(r, catalog, features):
         errs.append("'features' is not an object")
     else:
         for name, v in r["features"].items():
-            if name not in features:
+            if name not in names.features:
                 errs.append("features: '%s' is not a feature of "
                             "docs/features.md" % name)
             elif v is not None and not is_number(v):
@@ -140,7 +156,7 @@ def validate_record(r, catalog, features):
         errs.append("'metrics' is not an object")
     else:
         for name, v in r["metrics"].items():
-            if name not in catalog:
+            if name not in names.metrics:
                 errs.append("metrics: '%s' is not in the metric catalog" %
                             name)
             elif not is_number(v):
@@ -152,7 +168,8 @@ def validate_record(r, catalog, features):
     else:
         seen = set()
         for i, o in enumerate(r["outcomes"]):
-            errs += ["outcomes[%d]: %s" % (i, e) for e in validate_outcome(o)]
+            errs += ["outcomes[%d]: %s" % (i, e)
+                     for e in validate_outcome(o, names)]
             t = o.get("transformation") if isinstance(o, dict) else None
             if isinstance(t, str) and t in seen:
                 errs.append("outcomes[%d]: '%s' appears twice" % (i, t))
@@ -160,12 +177,16 @@ def validate_record(r, catalog, features):
     return errs
 
 
-def validate_outcome(o):
+def validate_outcome(o, names):
     if not isinstance(o, dict):
         return ["not a JSON object"]
     errs = []
-    if not isinstance(o.get("transformation"), str) or not o["transformation"]:
+    t = o.get("transformation")
+    if not isinstance(t, str) or not t:
         errs.append("'transformation' is not a non-empty string")
+    elif t not in names.transformations:
+        errs.append("unknown transformation '%s' (not in docs/rewrites.md)" %
+                    t)
     if o.get("verdict") not in VERDICTS:
         errs.append("unknown verdict %s" % json.dumps(o.get("verdict")))
     sp = o.get("speedup")
@@ -189,8 +210,7 @@ def malformed(e):
 
 
 def check(args):
-    catalog = load_catalog(args.catalog)
-    features = feature_names()
+    names = Names(args.catalog)
     seen = {}  # (program, mangled_name) -> "file:line"
     errors = 0
     totals = []
@@ -213,7 +233,7 @@ def check(args):
                       (where, malformed(e)), file=sys.stderr)
                 errors += 1
                 continue
-            errs = validate_record(r, catalog, features)
+            errs = validate_record(r, names)
             if not errs:
                 key = (r["program"], r["mangled_name"])
                 if key in seen:
@@ -406,11 +426,11 @@ def match_features(features, kernel):
     return hits[0] if len(hits) == 1 else None
 
 
-def records_of(name, report, profile, features, origin, catalog, names):
+def records_of(name, report, profile, features, origin, names):
     """The records of one program from its optimize report, kept profile and
     features (the output of `features`), with their problems: (records,
     notes). A note that starts with "error:" makes the whole program fail.
-    catalog holds the metric names, names the numeric features'."""
+    names is a Names."""
     records, notes = [], []
     reported = set()  # names and mangled names
     for k in report.get("kernels", []):
@@ -447,7 +467,7 @@ def records_of(name, report, profile, features, origin, catalog, names):
                 o["speedup_range"] = a["speedup_range"]
             outcomes.append(o)
         rec["outcomes"] = outcomes
-        errs = validate_record(rec, catalog, names)
+        errs = validate_record(rec, names)
         if errs:
             notes.append("error: kernel %s: %s" % (kname, errs[0]))
             continue
@@ -470,7 +490,7 @@ def records_of(name, report, profile, features, origin, catalog, names):
     return records, notes
 
 
-def program_records(entry, program, tool, origin, catalog, names):
+def program_records(entry, program, tool, origin, names):
     """The records of one optimize_corpus results entry, and notes, or Error
     when the program failed."""
     rep = entry.get("report")
@@ -482,7 +502,7 @@ def program_records(entry, program, tool, origin, catalog, names):
         raise Error("optimize kept no profile (--keep-profile)")
     features = features_of(tool, program)
     records, notes = records_of(program["name"], rep, entry["profile"],
-                                features, origin, catalog, names)
+                                features, origin, names)
     errs = [n[len("error: "):] for n in notes if n.startswith("error: ")]
     if errs:
         raise Error(errs[0])
@@ -563,8 +583,7 @@ def select(only):
 
 
 def run(args):
-    catalog = load_catalog(args.catalog)
-    names = feature_names()
+    names = Names(args.catalog)
     programs = select(args.only)
     gpu = optimize_corpus.gpu_identity()
     if not gpu:
@@ -582,7 +601,7 @@ def run(args):
                 p, args.tool, TREE, args.scratch, lock, try_all=True,
                 recheck=False)
             records, notes = program_records(entry, p, args.tool, origin,
-                                             catalog, names)
+                                             names)
         except Error as e:
             cap.add(p["name"], time.time() - start, error=str(e))
             return
@@ -598,8 +617,7 @@ def run(args):
 
 
 def import_capture(args):
-    catalog = load_catalog(args.catalog)
-    names = feature_names()
+    names = Names(args.catalog)
     try:
         with open(args.capture) as f:
             data = json.load(f)
@@ -627,8 +645,7 @@ def import_capture(args):
             continue
         try:
             records, notes = program_records(e, manifest[e["program"]],
-                                             args.tool, origin, catalog,
-                                             names)
+                                             args.tool, origin, names)
         except Error as err:
             cap.add(e["program"], e.get("seconds", 0), error=str(err))
             continue
