@@ -60,6 +60,77 @@ def quote(a):
     return "'" + a.replace("'", "'\\''") + "'"
 
 
+def gpu_identity():
+    """The first GPU's name and driver version from nvidia-smi, or None."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
+                              "--format=csv,noheader"], capture_output=True,
+                             text=True, timeout=60).stdout.strip().splitlines()[0]
+        return [s.strip() for s in out.split(",")]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        return None
+
+
+def optimize_program(p, tool, tree, scratch, lock_path, try_all=False,
+                     recheck=True):
+    """Optimizes the corpus program p (a manifest entry) in a copy under
+    scratch and returns its results entry: program, status, seconds, the
+    last lines of stderr, and when optimize wrote them its report, the
+    profile it kept (with try_all) and the independent re-check of a kept
+    rewrite (with recheck)."""
+    work = os.path.join(scratch, p["name"])
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    src = os.path.join(work, p["source"])
+    shutil.copy(os.path.join(CORPUS, p["source"]), src)
+    shutil.copy(os.path.join(CORPUS, "corpus.cuh"), work)
+    exe = os.path.join(work, p["name"])
+    build = " ".join([quote(nvcc())] + [quote(f) for f in p["nvcc_flags"]] +
+                     ["-o", quote(exe), quote(src)])
+    runcmd = " ".join([quote(exe)] + [quote(a) for a in p["args"]])
+    report = os.path.join(work, "report.json")
+    kept = os.path.join(work, "kept.cu")
+    cmd = [tool, "optimize", src, "--tree=" + tree,
+           "--build=" + build, "--run=" + runcmd, "-o", kept,
+           "--report=" + report, "--timeout=120",
+           "--device-lock=" + lock_path]
+    profile = os.path.join(work, "profile.json")
+    if try_all:
+        cmd += ["--try-all", "--attempts=50", "--keep-profile=" + profile]
+    cmd += ["--", "-std=c++17"]
+    start = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    entry = {"program": p["name"], "status": r.returncode,
+             "seconds": round(time.time() - start, 1),
+             "stderr": r.stderr.strip().splitlines()[-3:]}
+    if os.path.exists(report):
+        with open(report) as f:
+            entry["report"] = json.load(f)
+        if os.path.exists(profile):
+            with open(profile) as f:
+                entry["profile"] = json.load(f)
+        if recheck and entry["report"]["outcome"] != "no rewrite":
+            # An independent check with seeds verification never used.
+            rexe = exe + "-kept"
+            b = subprocess.run(
+                [nvcc()] + p["nvcc_flags"] + ["-I" + work, "-o", rexe,
+                                              kept], capture_output=True,
+                text=True)
+            ok = b.returncode == 0
+            for seed in ("11", "12"):
+                if not ok:
+                    break
+                with open(lock_path, "a") as lk:
+                    fcntl.flock(lk, fcntl.LOCK_EX)
+                    c = subprocess.run(
+                        [rexe] + p["args"], capture_output=True, text=True,
+                        timeout=300,
+                        env=dict(os.environ, AUTOPROF_SEED=seed))
+                ok = c.returncode == 0
+            entry["recheck"] = "pass" if ok else "fail"
+    return entry
+
+
 def run(args):
     programs = manifest()
     if args.only:
@@ -75,72 +146,19 @@ def run(args):
     done = {r["program"] for r in results}
     scratch = args.scratch
     os.makedirs(scratch, exist_ok=True)
-    header = None
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
-                              "--format=csv,noheader"], capture_output=True,
-                             text=True, timeout=60).stdout.strip().splitlines()[0]
-        header = [s.strip() for s in out.split(",")]
-    except (OSError, IndexError, subprocess.TimeoutExpired):
+    header = gpu_identity()
+    if not header:
         fail("no GPU answers nvidia-smi")
     lock_path = os.path.join(scratch, "device.lock")
     mutex = threading.Lock()
 
     def one(p):
-        work = os.path.join(scratch, p["name"])
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
-        src = os.path.join(work, p["source"])
-        shutil.copy(os.path.join(CORPUS, p["source"]), src)
-        shutil.copy(os.path.join(CORPUS, "corpus.cuh"), work)
-        exe = os.path.join(work, p["name"])
-        build = " ".join([quote(nvcc())] + [quote(f) for f in p["nvcc_flags"]] +
-                         ["-o", quote(exe), quote(src)])
-        runcmd = " ".join([quote(exe)] + [quote(a) for a in p["args"]])
-        report = os.path.join(work, "report.json")
-        kept = os.path.join(work, "kept.cu")
-        cmd = [args.tool, "optimize", src, "--tree=" + args.tree,
-               "--build=" + build, "--run=" + runcmd, "-o", kept,
-               "--report=" + report, "--timeout=120",
-               "--device-lock=" + lock_path]
-        profile = os.path.join(work, "profile.json")
-        if args.try_all:
-            cmd += ["--try-all", "--attempts=50", "--keep-profile=" + profile]
-        cmd += ["--", "-std=c++17"]
-        start = time.time()
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        entry = {"program": p["name"], "status": r.returncode,
-                 "seconds": round(time.time() - start, 1),
-                 "stderr": r.stderr.strip().splitlines()[-3:]}
-        if os.path.exists(report):
-            with open(report) as f:
-                entry["report"] = json.load(f)
-            if os.path.exists(profile):
-                with open(profile) as f:
-                    entry["profile"] = json.load(f)
-            if entry["report"]["outcome"] != "no rewrite":
-                # An independent check with seeds verification never used.
-                rexe = exe + "-kept"
-                b = subprocess.run(
-                    [nvcc()] + p["nvcc_flags"] + ["-I" + work, "-o", rexe,
-                                                  kept], capture_output=True,
-                    text=True)
-                ok = b.returncode == 0
-                for seed in ("11", "12"):
-                    if not ok:
-                        break
-                    with open(lock_path, "a") as lk:
-                        fcntl.flock(lk, fcntl.LOCK_EX)
-                        c = subprocess.run(
-                            [rexe] + p["args"], capture_output=True, text=True,
-                            timeout=300,
-                            env=dict(os.environ, AUTOPROF_SEED=seed))
-                    ok = c.returncode == 0
-                entry["recheck"] = "pass" if ok else "fail"
+        entry = optimize_program(p, args.tool, args.tree, scratch, lock_path,
+                                 args.try_all)
         with mutex:
             results.append(entry)
             print("%-28s exit %d, %.0f s, %s" % (
-                p["name"], r.returncode, entry["seconds"],
+                p["name"], entry["status"], entry["seconds"],
                 entry.get("report", {}).get("outcome", "no report: " +
                                             " ".join(entry["stderr"]))),
                 flush=True)
