@@ -87,6 +87,10 @@ int extractSources(
 
 /// Finds a tree by path, or by name among the .json files of \p ModelsDir,
 /// listing the available names when there is none.
+/// The tree profile and optimize use without --tree: the one learned from
+/// the shipped dataset (docs/learn.md).
+constexpr const char *DefaultTreeName = "learned";
+
 llvm::Expected<std::string> findTree(llvm::StringRef NameOrPath,
                                      llvm::StringRef ModelsDir);
 

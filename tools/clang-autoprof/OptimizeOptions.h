@@ -60,8 +60,8 @@ struct OptimizeOptions {
   llvm::cl::opt<std::string> Tree{
       "tree",
       llvm::cl::desc("Tree that chooses the metrics to collect: a name in "
-               "tree-models/ or a path (default: default)"),
-      llvm::cl::value_desc("name|path"), llvm::cl::init("default"),
+               "tree-models/ or a path (default: learned)"),
+      llvm::cl::value_desc("name|path"), llvm::cl::init(DefaultTreeName),
       llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> Rewriter{
       "rewriter",

@@ -52,7 +52,7 @@ struct ProfileOptions {
   cl::opt<std::string> Tree{
       "tree",
       cl::desc("Tree to route kernels with: a name in tree-models/ or a path "
-               "(default: default)"),
+               "(default: learned)"),
       cl::value_desc("name|path"), cl::sub(profileCommand())};
   cl::opt<std::string> Plan{
       "plan",
@@ -484,7 +484,7 @@ int autoprof::tool::runProfile(const char *Argv0) {
         return 1;
       }
     } else {
-      Expected<std::string> P = findTree(O.Tree.empty() ? std::string("default")
+      Expected<std::string> P = findTree(O.Tree.empty() ? std::string(DefaultTreeName)
                                                         : std::string(O.Tree),
                                          ModelsDir);
       if (!P) {
