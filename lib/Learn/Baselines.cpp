@@ -84,6 +84,7 @@ learn::metricCurve(llvm::ArrayRef<const DatasetKernel *> Kernels,
   for (unsigned O = 0; O < Orders; ++O) {
     std::vector<std::string> Order = Pool;
     shuffleWith(Order, R);
+    double Previous = 1;
     for (unsigned C = 0; C <= Order.size(); ++C) {
       T.Nodes[0].Metrics.assign(Order.begin(), Order.begin() + C);
       Expected<Evaluation> E = evaluateTree(T, Kernels, Rewriter, Pricer);
@@ -95,6 +96,9 @@ learn::metricCurve(llvm::ArrayRef<const DatasetKernel *> Kernels,
       P.Fast1 += E->Fast1 / Orders;
       P.Lowest = std::min(P.Lowest, E->GeoMean);
       P.Highest = std::max(P.Highest, E->GeoMean);
+      if (C > 0 && E->GeoMean < Previous * (1 - 1e-9))
+        ++P.Drops;
+      Previous = E->GeoMean;
     }
   }
   return Curve;

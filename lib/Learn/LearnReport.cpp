@@ -142,6 +142,8 @@ std::string learn::writeLearnReportJSON(const LearnReportData &R) {
       W.Double(P.Highest);
       W.Key("fast_1");
       W.Double(P.Fast1);
+      W.Key("orders_lowered");
+      W.Uint(P.Drops);
       W.EndObject();
     }
     W.EndArray();
@@ -169,13 +171,14 @@ std::string learn::writeLearnReportText(const LearnReportData &R) {
                   "\nthe same metrics for every kernel (%u random orders):\n",
                   R.CurveOrders);
     Out += Line;
-    std::snprintf(Line, sizeof(Line), "%8s %11s %8s %17s %7s\n", "metrics",
-                  "passes/kern", "geomean", "range", "fast_1");
+    std::snprintf(Line, sizeof(Line), "%8s %11s %8s %17s %7s %8s\n", "metrics",
+                  "passes/kern", "geomean", "range", "fast_1", "lowered");
     Out += Line;
     for (const CurvePoint &P : R.Curve) {
       std::snprintf(Line, sizeof(Line),
-                    "%8u %11.2f %7.3fx %7.3fx-%7.3fx %6.1f%%\n", P.Count,
-                    P.Passes, P.GeoMean, P.Lowest, P.Highest, 100 * P.Fast1);
+                    "%8u %11.2f %7.3fx %7.3fx-%7.3fx %6.1f%% %8u\n", P.Count,
+                    P.Passes, P.GeoMean, P.Lowest, P.Highest, 100 * P.Fast1,
+                    P.Drops);
       Out += Line;
     }
   }

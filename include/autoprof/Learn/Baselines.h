@@ -34,6 +34,8 @@ struct CurvePoint {
   double Passes = 0, GeoMean = 1, Fast1 = 0;
   /// The lowest and highest geometric mean over the orders.
   double Lowest = 1, Highest = 1;
+  /// The orders in which the metric added here lowered the geometric mean.
+  unsigned Drops = 0;
 };
 
 /// For \p Orders random orders of \p Pool (seeded by \p Seed), the replay
