@@ -14,8 +14,8 @@ echo "== static features of the kernels of $example"
 echo "== replay passes of the metric catalog on GH100 (CUPTI host API, no GPU needed)"
 "$tool" metrics --chip=GH100 | tail -n 1
 
-echo "== what the default profiling tree would collect for each kernel"
-"$tool" plan --tree=default "$example" -- -std=c++17 -I"$root/bench/corpus"
+echo "== what the default profiling tree (learned) would collect for each kernel"
+"$tool" plan --tree=learned "$example" -- -std=c++17 -I"$root/bench/corpus"
 
 echo "== the built-in rewrites its kernels' static features allow (a dry run: no GPU, no file changed)"
 "$tool" optimize --dry-run "$example" -- -std=c++17 -I"$root/bench/corpus"
@@ -29,7 +29,7 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   echo "== profiling it with the default tree"
   "$tool" profile -o "$out/profile.json" "$example" -- -std=c++17 \
     -I"$root/bench/corpus" -- "$out/example"
-  "$tool" plan --tree=default --samples="$out/profile.json" "$example" -- \
+  "$tool" plan --tree=learned --samples="$out/profile.json" "$example" -- \
     -std=c++17 -I"$root/bench/corpus"
   echo "== optimizing a copy of it: profile, rewrite, rebuild, run, compare, time"
   cp "$example" "$root/bench/corpus/corpus.cuh" "$out/"
