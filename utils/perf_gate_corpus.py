@@ -52,8 +52,9 @@ import sys
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CORPUS = os.path.join(ROOT, "bench", "corpus")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from optimize_corpus import CORPUS, ROOT, manifest, nvcc, quote  # noqa: E402
+
 DEFAULT_PROGRAMS = ["batched_matmul_naive", "argmax_blocks",
                     "avgpool2d_divergent", "gemv_warp_per_row", "maxpool2d",
                     "prefix_sum_naive"]
@@ -64,20 +65,6 @@ GATE_CHECKS = "--checks=-*,autoprof-perf-regression"
 def fail(msg, status=2):
     print("perf_gate_corpus: error: " + msg, file=sys.stderr)
     sys.exit(status)
-
-
-def manifest():
-    with open(os.path.join(CORPUS, "manifest.json")) as f:
-        return json.load(f)["programs"]
-
-
-def nvcc():
-    root = os.environ.get("CUDAToolkit_ROOT", "/usr/local/cuda")
-    return os.path.join(root, "bin", "nvcc")
-
-
-def quote(a):
-    return "'" + a.replace("'", "'\\''") + "'"
 
 
 def slow_down(text, kernel, cycles):
