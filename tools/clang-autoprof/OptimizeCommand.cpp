@@ -41,7 +41,6 @@ namespace {
 // Register the options before the command line is parsed.
 [[maybe_unused]] const OptimizeOptions &Registered = optimizeOptions();
 
-
 /// The proposals of each file, in order, and the paths to show for them.
 struct ByFile {
   std::map<std::string, std::vector<const Proposal *>> Proposals;
@@ -78,8 +77,7 @@ std::string joined(const std::vector<std::string> &V) {
 int autoprof::tool::runOptimize(const char *Argv0) {
   OptimizeOptions &O = optimizeOptions();
   SourceOptions &S = sourceOptions();
-  int Outputs =
-      O.Diff + !O.ExportFixes.empty() + !O.Output.empty() + O.InPlace;
+  int Outputs = O.Diff + !O.ExportFixes.empty() + !O.Output.empty() + O.InPlace;
   if (Outputs > 1) {
     reportError("--diff, --export-fixes, -o and --in-place exclude each other");
     return 1;
@@ -87,6 +85,16 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   if (O.DryRun && O.InPlace) {
     reportError("--dry-run never changes the source; --in-place needs a "
                 "verified rewrite");
+    return 1;
+  }
+  if (!O.ProfileFile.empty() && O.DryRun) {
+    reportError("--profile chooses the rewrites of a verified run; a dry run "
+                "takes the values of a profile with --samples");
+    return 1;
+  }
+  if (!O.ProfileFile.empty() && O.Tree.getNumOccurrences()) {
+    reportError("--profile and --tree exclude each other: the profile's tree "
+                "chose its metrics");
     return 1;
   }
   if (O.Rewriter != "builtin" && O.Rewriter != "llm") {
@@ -343,8 +351,8 @@ int autoprof::tool::runOptimize(const char *Argv0) {
       }
     }
     if (!O.ExportFixes.empty()) {
-      if (Error E = writeOutput(O.ExportFixes,
-                                exportFixesYAML(absolutePath(Inputs[0]), All))) {
+      if (Error E = writeOutput(
+              O.ExportFixes, exportFixesYAML(absolutePath(Inputs[0]), All))) {
         reportError(toString(std::move(E)));
         return 1;
       }

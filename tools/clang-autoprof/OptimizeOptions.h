@@ -25,42 +25,45 @@ namespace tool {
 class LLMRewriter;
 
 struct OptimizeOptions {
-  llvm::cl::opt<bool> DryRun{"dry-run",
-                       llvm::cl::desc("Propose the rewrites that static features "
-                                "allow, without a GPU; change no file"),
-                       llvm::cl::sub(optimizeCommand())};
-  llvm::cl::opt<bool> Diff{"diff",
-                     llvm::cl::desc("Print the unified diff of each proposal"),
-                     llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<bool> DryRun{
+      "dry-run",
+      llvm::cl::desc("Propose the rewrites that static features "
+                     "allow, without a GPU; change no file"),
+      llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<bool> Diff{
+      "diff", llvm::cl::desc("Print the unified diff of each proposal"),
+      llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> ExportFixes{
       "export-fixes",
       llvm::cl::desc("Write the proposals, merged, as YAML for "
-               "clang-apply-replacements"),
+                     "clang-apply-replacements"),
       llvm::cl::value_desc("file"), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> Output{
       "o",
       llvm::cl::desc("Write a patched copy of the source with every proposal "
-               "that does not conflict applied"),
+                     "that does not conflict applied"),
       llvm::cl::value_desc("file"), llvm::cl::sub(optimizeCommand())};
   llvm::cl::list<std::string> Transformations{
-      "transformations", llvm::cl::desc("Only these transformations (default: all)"),
+      "transformations",
+      llvm::cl::desc("Only these transformations (default: all)"),
       llvm::cl::value_desc("name,..."), llvm::cl::CommaSeparated,
       llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> Run{
       "run",
       llvm::cl::desc("Shell command that runs the program; exit status 0 means "
-               "its own check passed"),
+                     "its own check passed"),
       llvm::cl::value_desc("cmd"), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> Build{
       "build",
-      llvm::cl::desc("Shell command that builds the program from the source "
-               "(default: the source's command in the compilation database, "
-               "when it links a program)"),
+      llvm::cl::desc(
+          "Shell command that builds the program from the source "
+          "(default: the source's command in the compilation database, "
+          "when it links a program)"),
       llvm::cl::value_desc("cmd"), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> Tree{
       "tree",
       llvm::cl::desc("Tree that chooses the metrics to collect: a name in "
-               "tree-models/ or a path (default: learned)"),
+                     "tree-models/ or a path (default: learned)"),
       llvm::cl::value_desc("name|path"), llvm::cl::init(DefaultTreeName),
       llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> Rewriter{
@@ -85,22 +88,24 @@ struct OptimizeOptions {
   llvm::cl::opt<unsigned> Runs{
       "runs",
       llvm::cl::desc("Measured runs of each version, seeds 1..N (at least 3; "
-               "default: 3)"),
-      llvm::cl::value_desc("N"), llvm::cl::init(3), llvm::cl::sub(optimizeCommand())};
+                     "default: 3)"),
+      llvm::cl::value_desc("N"), llvm::cl::init(3),
+      llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<double> RTol{
       "rtol",
       llvm::cl::desc("Relative tolerance of floating-point outputs (default: "
-               "1e-4)"),
+                     "1e-4)"),
       llvm::cl::init(1e-4), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<double> ATol{
       "atol",
       llvm::cl::desc("Absolute tolerance of floating-point outputs (default: "
-               "1e-5)"),
+                     "1e-5)"),
       llvm::cl::init(1e-5), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<double> MinSpeedup{
       "min-speedup",
-      llvm::cl::desc("Least speedup accepted, beyond the runs' spread (default: "
-               "1.02)"),
+      llvm::cl::desc(
+          "Least speedup accepted, beyond the runs' spread (default: "
+          "1.02)"),
       llvm::cl::init(1.02), llvm::cl::sub(optimizeCommand())};
   llvm::cl::list<std::string> Candidates{
       "candidate",
@@ -116,6 +121,12 @@ struct OptimizeOptions {
   llvm::cl::opt<std::string> KeepProfile{
       "keep-profile",
       llvm::cl::desc("Also write the profile the tree collected"),
+      llvm::cl::value_desc("profile.json"), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<std::string> ProfileFile{
+      "profile",
+      llvm::cl::desc("Choose the rewrites from this profile (written by "
+                     "`profile` or --keep-profile) instead of profiling the "
+                     "program"),
       llvm::cl::value_desc("profile.json"), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> Samples{
       "samples",
@@ -177,8 +188,9 @@ struct OptimizeOptions {
   llvm::cl::opt<unsigned> Timeout{
       "timeout",
       llvm::cl::desc("Seconds a build or a run may take (default: 300; 0: no "
-               "limit)"),
-      llvm::cl::init(300), llvm::cl::value_desc("S"), llvm::cl::sub(optimizeCommand())};
+                     "limit)"),
+      llvm::cl::init(300), llvm::cl::value_desc("S"),
+      llvm::cl::sub(optimizeCommand())};
 };
 
 /// The absolute, normalised form of \p Path, for comparisons.

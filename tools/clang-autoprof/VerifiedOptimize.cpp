@@ -103,6 +103,9 @@ struct Profiled {
   std::vector<std::string> Route;
 };
 
+Expected<std::map<std::string, Profiled>>
+readProfiled(StringRef Path, std::string *Tree = nullptr);
+
 /// Runs `clang-autoprof profile` with the tree on \p Source and the run
 /// command; returns the profiled kernels by mangled name.
 Expected<std::map<std::string, Profiled>>
@@ -164,13 +167,25 @@ profileKernels(const char *Argv0, const OptimizeOptions &O,
         "profiling with tree '" + O.Tree + "' failed (exit status " +
         std::to_string(R->Status) + ")" + (Why.empty() ? "" : ": " + Why));
   }
-  auto Buf = MemoryBuffer::getFile(Out, /*IsText=*/true);
-  if (!Buf)
+  if (!sys::fs::exists(Out))
     return createStringError("profiling wrote no profile");
+  return readProfiled(Out);
+}
+
+/// The profiled kernels of the profile file \p Path, by mangled name; the
+/// tree that chose the metrics in \p Tree when given.
+Expected<std::map<std::string, Profiled>> readProfiled(StringRef Path,
+                                                       std::string *Tree) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return createStringError("cannot read the profile '" + Path +
+                             "': " + Buf.getError().message());
   Profile P;
   std::string Err;
   if (!parseProfileJSON((*Buf)->getBuffer().str(), P, Err))
-    return createStringError("the profile is malformed: " + Err);
+    return createStringError("the profile '" + Path + "' is malformed: " + Err);
+  if (Tree)
+    *Tree = P.Tree;
   std::map<std::string, Profiled> Out2;
   for (const ProfileRecord &Rec : P.Records) {
     Profiled &K = Out2[Rec.MangledName];
@@ -286,6 +301,19 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     return 1;
   }
 
+  // A given profile replaces profiling the program.
+  std::optional<std::map<std::string, Profiled>> GivenProfile;
+  std::string GivenTree;
+  if (!O.ProfileFile.empty()) {
+    Expected<std::map<std::string, Profiled>> P =
+        readProfiled(O.ProfileFile, &GivenTree);
+    if (!P) {
+      reportError(toString(P.takeError()));
+      return 1;
+    }
+    GivenProfile = std::move(*P);
+  }
+
   TempDir Work;
   if (std::error_code EC = sys::fs::createUniqueDirectory(
           "clang-autoprof-optimize", Work.Path)) {
@@ -343,7 +371,10 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   // Given rewrites need no profile.
   Expected<std::map<std::string, Profiled>> Prof =
       std::map<std::string, Profiled>();
-  if (Given.empty()) {
+  if (Given.empty() && GivenProfile) {
+    errs() << "clang-autoprof: using the profile '" << O.ProfileFile << "'\n";
+    Prof = std::move(*GivenProfile);
+  } else if (Given.empty()) {
     errs() << "clang-autoprof: profiling with tree '" << O.Tree << "'\n";
     Expected<DeviceLock> Lock = DeviceLock::acquire(O.DeviceLock);
     if (!Lock)
@@ -355,7 +386,10 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     return Fail(Prof.takeError());
   if (!O.KeepProfile.empty() && Given.empty()) {
     SmallString<256> P(Work.Path);
-    sys::path::append(P, "profile.json");
+    if (!O.ProfileFile.empty())
+      P = O.ProfileFile;
+    else
+      sys::path::append(P, "profile.json");
     auto Buf = MemoryBuffer::getFile(P, /*IsText=*/true);
     if (!Buf)
       return Fail(createStringError("cannot read the profile"));
@@ -365,7 +399,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
 
   OptimizeReport Report;
   Report.Source = Source;
-  Report.Tree = O.Tree;
+  Report.Tree = O.ProfileFile.empty() ? std::string(O.Tree) : GivenTree;
   Report.Seeds = VO.Seeds;
   if (LLM)
     Report.Rewriter = "llm";
