@@ -45,7 +45,8 @@ learn::assignFolds(llvm::ArrayRef<const DatasetKernel *> Kernels,
 Expected<CrossValidation>
 learn::crossValidate(llvm::ArrayRef<const DatasetKernel *> Kernels,
                      unsigned Folds, uint64_t Seed, const TrainFn &Train,
-                     const TriggerRewriter &Rewriter, PassPricer &Pricer) {
+                     const TriggerRewriter &Rewriter, PassPricer &Pricer,
+                     const LiveGain *Live) {
   if (Folds < 2)
     return llvm::createStringError("cross-validation needs at least 2 folds");
   std::map<std::string, bool> Programs;
@@ -72,7 +73,7 @@ learn::crossValidate(llvm::ArrayRef<const DatasetKernel *> Kernels,
     Expected<ProfilingTree> T = Train(In, F);
     if (!T)
       return T.takeError();
-    Expected<Evaluation> E = evaluateTree(*T, Out, Rewriter, Pricer);
+    Expected<Evaluation> E = evaluateTree(*T, Out, Rewriter, Pricer, Live);
     if (!E)
       return E.takeError();
     CV.HeldOut.MaxPasses = std::max(CV.HeldOut.MaxPasses, E->MaxPasses);

@@ -248,7 +248,8 @@ std::string learn::learnPrompt(const ProfilingTree &T,
       S += "  " + K.label() + ": " + number(R->Gain) + "x, chose " +
            (R->Chosen ? K.Outcomes[*R->Chosen].Transformation + " (" +
                             K.Outcomes[*R->Chosen].Verdict + ")"
-                      : std::string("nothing"));
+            : R->Win ? std::string("a verified rewrite")
+                     : std::string("nothing"));
       const Outcome *Best = nullptr;
       for (const Outcome &O : K.Outcomes)
         if (O.win() && (!Best || O.gain() > Best->gain()))

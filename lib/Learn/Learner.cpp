@@ -40,7 +40,8 @@ learn::learnTree(ProfilingTree Init,
   R.Tree.Budget = O.Budget;
   if (std::string Why = invalidTree(R.Tree); !Why.empty())
     return llvm::createStringError("the initial tree is invalid: " + Why);
-  Expected<Evaluation> Cur = evaluateTree(R.Tree, Train, Rewriter, Pricer);
+  Expected<Evaluation> Cur =
+      evaluateTree(R.Tree, Train, Rewriter, Pricer, O.Live);
   if (!Cur)
     return Cur.takeError();
   if (Cur->MaxPasses > O.Budget)
@@ -74,7 +75,7 @@ learn::learnTree(ProfilingTree Init,
       E.Invalid = Prop.Invalid.empty() ? invalidTree(Prop.Tree) : Prop.Invalid;
       if (E.Invalid.empty()) {
         Expected<Evaluation> Ev =
-            evaluateTree(Prop.Tree, Train, Rewriter, Pricer);
+            evaluateTree(Prop.Tree, Train, Rewriter, Pricer, O.Live);
         if (!Ev)
           return Ev.takeError();
         if (Ev->MaxPasses > O.Budget) {

@@ -100,10 +100,9 @@ void learn::summarize(Evaluation &E) {
   E.MeanPasses = N ? PassSum / N : 0;
 }
 
-Expected<Evaluation>
-learn::evaluateTree(const ProfilingTree &T,
-                    llvm::ArrayRef<const DatasetKernel *> Kernels,
-                    const TriggerRewriter &Rewriter, PassPricer &Pricer) {
+Expected<Evaluation> learn::evaluateTree(
+    const ProfilingTree &T, llvm::ArrayRef<const DatasetKernel *> Kernels,
+    const TriggerRewriter &Rewriter, PassPricer &Pricer, const LiveGain *Live) {
   Evaluation E;
   std::map<std::string, unsigned> LeafPasses;
   for (const auto &Path : leafPaths(T)) {
@@ -124,7 +123,17 @@ learn::evaluateTree(const ProfilingTree &T,
     if (Rt.Leaf) {
       R.Leaf = Rt.Leaf->Id;
       R.Passes = LeafPasses[Rt.Leaf->Id];
-      R.Chosen = Rewriter.choose(*K, visibleMetrics(T, *Rt.Leaf, *K));
+      MetricMap Seen = visibleMetrics(T, *Rt.Leaf, *K);
+      if (Live) {
+        Expected<std::pair<double, bool>> G = (*Live)(*K, Seen);
+        if (!G)
+          return G.takeError();
+        R.Gain = G->first;
+        R.Win = G->second;
+        E.Kernels.push_back(R);
+        continue;
+      }
+      R.Chosen = Rewriter.choose(*K, Seen);
       if (R.Chosen) {
         const Outcome &O = K->Outcomes[*R.Chosen];
         R.Gain = O.gain();

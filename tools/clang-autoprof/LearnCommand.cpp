@@ -20,9 +20,11 @@
 #include "autoprof/Learn/LLMProposer.h"
 #include "autoprof/Learn/LearnReport.h"
 #include "autoprof/Learn/Learner.h"
+#include "autoprof/Learn/LiveOutcomes.h"
 #include "autoprof/Learn/Replay.h"
 #include "autoprof/Learn/SearchProposer.h"
 #include "autoprof/Rewrite/TransformationRegistry.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -59,6 +61,32 @@ struct LearnOptions_ {
                "tree) or llm (a model, one operation per round)"),
       cl::value_desc("search|llm"), cl::init("search"),
       cl::sub(learnCommand())};
+  cl::opt<std::string> RewriterName{
+      "rewriter",
+      cl::desc("Whose rewrites are judged: builtin (the dataset's "
+               "outcomes) or llm (optimize --rewriter=llm run on each "
+               "kernel with the metrics its leaf shows)"),
+      cl::value_desc("builtin|llm"), cl::init("builtin"),
+      cl::sub(learnCommand())};
+  cl::opt<std::string> Programs{
+      "programs",
+      cl::desc("With --rewriter=llm: the corpus manifest that says how each "
+               "dataset program is built and run"),
+      cl::value_desc("manifest.json"), cl::sub(learnCommand())};
+  cl::opt<std::string> OutcomeCache{
+      "outcome-cache",
+      cl::desc("With --rewriter=llm: keep each measured outcome here (JSON "
+               "lines) and reuse it"),
+      cl::value_desc("file"), cl::sub(learnCommand())};
+  cl::opt<std::string> LiveTool{
+      "optimize-tool",
+      cl::desc("With --rewriter=llm: the clang-autoprof that runs optimize "
+               "(default: this one)"),
+      cl::value_desc("path"), cl::sub(learnCommand())};
+  cl::opt<unsigned> Timeout{
+      "timeout",
+      cl::desc("With --rewriter=llm: seconds one run of a program may take"),
+      cl::init(0), cl::sub(learnCommand())};
   cl::opt<std::string> LLMBaseURL{
       "llm-base-url",
       cl::desc("OpenAI-compatible API base URL for --proposer=llm "
@@ -210,6 +238,29 @@ int autoprof::tool::runLearn(const char *Argv0) {
                 "' (expected search or llm)");
     return 1;
   }
+  bool LiveLLM = O.RewriterName == "llm";
+  if (!LiveLLM && O.RewriterName != "builtin") {
+    reportError("unknown rewriter '" + O.RewriterName +
+                "' (expected builtin or llm)");
+    return 1;
+  }
+  if (LiveLLM) {
+    if (O.ProposerName != "llm") {
+      reportError("--rewriter=llm measures every tree it evaluates; give "
+                  "--proposer=llm, which proposes one per round");
+      return 1;
+    }
+    if (O.Fill || O.Oracle || O.Curve) {
+      reportError("--fill, --oracle and --metric-curve replay the built-in "
+                  "rewriter's outcomes; they do not go with --rewriter=llm");
+      return 1;
+    }
+    if (O.Programs.empty()) {
+      reportError("--rewriter=llm builds and runs each kernel's program: "
+                  "give --programs=<manifest.json>");
+      return 1;
+    }
+  }
   // The model, for --proposer=llm.
   std::unique_ptr<ChatClient> Client;
   std::optional<ReplyCache> Cache;
@@ -343,6 +394,68 @@ int autoprof::tool::runLearn(const char *Argv0) {
       return 1;
     }
   PassPricer Pricer(**Host, *Catalog, Init.Chips);
+  // The LLM rewriter's outcomes, measured.
+  std::unique_ptr<LiveOutcomes> Outcomes;
+  LiveGain Live;
+  SmallString<128> LiveDir;
+  if (LiveLLM) {
+    Expected<std::map<std::string, ProgramSpec>> Specs =
+        loadProgramManifest(O.Programs);
+    if (!Specs) {
+      reportError(toString(Specs.takeError()));
+      return 1;
+    }
+    for (const DatasetKernel &K : Data)
+      if (!Specs->count(K.Program)) {
+        reportError(O.Programs + ": no program '" + K.Program +
+                    "' of the dataset");
+        return 1;
+      }
+    if (std::error_code EC =
+            sys::fs::createUniqueDirectory("clang-autoprof-learn", LiveDir)) {
+      reportError("cannot create a temporary directory: " + EC.message());
+      return 1;
+    }
+    LiveOptions LO;
+    static int Anchor;
+    LO.Tool = O.LiveTool.empty() ? sys::fs::getMainExecutable(Argv0, &Anchor)
+                                 : std::string(O.LiveTool);
+    const char *Cuda = std::getenv("CUDAToolkit_ROOT");
+    SmallString<256> Nvcc(Cuda && *Cuda ? Cuda : "/usr/local/cuda");
+    sys::path::append(Nvcc, "bin", "nvcc");
+    LO.Nvcc = std::string(Nvcc);
+    LO.CacheFile = O.OutcomeCache;
+    LO.WorkDir = std::string(LiveDir);
+    for (const auto &[Flag, Value] :
+         {std::pair<const char *, std::string>{"--llm-base-url=", O.LLMBaseURL},
+          {"--llm-model=", O.LLMModel},
+          {"--llm-cache=", O.LLMCache}})
+      if (!Value.empty())
+        LO.OptimizeArgs.push_back(Flag + Value);
+    if (O.LLMReplayOnly)
+      LO.OptimizeArgs.push_back("--llm-replay-only");
+    if (O.LLMTimeout)
+      LO.OptimizeArgs.push_back("--llm-timeout=" +
+                                std::to_string(O.LLMTimeout));
+    if (O.Timeout)
+      LO.OptimizeArgs.push_back("--timeout=" + std::to_string(O.Timeout));
+    Expected<std::unique_ptr<LiveOutcomes>> L =
+        LiveOutcomes::create(std::move(*Specs), std::move(LO));
+    if (!L) {
+      reportError(toString(L.takeError()));
+      return 1;
+    }
+    Outcomes = std::move(*L);
+    Live = [&](const DatasetKernel &K, const MetricMap &Seen) {
+      return Outcomes->gain(K, Seen);
+    };
+  }
+  auto RemoveLiveDir = llvm::make_scope_exit([&] {
+    if (!LiveDir.empty())
+      sys::fs::remove_directories(LiveDir);
+  });
+  const LiveGain *LivePtr = LiveLLM ? &Live : nullptr;
+
   std::vector<TreeProblem> Problems;
   Init.Budget = O.Budget;
   checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
@@ -378,6 +491,7 @@ int autoprof::tool::runLearn(const char *Argv0) {
     learn::LearnOptions LO;
     LO.Budget = O.Budget;
     LO.Iterations = O.Iterations;
+    LO.Live = LivePtr;
     if (LogOS)
       LO.OnProposal = [&](const LogEntry &E) {
         *LogOS << writeLogLine(E, Fold);
@@ -419,7 +533,7 @@ int autoprof::tool::runLearn(const char *Argv0) {
       return std::move(R->Tree);
     };
     Expected<CrossValidation> CV =
-        crossValidate(All, O.Folds, O.Seed, Train, Rewriter, Pricer);
+        crossValidate(All, O.Folds, O.Seed, Train, Rewriter, Pricer, LivePtr);
     if (!CV) {
       reportError(toString(CV.takeError()));
       return 1;
@@ -441,7 +555,7 @@ int autoprof::tool::runLearn(const char *Argv0) {
       }
       T = std::move(*Fit);
     }
-    Expected<Evaluation> E = evaluateTree(*T, All, Rewriter, Pricer);
+    Expected<Evaluation> E = evaluateTree(*T, All, Rewriter, Pricer, LivePtr);
     if (!E) {
       reportError(toString(E.takeError()));
       return false;
@@ -505,6 +619,11 @@ int autoprof::tool::runLearn(const char *Argv0) {
         reportRow(O.Name + " (all kernels)", "learned", false, R->Train));
   }
 
+  if (Outcomes)
+    errs() << "clang-autoprof: learn: " << Outcomes->runs()
+           << " optimize runs with the LLM rewriter ("
+           << format("%.1f", Outcomes->seconds()) << " s), " << Outcomes->hits()
+           << " outcomes reused\n";
   if (Client)
     errs() << "clang-autoprof: learn: the model answered " << Requests
            << " requests (" << Tokens << " tokens); cached replies cost "

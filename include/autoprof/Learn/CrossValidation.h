@@ -46,7 +46,8 @@ struct CrossValidation {
 llvm::Expected<CrossValidation>
 crossValidate(llvm::ArrayRef<const DatasetKernel *> Kernels, unsigned Folds,
               uint64_t Seed, const TrainFn &Train,
-              const TriggerRewriter &Rewriter, PassPricer &Pricer);
+              const TriggerRewriter &Rewriter, PassPricer &Pricer,
+              const LiveGain *Live = nullptr);
 
 } // namespace learn
 } // namespace autoprof

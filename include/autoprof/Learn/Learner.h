@@ -70,6 +70,8 @@ public:
 struct LearnOptions {
   unsigned Budget = 4;
   unsigned Iterations = 20;
+  /// Measures the gains instead of replaying the dataset; null to replay.
+  const LiveGain *Live = nullptr;
   /// Called for every proposal, in order.
   std::function<void(const LogEntry &)> OnProposal;
   /// Called after each round with its number and the current replay.

@@ -117,11 +117,19 @@ struct Evaluation {
 MetricMap visibleMetrics(const ProfilingTree &T, const TreeNode &Leaf,
                          const DatasetKernel &K);
 
-/// Replays \p T on \p Kernels.
+/// Measures what a kernel gains from the metrics it is shown, and whether
+/// that is a verified win, instead of reading it from the dataset (the LLM
+/// rewriter, LiveOutcomes.h).
+using LiveGain = std::function<llvm::Expected<std::pair<double, bool>>(
+    const DatasetKernel &, const MetricMap &)>;
+
+/// Replays \p T on \p Kernels; with \p Live, measures each kernel's gain
+/// instead of reading it from the dataset.
 llvm::Expected<Evaluation>
 evaluateTree(const ProfilingTree &T,
              llvm::ArrayRef<const DatasetKernel *> Kernels,
-             const TriggerRewriter &Rewriter, PassPricer &Pricer);
+             const TriggerRewriter &Rewriter, PassPricer &Pricer,
+             const LiveGain *Live = nullptr);
 
 /// The gain of \p K with the metrics \p Leaf selects and no stage 1.
 double gainWith(const DatasetKernel &K, const std::vector<std::string> &Leaf,

@@ -1,0 +1,1 @@
+__global__ void k(float *x) { x[0] = 1; }
