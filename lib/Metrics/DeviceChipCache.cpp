@@ -6,11 +6,12 @@
 
 #include "autoprof/Metrics/DeviceChipCache.h"
 
+#include "autoprof/Profile/Profile.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -116,19 +117,5 @@ void autoprof::storeDeviceChips(StringRef File, StringRef Key,
   W.EndObject();
   if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(File)))
     return;
-  llvm::SmallString<256> Temp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(File + ".%%%%%%", FD, Temp))
-    return;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Buf.GetString() << "\n";
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return;
-    }
-  }
-  if (llvm::sys::fs::rename(Temp, File))
-    llvm::sys::fs::remove(Temp);
+  writeFileAtomically(File.str(), std::string(Buf.GetString()) + "\n");
 }
