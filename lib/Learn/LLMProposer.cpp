@@ -64,14 +64,6 @@ Expected<std::vector<std::string>> metricList(const Value &Obj, const char *Key,
   return Out;
 }
 
-std::string freshId(const ProfilingTree &T, const std::string &Not) {
-  for (unsigned K = 1;; ++K) {
-    std::string Id = "n" + std::to_string(K);
-    if (!T.find(Id) && Id != Not)
-      return Id;
-  }
-}
-
 std::string number(double V) {
   char Buf[32];
   std::snprintf(Buf, sizeof(Buf), "%.4g", V);
@@ -194,29 +186,11 @@ Expected<Proposal> learn::parseOperation(StringRef Reply,
       std::find(P.Tree.Stage1.begin(), P.Tree.Stage1.end(), NT.Key) ==
           P.Tree.Stage1.end())
     P.Tree.Stage1.push_back(NT.Key);
-  std::string ThenId = freshId(T, "");
-  std::string ElseId = freshId(T, ThenId);
-  P.Change = "leaf '" + N.Id + "' becomes " + NT.Key + " " + NT.Op + " " +
+  auto [ThenId, ElseId] = splitLeaf(P.Tree, P.Node, NT, *Then, *Else);
+  P.Change = "leaf '" + P.Node + "' becomes " + NT.Key + " " + NT.Op + " " +
              number(NT.Threshold) + " ? " + ThenId + " (" +
              std::to_string(Then->size()) + " metrics) : " + ElseId + " (" +
              std::to_string(Else->size()) + " metrics)";
-  std::string Id = N.Id;
-  N.Leaf = false;
-  N.Metrics.clear();
-  N.Focus.clear();
-  N.Test = NT;
-  N.Then = ThenId;
-  N.Else = ElseId;
-  for (auto [LeafId, Metrics] :
-       {std::pair<std::string, std::vector<std::string> *>{ThenId, &*Then},
-        {ElseId, &*Else}}) {
-    TreeNode L;
-    L.Id = LeafId;
-    L.Leaf = true;
-    L.Metrics = *Metrics;
-    L.Path = "$.nodes[" + std::to_string(P.Tree.Nodes.size()) + "]";
-    P.Tree.Nodes.push_back(std::move(L));
-  }
   return P;
 }
 

@@ -144,3 +144,35 @@ llvm::Error learn::fillLeaves(LearnResult &R,
   }
   return llvm::Error::success();
 }
+
+std::pair<std::string, std::string>
+learn::splitLeaf(ProfilingTree &T, const std::string &Leaf,
+                 const NodeTest &Test, std::vector<std::string> Then,
+                 std::vector<std::string> Else) {
+  auto Fresh = [&](const std::string &Taken) {
+    for (unsigned K = 1;; ++K) {
+      std::string Id = "n" + std::to_string(K);
+      if (!T.find(Id) && Id != Taken)
+        return Id;
+    }
+  };
+  std::string ThenId = Fresh(""), ElseId = Fresh(ThenId);
+  for (TreeNode &N : T.Nodes)
+    if (N.Id == Leaf) {
+      N.Leaf = false;
+      N.Metrics.clear();
+      N.Focus.clear();
+      N.Test = Test;
+      N.Then = ThenId;
+      N.Else = ElseId;
+    }
+  for (auto *Side : {&Then, &Else}) {
+    TreeNode L;
+    L.Id = Side == &Then ? ThenId : ElseId;
+    L.Leaf = true;
+    L.Metrics = std::move(*Side);
+    L.Path = "$.nodes[" + std::to_string(T.Nodes.size()) + "]";
+    T.Nodes.push_back(std::move(L));
+  }
+  return {ThenId, ElseId};
+}

@@ -81,14 +81,6 @@ std::string formatThreshold(double V) {
   return OS.str();
 }
 
-std::string freshId(const ProfilingTree &T, const std::set<std::string> &Also) {
-  for (unsigned K = 1;; ++K) {
-    std::string Id = "n" + std::to_string(K);
-    if (!T.find(Id) && !Also.count(Id))
-      return Id;
-  }
-}
-
 /// Midpoints between consecutive distinct values, at most \p Max of them,
 /// spread evenly.
 std::vector<double> thresholds(std::vector<double> V, unsigned Max) {
@@ -220,10 +212,14 @@ SearchProposer::propose(const ProfilingTree &T, const Evaluation &,
         if (It != Tables.end())
           return &It->second;
         Table Tb;
-        Expected<std::vector<MetricSet>> More = LeafSets(N.Metrics, Stage1);
-        if (!More)
-          return More.takeError();
-        Tb.Pool = std::move(*More);
+        if (Stage1 == T.Stage1) {
+          Tb.Pool = *Sets;
+        } else {
+          Expected<std::vector<MetricSet>> More = LeafSets(N.Metrics, Stage1);
+          if (!More)
+            return More.takeError();
+          Tb.Pool = std::move(*More);
+        }
         Tb.Pool.insert(Tb.Pool.begin(), sorted(N.Metrics));
         for (const MetricSet &S : Tb.Pool) {
           Expected<unsigned> P = Pricer.passes(Stage1, S);
@@ -291,36 +287,14 @@ SearchProposer::propose(const ProfilingTree &T, const Evaluation &,
           P.Node = N.Id;
           P.Tree = T;
           P.Tree.Stage1 = At.Stage1;
-          std::string ThenId = freshId(T, {});
-          std::string ElseId = freshId(T, {ThenId});
-          std::string Test = At.Key + " > " + formatThreshold(Th);
-          P.Change = "leaf '" + N.Id + "' becomes " + Test + " ? " + ThenId +
-                     " " + describeChange(sorted(N.Metrics), SetA) + " : " +
-                     ElseId + " " + describeChange(sorted(N.Metrics), SetB);
+          NodeTest Test{At.From, At.Key, ">", Th};
+          auto [ThenId, ElseId] = splitLeaf(P.Tree, N.Id, Test, SetA, SetB);
+          P.Change = "leaf '" + N.Id + "' becomes " + At.Key + " > " +
+                     formatThreshold(Th) + " ? " + ThenId + " " +
+                     describeChange(sorted(N.Metrics), SetA) + " : " + ElseId +
+                     " " + describeChange(sorted(N.Metrics), SetB);
           if (At.Stage1 != T.Stage1)
             P.Change += ", stage 1 {+" + At.Key + "}";
-          TreeNode Yes, No;
-          Yes.Id = ThenId;
-          No.Id = ElseId;
-          Yes.Leaf = No.Leaf = true;
-          Yes.Metrics = SetA;
-          No.Metrics = SetB;
-          for (TreeNode &M : P.Tree.Nodes)
-            if (M.Id == N.Id) {
-              M.Leaf = false;
-              M.Metrics.clear();
-              M.Focus.clear();
-              M.Test.From = At.From;
-              M.Test.Key = At.Key;
-              M.Test.Op = ">";
-              M.Test.Threshold = Th;
-              M.Then = ThenId;
-              M.Else = ElseId;
-            }
-          Yes.Path = "$.nodes[" + std::to_string(P.Tree.Nodes.size()) + "]";
-          P.Tree.Nodes.push_back(Yes);
-          No.Path = "$.nodes[" + std::to_string(P.Tree.Nodes.size()) + "]";
-          P.Tree.Nodes.push_back(No);
           Props.push_back(std::move(P));
         }
       }

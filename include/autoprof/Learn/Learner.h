@@ -90,6 +90,13 @@ learnTree(ProfilingTree Init, llvm::ArrayRef<const DatasetKernel *> Train,
           Proposer &P, const TriggerRewriter &Rewriter, PassPricer &Pricer,
           const LearnOptions &O);
 
+/// Turns the leaf \p Leaf of \p T into \p Test, whose two children are new
+/// leaves collecting \p Then and \p Else; returns their ids, the first
+/// free of "n1", "n2", ...
+std::pair<std::string, std::string>
+splitLeaf(ProfilingTree &T, const std::string &Leaf, const NodeTest &Test,
+          std::vector<std::string> Then, std::vector<std::string> Else);
+
 /// Adds to each leaf of \p R's tree, in the rewriter's order, the trigger
 /// metrics of each transformation whose addition keeps the path within the
 /// budget and does not lower the objective on \p Train: metrics that cost
