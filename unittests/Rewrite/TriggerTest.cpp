@@ -85,8 +85,8 @@ TEST(TriggerTest, PadFiresOnBankConflicts) {
 TEST(TriggerTest, FastMathFiresOnABusySpecialFunctionPipe) {
   const Transformation &T = get("fast-math-intrinsics");
   const char *XU = "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active";
-  EXPECT_TRUE(T.trigger({{XU, 40}}));
-  EXPECT_FALSE(T.trigger({{XU, 39}}));
+  EXPECT_TRUE(T.trigger({{XU, 30}}));
+  EXPECT_FALSE(T.trigger({{XU, 29}}));
 }
 
 TEST(TriggerTest, LaunchBoundsNeedsBothOccupancyLimits) {
@@ -175,6 +175,9 @@ TEST(TriggerTest, TileMatmulFiresOnGlobalMemoryTraffic) {
   const char *Dram = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
   const char *L1Hit = "l1tex__t_sector_hit_rate.pct";
   const char *Excess = "derived__global_excess_sectors_pct";
+  const char *L1 = "l1tex__throughput.avg.pct_of_peak_sustained_active";
+  EXPECT_EQ(*T.trigger({{L1, 99}}), std::string(L1) + " = 99 >= 60");
+  EXPECT_FALSE(T.trigger({{L1, 59}}));
   EXPECT_EQ(*T.trigger({{L2, 80}}), std::string(L2) + " = 80 >= 50");
   EXPECT_FALSE(T.trigger({{L2, 49}}));
   EXPECT_TRUE(T.trigger({{Dram, 50}}));
