@@ -15,6 +15,7 @@
 #include "Transformations/TileTransposeSmem.h"
 #include "Transformations/UnrollConstantLoops.h"
 #include "Transformations/VectorizeFloat4.h"
+#include "Transformations/WarpPerRow.h"
 #include "Transformations/WarpShuffleReduce.h"
 
 using namespace autoprof;
@@ -30,13 +31,14 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const TileTransposeSmem Transpose;
   static const WarpShuffleReduce ShuffleReduce;
   static const TileMatmulSmem Matmul;
+  static const WarpPerRow RowWarps;
   // The order in which a kernel's triggered rewrites are tried: changes of
   // the algorithm's memory access first (tiling through shared memory, warp
   // reductions, wider accesses, padding), then changes of the instructions
   // (intrinsics, unrolling), of the launch, and of qualifiers last.
   static const std::vector<const Transformation *> All = {
-      &Matmul,   &Transpose, &ShuffleReduce, &Float4, &Pad,
-      &FastMath, &Unroll,    &BlockSize,     &Bounds, &Restrict};
+      &Matmul,   &Transpose, &RowWarps,  &ShuffleReduce, &Float4,  &Pad,
+      &FastMath, &Unroll,    &BlockSize, &Bounds,        &Restrict};
   return All;
 }
 

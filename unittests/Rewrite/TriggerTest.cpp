@@ -20,7 +20,8 @@ const Transformation &get(const char *Name) {
 
 TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
-            "tile-matmul-smem, tile-transpose-smem, warp-shuffle-reduce, "
+            "tile-matmul-smem, tile-transpose-smem, warp-per-row, "
+            "warp-shuffle-reduce, "
             "vectorize-float4, pad-shared-arrays, fast-math-intrinsics, "
             "unroll-constant-loops, launch-block-size, launch-bounds, "
             "restrict-readonly-params");
@@ -80,6 +81,17 @@ TEST(TriggerTest, PadFiresOnBankConflicts) {
   EXPECT_EQ(*T.trigger({{"derived__shared_bank_conflict_pct", 6}}),
             "derived__shared_bank_conflict_pct = 6 > 5");
   EXPECT_FALSE(T.trigger({{"derived__shared_bank_conflict_pct", 5}}));
+}
+
+TEST(TriggerTest, WarpPerRowFiresOnUncoalescedLoads) {
+  const Transformation &T = get("warp-per-row");
+  const char *Sectors =
+      "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
+  EXPECT_EQ(*T.trigger({{Sectors, 16.5}}),
+            std::string(Sectors) + " = 16.5 >= 8");
+  EXPECT_FALSE(T.trigger({{Sectors, 4}}));
+  EXPECT_TRUE(T.trigger({{"derived__global_excess_sectors_pct", 30}}));
+  EXPECT_FALSE(T.trigger({{"derived__global_excess_sectors_pct", 25}}));
 }
 
 TEST(TriggerTest, FastMathFiresOnABusySpecialFunctionPipe) {
