@@ -10,6 +10,7 @@
 #include "Transformations/LaunchBlockSize.h"
 #include "Transformations/LaunchBounds.h"
 #include "Transformations/PadSharedArrays.h"
+#include "Transformations/PrivatizeAtomicsSmem.h"
 #include "Transformations/RestrictReadonlyParams.h"
 #include "Transformations/TileMatmulSmem.h"
 #include "Transformations/TileTransposeSmem.h"
@@ -32,13 +33,14 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const WarpShuffleReduce ShuffleReduce;
   static const TileMatmulSmem Matmul;
   static const WarpPerRow RowWarps;
+  static const PrivatizeAtomicsSmem Privatize;
   // The order in which a kernel's triggered rewrites are tried: changes of
   // the algorithm's memory access first (tiling through shared memory, warp
   // reductions, wider accesses, padding), then changes of the instructions
   // (intrinsics, unrolling), of the launch, and of qualifiers last.
   static const std::vector<const Transformation *> All = {
-      &Matmul,   &Transpose, &RowWarps,  &ShuffleReduce, &Float4,  &Pad,
-      &FastMath, &Unroll,    &BlockSize, &Bounds,        &Restrict};
+      &Matmul, &Transpose, &RowWarps, &Privatize, &ShuffleReduce, &Float4,
+      &Pad,    &FastMath,  &Unroll,   &BlockSize, &Bounds,        &Restrict};
   return All;
 }
 

@@ -21,7 +21,7 @@ const Transformation &get(const char *Name) {
 TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
             "tile-matmul-smem, tile-transpose-smem, warp-per-row, "
-            "warp-shuffle-reduce, "
+            "privatize-atomics-smem, warp-shuffle-reduce, "
             "vectorize-float4, pad-shared-arrays, fast-math-intrinsics, "
             "unroll-constant-loops, launch-block-size, launch-bounds, "
             "restrict-readonly-params");
@@ -92,6 +92,16 @@ TEST(TriggerTest, WarpPerRowFiresOnUncoalescedLoads) {
   EXPECT_FALSE(T.trigger({{Sectors, 4}}));
   EXPECT_TRUE(T.trigger({{"derived__global_excess_sectors_pct", 30}}));
   EXPECT_FALSE(T.trigger({{"derived__global_excess_sectors_pct", 25}}));
+}
+
+TEST(TriggerTest, PrivatizeAtomicsFiresOnGlobalAtomics) {
+  const Transformation &T = get("privatize-atomics-smem");
+  const char *Red = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
+  const char *Atom = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum";
+  EXPECT_EQ(*T.trigger({{Red, 4096}}), std::string(Red) + " = 4096 > 0");
+  EXPECT_FALSE(T.trigger({{Red, 0}}));
+  EXPECT_TRUE(T.trigger({{Red, 0}, {Atom, 5}}));
+  EXPECT_FALSE(T.trigger({{Red, 0}, {Atom, 0}}));
 }
 
 TEST(TriggerTest, FastMathFiresOnABusySpecialFunctionPipe) {
