@@ -4,8 +4,14 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-"$root/utils/setup.sh"
-tool="$build/bin/clang-autoprof"
+# CLANG_AUTOPROF names a tool built before (utils/pack-tests.sh packs one for
+# a GPU machine without LLVM); otherwise set up and build here.
+if [[ -n "${CLANG_AUTOPROF:-}" ]]; then
+  tool=$CLANG_AUTOPROF
+else
+  "$root/utils/setup.sh"
+  tool="$build/bin/clang-autoprof"
+fi
 example="$root/bench/corpus/transpose_smem_conflicts.cu"
 
 echo "== static features of the kernels of $example"
