@@ -156,6 +156,76 @@ __global__ void clash(const float *A, const float *B, float *C, int M, int N,
 // CHECK-NOT:    __shared__
 // CHECK:          sum += A[row * K + k] * B[k * N + col];
 
+// A batch of products: blockIdx.z picks the batch, whose matrices are
+// declared after the early exit from the parameters and an offset.
+__global__ void batched(const float *A, const float *B, float *C, int M,
+                        int N, int K) {
+  int b = blockIdx.z;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= M || col >= N)
+    return;
+  const float *Ab = A + (size_t)b * M * K;
+  const float *Bb = B + (size_t)b * K * N;
+  float *Cb = C + (size_t)b * M * N;
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    acc += Ab[(size_t)row * K + k] * Bb[(size_t)k * N + col];
+  Cb[(size_t)row * N + col] = acc;
+}
+// CHECK:      __global__ void batched(const float *A, const float *B, float *C, int M,
+// CHECK-NEXT:                         int N, int K) {
+// CHECK-NEXT:   int b = blockIdx.z;
+// CHECK-NEXT:   int row = blockIdx.y * blockDim.y + threadIdx.y;
+// CHECK-NEXT:   int col = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:   const float *Ab = A + (size_t)b * M * K;
+// CHECK-NEXT:   const float *Bb = B + (size_t)b * K * N;
+// CHECK-NEXT:   float *Cb = C + (size_t)b * M * N;
+// CHECK-NEXT:   // 16 x 16 tiles of A and B in shared memory: each thread loads one
+// CHECK:        for (int K0 = 0; K0 < K; K0 += 16) {
+// CHECK:          As[threadIdx.y][threadIdx.x] =
+// CHECK-NEXT:         ARow < M && AK < K ? Ab[(size_t)ARow * K + AK] : 0.0f;
+// CHECK-NEXT:     Bs[threadIdx.y][threadIdx.x] =
+// CHECK-NEXT:         BK < K && BCol < N ? Bb[(size_t)BK * N + BCol] : 0.0f;
+// CHECK:        if (!(row >= M || col >= N))
+// CHECK-NEXT:     Cb[(size_t)row * N + col] = acc;
+// CHECK-NEXT: }
+
+// A batch's matrix whose offset depends on the row.
+__global__ void rowOffset(const float *A, const float *B, float *C, int M,
+                          int N, int K) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= M || col >= N)
+    return;
+  const float *Ar = A + row;
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    acc += Ar[row * K + k] * B[k * N + col];
+  C[row * N + col] = acc;
+}
+// CHECK:      __global__ void rowOffset(const float *A, const float *B, float *C, int M,
+// CHECK-NOT:    __shared__
+// CHECK:          acc += Ar[row * K + k] * B[k * N + col];
+
+// The product writes into a batch of its own input.
+__global__ void inPlace(float *A, const float *B, int M, int N, int K) {
+  int b = blockIdx.z;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= M || col >= N)
+    return;
+  const float *Ab = A + b * M * K;
+  float *Cb = A + (b + 1) * M * K;
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    acc += Ab[row * K + k] * B[k * N + col];
+  Cb[row * N + col] = acc;
+}
+// CHECK:      __global__ void inPlace(float *A, const float *B, int M, int N, int K) {
+// CHECK-NOT:    __shared__
+// CHECK:          acc += Ab[row * K + k] * B[k * N + col];
+
 void run(const float *A, const float *B, float *C, const double *x,
          const double *y, double *z, int M, int N, int K) {
   dim3 block(16, 16);
@@ -166,15 +236,19 @@ void run(const float *A, const float *B, float *C, const double *x,
   transposedB<<<grid, block>>>(A, B, C, M, N, K);
   scaled<<<grid, block>>>(A, B, C, M, N, K);
   clash<<<grid, block>>>(A, B, C, M, N, K, 1.0f);
+  batched<<<dim3((N + 15) / 16, (M + 15) / 16, 8), block>>>(A, B, C, M, N, K);
+  rowOffset<<<grid, block>>>(A, B, C, M, N, K);
+  inPlace<<<grid, block>>>(C, B, M, N, K);
 }
 
 // DIFF:      # tile-matmul-smem on kernel matmul
 // DIFF:      -  if (row >= M || col >= N)
 // DIFF-NEXT: -    return;
 // DIFF:      # tile-matmul-smem on kernel guarded
+// DIFF:      # tile-matmul-smem on kernel batched
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-2: ReplacementText: {{.*}}
+// YAML-COUNT-3: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel matmul at {{.*}}
@@ -190,4 +264,11 @@ void run(const float *A, const float *B, float *C, const double *x,
 // LIST-NEXT: kernel scaled at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel clash at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT: kernel batched at {{.*}}
+// LIST-NEXT:   tile-matmul-smem: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel rowOffset at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT: kernel inPlace at {{.*}}
 // LIST-NEXT:   no proposal

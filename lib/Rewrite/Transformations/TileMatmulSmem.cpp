@@ -11,6 +11,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace autoprof;
@@ -82,6 +83,67 @@ const ParmVarDecl *boundOf(ASTContext &Ctx, const Expr *E, const VarDecl *V,
   return Param && Param->getType()->isIntegerType() ? Param : nullptr;
 }
 
+/// Whether \p S is `T V = blockIdx.z;` with V never modified.
+bool isBatchIndex(ASTContext &Ctx, const Stmt *S) {
+  const auto *DS = dyn_cast<DeclStmt>(S);
+  if (!DS || !DS->isSingleDecl())
+    return false;
+  const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+  return V && V->getInit() && V->getType()->isIntegerType() &&
+         !V->isStaticLocal() && isUnmodified(Ctx, *V) &&
+         isBuiltin(Ctx, V->getInit(), "blockIdx", 'z');
+}
+
+/// Whether \p S refers to \p V anywhere.
+bool refersTo(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (DR->getDecl() == V)
+      return true;
+  for (const Stmt *C : S->children())
+    if (refersTo(C, V))
+      return true;
+  return false;
+}
+
+/// The variable P of `E *P = Param + <offset>;` (or `<offset> + Param`),
+/// never modified, with Param an unmodified pointer parameter and the
+/// offset an integer without side effects that reads neither \p X nor
+/// \p Y.
+const VarDecl *offsetMatrix(ASTContext &Ctx, const Stmt *S, const VarDecl *X,
+                            const VarDecl *Y) {
+  const auto *DS = dyn_cast<DeclStmt>(S);
+  if (!DS || !DS->isSingleDecl() || !DS->getBeginLoc().isFileID())
+    return nullptr;
+  const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+  if (!V || !V->getInit() || !V->getType()->isPointerType() ||
+      V->isStaticLocal() || !isUnmodified(Ctx, *V))
+    return nullptr;
+  const auto *Add =
+      dyn_cast<BinaryOperator>(V->getInit()->IgnoreParenImpCasts());
+  if (!Add || Add->getOpcode() != BO_Add || Add->HasSideEffects(Ctx) ||
+      refersTo(Add, X) || refersTo(Add, Y))
+    return nullptr;
+  for (const Expr *Base : {Add->getLHS(), Add->getRHS()})
+    if (const ParmVarDecl *P = unmodifiedParam(Ctx, Base))
+      if (P->getType()->isPointerType())
+        return V;
+  return nullptr;
+}
+
+/// The pointer parameter \p V is, or that it is declared from.
+const VarDecl *baseParam(ASTContext &Ctx, const VarDecl *V) {
+  if (isa<ParmVarDecl>(V) || !V->getInit())
+    return V;
+  const auto *Add = cast<BinaryOperator>(V->getInit()->IgnoreParenImpCasts());
+  for (const Expr *Base : {Add->getLHS(), Add->getRHS()})
+    if (const ParmVarDecl *P = unmodifiedParam(Ctx, Base))
+      if (P->getType()->isPointerType())
+        return P;
+  return V;
+}
+
 bool isReturnOnly(const Stmt *S) {
   if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
     return CS->size() == 1 && isReturnOnly(CS->body_front());
@@ -121,7 +183,9 @@ struct Matmul {
   const VarDecl *Row = nullptr, *Col = nullptr;
   char RowDim = 'y', ColDim = 'x';
   const ParmVarDecl *M = nullptr, *N = nullptr, *K = nullptr;
-  const ParmVarDecl *A = nullptr, *B = nullptr, *C = nullptr;
+  /// The matrices: pointer parameters, or pointers declared from one plus
+  /// an offset (a batch's matrices).
+  const VarDecl *A = nullptr, *B = nullptr, *C = nullptr;
   const VarDecl *Acc = nullptr, *I = nullptr;
   /// Whether the product is written `B[...] * A[...]`.
   bool BFirst = false;
@@ -134,7 +198,15 @@ struct Matmul {
 /// B[I * N + Col]; C[Row * N + Col] = Acc;` in \p S, with Row and Col the
 /// two index variables in either role.
 bool matchProduct(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> S,
-                  const VarDecl *X, const VarDecl *Y, Matmul &Mm) {
+                  const VarDecl *X, const VarDecl *Y,
+                  llvm::ArrayRef<const VarDecl *> Offset, Matmul &Mm) {
+  // A matrix: an unmodified pointer parameter, or one of \p Offset.
+  auto Matrix = [&](const Expr *E) -> const VarDecl * {
+    if (const ParmVarDecl *P = unmodifiedParam(Ctx, E))
+      return P;
+    const VarDecl *V = refVar(Ctx, E);
+    return V && llvm::is_contained(Offset, V) ? V : nullptr;
+  };
   if (S.size() != 3)
     return false;
   const auto *AccDecl = dyn_cast<DeclStmt>(S[0]);
@@ -186,8 +258,8 @@ bool matchProduct(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> S,
   // A[Row * K + I] and B[I * N + Col]: find which of X and Y is the row.
   auto MatchAB = [&](const ArraySubscriptExpr *AL, const ArraySubscriptExpr *BL,
                      const VarDecl *Row, const VarDecl *Col) {
-    Mm.A = unmodifiedParam(Ctx, AL->getBase());
-    Mm.B = unmodifiedParam(Ctx, BL->getBase());
+    Mm.A = Matrix(AL->getBase());
+    Mm.B = Matrix(BL->getBase());
     if (!Mm.A || !Mm.B || !isRowMajor(Ctx, AL->getIdx(), Row, Mm.K, Mm.I))
       return false;
     // The column stride N: the other factor of I in B's index.
@@ -231,11 +303,11 @@ bool matchProduct(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> S,
       dyn_cast<ArraySubscriptExpr>(Store->getLHS()->IgnoreParens());
   if (!CL)
     return false;
-  Mm.C = unmodifiedParam(Ctx, CL->getBase());
+  Mm.C = Matrix(CL->getBase());
   if (!Mm.C || Mm.C == Mm.A || Mm.C == Mm.B ||
       !isRowMajor(Ctx, CL->getIdx(), Mm.Row, Mm.N, Mm.Col))
     return false;
-  for (const ParmVarDecl *P : {Mm.A, Mm.B, Mm.C}) {
+  for (const VarDecl *P : {Mm.A, Mm.B, Mm.C}) {
     const auto *PT = P->getType()->getAs<PointerType>();
     if (!PT || PT->getPointeeType().isVolatileQualified() ||
         PT->getPointeeType().getCanonicalType().getUnqualifiedType() != Mm.Elem)
@@ -285,9 +357,14 @@ TileMatmulSmem::trigger(const MetricValues &M) const {
 Error TileMatmulSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
                             tooling::Replacements &Out) const {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel.getBody());
-  if (!Body || (Body->size() != 6 && Body->size() != 3))
+  if (!Body)
     return Error::success();
   std::vector<const Stmt *> S(Body->body_begin(), Body->body_end());
+  // A batched product starts with `T Batch = blockIdx.z;`, which stays.
+  if (!S.empty() && isBatchIndex(Ctx, S[0]))
+    S.erase(S.begin());
+  if (S.size() < 3)
+    return Error::success();
   // T X = <index x>; T Y = <index y>; (in either order)
   char F0 = 0, F1 = 0;
   const VarDecl *V0 = indexVar(Ctx, S[0], F0);
@@ -301,29 +378,44 @@ Error TileMatmulSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   if (!If || If->getInit() || If->getConditionVariable() || If->getElse() ||
       If->isConstexpr())
     return Error::success();
-  bool EarlyExit = Body->size() == 6;
+  bool EarlyExit = isReturnOnly(If->getThen());
   llvm::ArrayRef<const Stmt *> Work;
   if (EarlyExit) {
-    if (!isReturnOnly(If->getThen()))
-      return Error::success();
     Work = llvm::ArrayRef(S).drop_front(3);
   } else {
     const auto *Then = dyn_cast<CompoundStmt>(If->getThen());
-    if (!Then)
+    if (!Then || S.size() != 3)
       return Error::success();
     Work = llvm::ArrayRef(Then->body_begin(), Then->body_end());
   }
-  Matmul Mm;
-  if (!matchProduct(Ctx, Work, X, Y, Mm))
-    return Error::success();
-  // The accumulator moves out of the guarded block: its name must not be
-  // that of a parameter or of an index.
-  if (!EarlyExit) {
-    for (const ParmVarDecl *P : Kernel.parameters())
-      if (P->getName() == Mm.Acc->getName())
-        return Error::success();
-    if (X->getName() == Mm.Acc->getName() || Y->getName() == Mm.Acc->getName())
+  // The matrices of a batch: `E *P = Param + <offset>;` before the product.
+  std::vector<const VarDecl *> Offset;
+  std::vector<const DeclStmt *> OffsetDecls;
+  while (Work.size() > 3) {
+    const VarDecl *V = offsetMatrix(Ctx, Work.front(), X, Y);
+    if (!V)
       return Error::success();
+    Offset.push_back(V);
+    OffsetDecls.push_back(cast<DeclStmt>(Work.front()));
+    Work = Work.drop_front();
+  }
+  Matmul Mm;
+  if (!matchProduct(Ctx, Work, X, Y, Offset, Mm) ||
+      baseParam(Ctx, Mm.C) == baseParam(Ctx, Mm.A) ||
+      baseParam(Ctx, Mm.C) == baseParam(Ctx, Mm.B))
+    return Error::success();
+  // The accumulator and the batch's matrices move out of the guarded
+  // block: their names must not be those of parameters or indices.
+  if (!EarlyExit) {
+    std::vector<const VarDecl *> Moved = Offset;
+    Moved.push_back(Mm.Acc);
+    for (const VarDecl *V : Moved) {
+      for (const ParmVarDecl *P : Kernel.parameters())
+        if (P->getName() == V->getName())
+          return Error::success();
+      if (X->getName() == V->getName() || Y->getName() == V->getName())
+        return Error::success();
+    }
   }
   const auto *Both = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParens());
   if (!Both || Both->getOpcode() != (EarlyExit ? BO_LOr : BO_LAnd))
@@ -390,6 +482,14 @@ Error TileMatmulSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   std::string ACast = CastTo(Mm.AIdx), BCast = CastTo(Mm.BIdx);
 
   std::string Txt;
+  for (const DeclStmt *D : OffsetDecls) {
+    CharSourceRange R = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(D->getSourceRange()), SM,
+        Ctx.getLangOpts());
+    if (R.isInvalid())
+      return Error::success();
+    Txt += Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str() + "\n" + Ind;
+  }
   Txt += "// " + TS + " x " + TS +
          " tiles of A and B in shared memory: each thread loads one\n";
   Txt += Ind + "// element of each (zero outside the matrices) and every "

@@ -12,11 +12,14 @@
 ///
 /// Precondition: the kernel is not a template and has no shared arrays,
 /// barriers, shuffles or votes. It is edited only when its body is exactly
-/// the two 2-D indices, the bound check (an early exit or a guarding `if`),
-/// the accumulator, the loop over k and the one store, and every launch has
-/// the same constant block dim3(T, T) with T 16 or 32.
+/// an optional batch index `blockIdx.z`, the two 2-D indices, the bound
+/// check (an early exit or a guarding `if`), optional declarations of the
+/// batch's matrices (a pointer parameter plus an offset), the accumulator,
+/// the loop over k and the one store, and every launch has the same
+/// constant block dim3(T, T) with T 16 or 32.
 ///
 /// Trigger (global memory traffic):
+/// `l1tex__throughput.avg.pct_of_peak_sustained_active` >= 60,
 /// `lts__throughput.avg.pct_of_peak_sustained_elapsed` >= 50,
 /// `gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed` >= 50,
 /// `l1tex__t_sector_hit_rate.pct` < 50, or
