@@ -41,6 +41,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "bench", "corpus")
 
 
+# optimize's --rtol and --atol defaults (docs/rewrites.md).
+DEFAULT_RTOL = 1e-4
+DEFAULT_ATOL = 1e-5
+
+
 def fail(msg):
     print("optimize_corpus: error: " + msg, file=sys.stderr)
     sys.exit(1)
@@ -94,6 +99,14 @@ def optimize_program(p, tool, tree, scratch, lock_path, try_all=False,
            "--build=" + build, "--run=" + runcmd, "-o", kept,
            "--report=" + report, "--timeout=120",
            "--device-lock=" + lock_path]
+    # Outputs are compared within the program's documented tolerance (its
+    # own check's |got - want| / max(1, |want|)), never tighter than
+    # optimize's defaults.
+    tol = float(p.get("tolerance", 0))
+    if tol > DEFAULT_RTOL:
+        cmd += ["--rtol=%g" % tol]
+    if tol > DEFAULT_ATOL:
+        cmd += ["--atol=%g" % tol]
     profile = os.path.join(work, "profile.json")
     if try_all:
         cmd += ["--try-all", "--attempts=50", "--keep-profile=" + profile]
