@@ -13,6 +13,10 @@
       The same with --tree=fixed-full --try-all: every proposal of every
       kernel is verified, triggered or not, and the full profile is kept:
       what each rewrite gains on each kernel, and every metric's value.
+  optimize_corpus.py merge capture.json update.json [...] -o merged.json
+      One capture from several: a program's entry in a later file replaces
+      its entry in an earlier one (a program captured again, or captured
+      later); each entry says which file it came from.
   optimize_corpus.py replay capture.json --tree T -o T.json
       Without a GPU: routes each kernel of the capture through tree T with
       the captured values (`optimize --dry-run --samples`), takes the first
@@ -188,6 +192,31 @@ def run(args):
         list(ex.map(one, todo))
 
 
+def merge(args):
+    out, order, by_name = None, [], {}
+    for path in args.files:
+        with open(path) as f:
+            cap = json.load(f)
+        if out is None:
+            out = {k: v for k, v in cap.items() if k != "programs"}
+            out["merged_from"] = []
+        elif (cap["gpu"], cap["driver"], cap.get("tree"),
+              cap.get("try_all")) != (out["gpu"], out["driver"],
+                                      out.get("tree"), out.get("try_all")):
+            fail("%s was captured otherwise (GPU, driver, tree or --try-all) "
+                 "than %s" % (path, args.files[0]))
+        out["merged_from"].append({"file": os.path.basename(path),
+                                   "date": cap["date"]})
+        for e in cap["programs"]:
+            e = dict(e, captured_in=os.path.basename(path))
+            if e["program"] not in by_name:
+                order.append(e["program"])
+            by_name[e["program"]] = e
+    out["programs"] = [by_name[n] for n in order]
+    with open(args.output, "w") as f:
+        json.dump(out, f, indent=1)
+
+
 def replay(args):
     with open(args.capture) as f:
         cap = json.load(f)
@@ -351,6 +380,9 @@ def main():
                                                   "clang-autoprof"))
     p.add_argument("--scratch", default="/tmp/autoprof-optimize")
     p.add_argument("-o", dest="output", required=True)
+    m = sub.add_parser("merge")
+    m.add_argument("files", nargs="+")
+    m.add_argument("-o", dest="output", required=True)
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")
     args = ap.parse_args()
@@ -358,6 +390,8 @@ def main():
         if not os.access(args.tool, os.X_OK):
             fail("no tool at %s (--tool)" % args.tool)
         run(args) if args.cmd == "run" else replay(args)
+    elif args.cmd == "merge":
+        merge(args)
     else:
         table(args)
 

@@ -43,7 +43,8 @@ Expected<unsigned> PassPricer::passes(const std::vector<std::string> &Stage1,
   std::vector<std::string> Set;
   Catalog.appendRangeProfilerMetrics(Stage1, Set);
   Catalog.appendRangeProfilerMetrics(Leaf, Set);
-  std::sort(Set.begin(), Set.end());
+  // In the order the profiler asks for them (TreeBudget's countedMetrics):
+  // CUPTI's scheduling of a set into passes depends on it.
   if (Set.empty())
     return 0;
   auto It = Known.find(Set);

@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -92,6 +93,41 @@ TEST(ReplayTest, AMetricThatWasNotCollectedNeverFires) {
   DatasetKernel K = kernel("p", 0, 0, {{"B", "faster", 2.0}});
   K.Metrics.erase("r2");
   EXPECT_EQ(gainWith(K, {"r2"}, F.Rewriter), 1.0);
+}
+
+/// Two passes when r2 comes before r1, as a scheduler that depends on the
+/// order of the metrics may count; one pass per metric otherwise.
+class OrderDependent : public PassCounter {
+public:
+  std::vector<std::vector<std::string>> Asked;
+  bool isValid(const std::string &, const std::string &) override {
+    return true;
+  }
+  llvm::Expected<unsigned>
+  passCount(const std::string &,
+            const std::vector<std::string> &Metrics) override {
+    Asked.push_back(Metrics);
+    auto R1 = std::find(Metrics.begin(), Metrics.end(), "r1");
+    auto R2 = std::find(Metrics.begin(), Metrics.end(), "r2");
+    if (R1 != Metrics.end() && R2 != Metrics.end() && R2 < R1)
+      return Metrics.size() + 1;
+    return Metrics.size();
+  }
+};
+
+TEST(ReplayTest, PricesStageOneThenTheLeafInTheProfilersOrder) {
+  MetricCatalog C = catalog();
+  OrderDependent Counter;
+  PassPricer Pricer(Counter, C, {"GH100"});
+  // What TreeBudget counts for the same path: the order asked is kept.
+  llvm::Expected<unsigned> P = Pricer.passes({"r2"}, {"r1", "l"});
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(*P, 3u);
+  ASSERT_EQ(Counter.Asked.size(), 1u);
+  EXPECT_EQ(Counter.Asked[0], (std::vector<std::string>{"r2", "r1"}));
+  llvm::Expected<unsigned> Q = Pricer.passes({"r1"}, {"r2"});
+  ASSERT_TRUE(bool(Q)) << llvm::toString(Q.takeError());
+  EXPECT_EQ(*Q, 2u);
 }
 
 TEST(LearnerTest, FindsTheBestLeafMetricSet) {

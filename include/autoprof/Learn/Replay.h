@@ -70,7 +70,9 @@ public:
 
   /// The passes collecting \p Stage1 and \p Leaf together costs: the most
   /// over the chips. Launch and SASS metrics cost nothing, a derived metric
-  /// what its range-profiler inputs cost.
+  /// what its range-profiler inputs cost. The metrics are priced in the
+  /// profiler's order, stage 1 then the leaf (as TreeBudget counts them):
+  /// CUPTI's grouping of a set into passes depends on it.
   llvm::Expected<unsigned> passes(const std::vector<std::string> &Stage1,
                                   const std::vector<std::string> &Leaf);
 
