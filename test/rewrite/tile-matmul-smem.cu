@@ -253,7 +253,7 @@ void run(const float *A, const float *B, float *C, const double *x,
 
 // LIST:      kernel matmul at {{.*}}
 // LIST-NEXT:   tile-matmul-smem: stage the naive product acc += A[row * K + k] * B[k * N + col] through T x T __shared__ tiles of A and B
-// LIST-NEXT:     trigger: needs l1tex__throughput.avg.pct_of_peak_sustained_active, lts__throughput.avg.pct_of_peak_sustained_elapsed, gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed, l1tex__t_sector_hit_rate.pct, derived__global_excess_sectors_pct
+// LIST-NEXT:     trigger: needs smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio, l1tex__throughput.avg.pct_of_peak_sustained_active, lts__throughput.avg.pct_of_peak_sustained_elapsed, gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed, l1tex__t_sector_hit_rate.pct, derived__global_excess_sectors_pct
 // LIST-NEXT: kernel guarded at {{.*}}
 // LIST-NEXT:   tile-matmul-smem: {{.*}}
 // LIST-NEXT:     trigger: {{.*}}

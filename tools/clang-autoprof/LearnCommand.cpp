@@ -50,11 +50,13 @@ struct LearnOptions_ {
   cl::opt<unsigned> Budget{
       "budget", cl::desc("Replay passes one kernel may cost (required)"),
       cl::value_desc("passes"), cl::init(0), cl::sub(learnCommand())};
-  cl::opt<std::string> Init{
+  cl::list<std::string> Init{
       "init",
-      cl::desc("Tree to start from, a name of tree-models/ or a file "
-               "(default: one leaf with the launch attributes and no stage 1)"),
-      cl::value_desc("tree"), cl::sub(learnCommand())};
+      cl::desc("Trees to start from, names of tree-models/ or files, comma "
+               "separated: learning starts from each and keeps the best on "
+               "the training kernels; 'minimal' is one leaf with the launch "
+               "attributes and no stage 1 (default: minimal)"),
+      cl::value_desc("tree,..."), cl::CommaSeparated, cl::sub(learnCommand())};
   cl::opt<std::string> ProposerName{
       "proposer",
       cl::desc("Who proposes operations: search (every neighbour of the "
@@ -352,8 +354,7 @@ int autoprof::tool::runLearn(const char *Argv0) {
   for (const DatasetKernel &K : Data)
     All.push_back(&K);
 
-  // The starting tree.
-  ProfilingTree Init;
+  // The starting trees.
   std::optional<ProfilingTree> Default;
   {
     Expected<ProfilingTree> D = loadTree("default", ModelsDir);
@@ -368,32 +369,45 @@ int autoprof::tool::runLearn(const char *Argv0) {
     reportError(toString(Host.takeError()));
     return 1;
   }
-  if (!O.Init.empty()) {
-    Expected<ProfilingTree> T = loadTree(O.Init, ModelsDir);
-    if (!T) {
-      reportError(toString(T.takeError()));
+  std::vector<std::string> InitNames(O.Init.begin(), O.Init.end());
+  if (InitNames.empty())
+    InitNames.push_back("minimal");
+  std::vector<ProfilingTree> Inits;
+  for (const std::string &Name : InitNames) {
+    ProfilingTree Init;
+    if (Name == "minimal") {
+      Init.Chips = Default->Chips;
+      Init.Root = "all";
+      TreeNode Leaf;
+      Leaf.Id = "all";
+      Leaf.Leaf = true;
+      Leaf.Path = "$.nodes[0]";
+      // Launch attributes cost no pass.
+      Leaf.Metrics = {"launch__grid_size", "launch__block_size",
+                      "launch__registers_per_thread"};
+      Init.Nodes.push_back(Leaf);
+    } else {
+      Expected<ProfilingTree> T = loadTree(Name, ModelsDir);
+      if (!T) {
+        reportError(toString(T.takeError()));
+        return 1;
+      }
+      Init = std::move(*T);
+    }
+    Init.Name = O.Name;
+    for (const std::string &Chip : Init.Chips)
+      if (Error E = (*Host)->checkChip(Chip)) {
+        reportError(toString(std::move(E)));
+        return 1;
+      }
+    if (!Inits.empty() && Init.Chips != Inits.front().Chips) {
+      reportError("the initial trees '" + InitNames.front() + "' and '" + Name +
+                  "' are for different chips");
       return 1;
     }
-    Init = std::move(*T);
-  } else {
-    Init.Chips = Default->Chips;
-    Init.Root = "all";
-    TreeNode Leaf;
-    Leaf.Id = "all";
-    Leaf.Leaf = true;
-    Leaf.Path = "$.nodes[0]";
-    // Launch attributes cost no pass.
-    Leaf.Metrics = {"launch__grid_size", "launch__block_size",
-                    "launch__registers_per_thread"};
-    Init.Nodes.push_back(Leaf);
+    Inits.push_back(std::move(Init));
   }
-  Init.Name = O.Name;
-  for (const std::string &Chip : Init.Chips)
-    if (Error E = (*Host)->checkChip(Chip)) {
-      reportError(toString(std::move(E)));
-      return 1;
-    }
-  PassPricer Pricer(**Host, *Catalog, Init.Chips);
+  PassPricer Pricer(**Host, *Catalog, Inits.front().Chips);
   // The LLM rewriter's outcomes, measured.
   std::unique_ptr<LiveOutcomes> Outcomes;
   LiveGain Live;
@@ -456,13 +470,35 @@ int autoprof::tool::runLearn(const char *Argv0) {
   });
   const LiveGain *LivePtr = LiveLLM ? &Live : nullptr;
 
-  std::vector<TreeProblem> Problems;
-  Init.Budget = O.Budget;
-  checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
-  if (!Problems.empty()) {
-    reportError("the initial tree '" + O.Init + "': " + Problems.front().Path +
-                ": " + Problems.front().Message);
-    return 1;
+  for (size_t I = 0; I < Inits.size(); ++I) {
+    ProfilingTree &Init = Inits[I];
+    const std::string &Name = InitNames[I];
+    Init.Budget = O.Budget;
+    // A starting tree that costs more than the budget starts from its first
+    // fit to the budget, as --compare replays it.
+    std::vector<TreeProblem> Over;
+    unsigned Most = checkMetricsAndBudget(Init, *Catalog, **Host, Over);
+    if (Most > O.Budget) {
+      Expected<ProfilingTree> Fit = fitToBudget(Init, O.Budget, Pricer);
+      if (!Fit) {
+        reportError(llvm::toString(Fit.takeError()));
+        return 1;
+      }
+      Init = std::move(*Fit);
+      if (!O.Quiet)
+        llvm::errs() << "clang-autoprof: learn: the initial tree '" << Name
+                     << "' costs up to " << Most
+                     << " passes: starting from its first fit to the budget "
+                        "of "
+                     << O.Budget << "\n";
+    }
+    std::vector<TreeProblem> Problems;
+    checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
+    if (!Problems.empty()) {
+      reportError("the initial tree '" + Name + "': " + Problems.front().Path +
+                  ": " + Problems.front().Message);
+      return 1;
+    }
   }
 
   std::unique_ptr<raw_fd_ostream> LogOS;
@@ -506,10 +542,20 @@ int autoprof::tool::runLearn(const char *Argv0) {
                << "x, fast_1 " << percent(E.Fast1) << ", "
                << format("%.2f", E.MeanPasses) << " passes per kernel\n";
       };
-    Expected<LearnResult> R = learnTree(Init, Train, P, Rewriter, Pricer, LO);
-    if (R && O.Fill)
-      if (Error E = fillLeaves(*R, Train, Rewriter, Pricer, O.Budget))
-        return std::move(E);
+    // From each start; the best on the training kernels is kept (the first
+    // of equals).
+    std::optional<LearnResult> Best;
+    for (const ProfilingTree &Init : Inits) {
+      Expected<LearnResult> R = learnTree(Init, Train, P, Rewriter, Pricer, LO);
+      if (!R)
+        return R.takeError();
+      if (O.Fill)
+        if (Error E = fillLeaves(*R, Train, Rewriter, Pricer, O.Budget))
+          return std::move(E);
+      if (!Best || R->Train.betterThan(Best->Train))
+        Best = std::move(*R);
+    }
+    Expected<LearnResult> R = std::move(*Best);
     if (Model) {
       Requests += Model->requests();
       Tokens += Model->tokens();

@@ -198,6 +198,11 @@ TEST(TriggerTest, TileMatmulFiresOnGlobalMemoryTraffic) {
   const char *L1Hit = "l1tex__t_sector_hit_rate.pct";
   const char *Excess = "derived__global_excess_sectors_pct";
   const char *L1 = "l1tex__throughput.avg.pct_of_peak_sustained_active";
+  const char *Wait =
+      "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+      "ratio";
+  EXPECT_EQ(*T.trigger({{Wait, 23}}), std::string(Wait) + " = 23 >= 10");
+  EXPECT_FALSE(T.trigger({{Wait, 9}}));
   EXPECT_EQ(*T.trigger({{L1, 99}}), std::string(L1) + " = 99 >= 60");
   EXPECT_FALSE(T.trigger({{L1, 59}}));
   EXPECT_EQ(*T.trigger({{L2, 80}}), std::string(L2) + " = 80 >= 50");

@@ -19,7 +19,8 @@
 /// constant block dim3(T, T) with T 16 or 32.
 ///
 /// Trigger (global memory traffic):
-/// `l1tex__throughput.avg.pct_of_peak_sustained_active` >= 60,
+/// `smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio`
+/// >= 10, `l1tex__throughput.avg.pct_of_peak_sustained_active` >= 60,
 /// `lts__throughput.avg.pct_of_peak_sustained_elapsed` >= 50,
 /// `gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed` >= 50,
 /// `l1tex__t_sector_hit_rate.pct` < 50, or
