@@ -7,6 +7,7 @@
 #include "autoprof/Learn/Learner.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace autoprof;
 using namespace autoprof::learn;
@@ -115,10 +116,27 @@ llvm::Error learn::fillLeaves(LearnResult &R,
                               llvm::ArrayRef<const DatasetKernel *> Train,
                               const TriggerRewriter &Rewriter,
                               PassPricer &Pricer, unsigned Budget) {
+  // The rules whose transformation won on more training kernels first (a
+  // held-out kernel is likelier to gain from them); then the rewriter's
+  // order.
+  std::vector<const TriggerRewriter::Rule *> Order;
+  std::map<std::string, unsigned> Wins;
+  for (const TriggerRewriter::Rule &Rule : Rewriter.rules())
+    Order.push_back(&Rule);
+  for (const DatasetKernel *K : Train)
+    for (const Outcome &O : K->Outcomes)
+      if (O.win())
+        ++Wins[O.Transformation];
+  std::stable_sort(
+      Order.begin(), Order.end(),
+      [&](const TriggerRewriter::Rule *A, const TriggerRewriter::Rule *B) {
+        return Wins[A->Name] > Wins[B->Name];
+      });
   for (size_t N = 0; N < R.Tree.Nodes.size(); ++N) {
     if (!R.Tree.Nodes[N].Leaf)
       continue;
-    for (const TriggerRewriter::Rule &Rule : Rewriter.rules()) {
+    for (const TriggerRewriter::Rule *RulePtr : Order) {
+      const TriggerRewriter::Rule &Rule = *RulePtr;
       ProfilingTree T = R.Tree;
       std::vector<std::string> &M = T.Nodes[N].Metrics;
       size_t Before = M.size();

@@ -197,6 +197,25 @@ TEST(LearnerTest, NeverExceedsTheBudget) {
   }
 }
 
+TEST(LearnerTest, FillTakesTheMetricsOfTheRulesThatWonMostFirst) {
+  Fixture F;
+  // A wins once, by more; C twice. One pass leaves room for one metric.
+  std::vector<DatasetKernel> D = {kernel("p1", 0, 0, {{"A", "faster", 1.5}}),
+                                  kernel("p2", 0, 0, {{"C", "faster", 1.2}}),
+                                  kernel("p3", 0, 0, {{"C", "faster", 1.2}})};
+  std::vector<const DatasetKernel *> Train = pointers(D);
+  LearnResult R;
+  R.Tree = oneLeaf();
+  R.Tree.Budget = 1;
+  llvm::Expected<Evaluation> E =
+      evaluateTree(R.Tree, Train, F.Rewriter, F.Pricer);
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  R.Train = *E;
+  ASSERT_FALSE(bool(fillLeaves(R, Train, F.Rewriter, F.Pricer, 1)));
+  EXPECT_EQ(R.Tree.Nodes[0].Metrics, (std::vector<std::string>{"r3"}));
+  EXPECT_NEAR(R.Train.GeoMean, std::cbrt(1.2 * 1.2), 1e-9);
+}
+
 TEST(LearnerTest, TheSameSeedGivesTheSameTree) {
   Fixture F;
   std::vector<DatasetKernel> D = twoKinds();

@@ -107,8 +107,8 @@ TEST(TriggerTest, PrivatizeAtomicsFiresOnGlobalAtomics) {
 TEST(TriggerTest, FastMathFiresOnABusySpecialFunctionPipe) {
   const Transformation &T = get("fast-math-intrinsics");
   const char *XU = "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active";
-  EXPECT_TRUE(T.trigger({{XU, 30}}));
-  EXPECT_FALSE(T.trigger({{XU, 29}}));
+  EXPECT_TRUE(T.trigger({{XU, 3.4}}));
+  EXPECT_FALSE(T.trigger({{XU, 2.9}}));
 }
 
 TEST(TriggerTest, LaunchBoundsNeedsBothOccupancyLimits) {

@@ -65,7 +65,7 @@ std::optional<std::string>
 FastMathIntrinsics::trigger(const MetricValues &M) const {
   return compareMetric(
       M, "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active",
-      ">=", 30);
+      ">=", 3);
 }
 
 Error FastMathIntrinsics::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

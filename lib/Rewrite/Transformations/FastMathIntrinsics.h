@@ -15,7 +15,7 @@
 /// functions the kernel calls, are left alone.
 ///
 /// Trigger: `sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active`
-/// >= 40.
+/// >= 3.
 ///
 //===----------------------------------------------------------------------===//
 
