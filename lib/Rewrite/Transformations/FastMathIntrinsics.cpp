@@ -64,8 +64,7 @@ std::vector<std::string> FastMathIntrinsics::triggerMetrics() const {
 std::optional<std::string>
 FastMathIntrinsics::trigger(const MetricValues &M) const {
   return compareMetric(
-      M, "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active",
-      ">=", 3);
+      M, "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", ">=", 3);
 }
 
 Error FastMathIntrinsics::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

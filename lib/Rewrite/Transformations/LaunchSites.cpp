@@ -357,3 +357,15 @@ std::string autoprof::parenthesize(const Expr *E, llvm::StringRef Text) {
     return Text.str();
   return "(" + Text.str() + ")";
 }
+
+bool autoprof::mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (DR->getDecl() == V)
+      return true;
+  for (const Stmt *C : S->children())
+    if (mentions(C, V))
+      return true;
+  return false;
+}

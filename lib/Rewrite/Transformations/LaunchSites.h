@@ -30,6 +30,7 @@ class ASTContext;
 class CUDAKernelCallExpr;
 class Expr;
 class FunctionDecl;
+class Stmt;
 class VarDecl;
 } // namespace clang
 
@@ -93,6 +94,9 @@ replaceExpr(const clang::ASTContext &Ctx, const clang::Expr *E,
 /// body, and from \p Taken.
 std::string freshName(const clang::FunctionDecl &Kernel, llvm::StringRef Base,
                       llvm::ArrayRef<std::string> Taken = {});
+
+/// Whether \p S refers to \p V anywhere in it.
+bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 
 /// \p Text in parentheses unless \p E is an identifier, a literal or a call.
 std::string parenthesize(const clang::Expr *E, llvm::StringRef Text);

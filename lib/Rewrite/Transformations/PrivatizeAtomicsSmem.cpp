@@ -12,7 +12,6 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace autoprof;
@@ -119,16 +118,6 @@ bool isCounterType(QualType T) {
   default:
     return false;
   }
-}
-
-std::optional<std::string> tokenText(const ASTContext &Ctx, SourceRange R) {
-  CharSourceRange CR =
-      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R),
-                               Ctx.getSourceManager(), Ctx.getLangOpts());
-  if (CR.isInvalid())
-    return std::nullopt;
-  return Lexer::getSourceText(CR, Ctx.getSourceManager(), Ctx.getLangOpts())
-      .str();
 }
 
 } // namespace
@@ -318,8 +307,8 @@ Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
       Edits.push_back(*R);
       continue;
     }
-    auto X = tokenText(Ctx, A.Index->getSourceRange());
-    auto V = tokenText(Ctx, A.Call->getArg(1)->getSourceRange());
+    auto X = sourceText(Ctx, A.Index);
+    auto V = sourceText(Ctx, A.Call->getArg(1));
     if (!X || !V)
       return Error::success();
     auto R = replaceExpr(Ctx, A.Call,

@@ -94,19 +94,6 @@ bool isBatchIndex(ASTContext &Ctx, const Stmt *S) {
          isBuiltin(Ctx, V->getInit(), "blockIdx", 'z');
 }
 
-/// Whether \p S refers to \p V anywhere.
-bool refersTo(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (DR->getDecl() == V)
-      return true;
-  for (const Stmt *C : S->children())
-    if (refersTo(C, V))
-      return true;
-  return false;
-}
-
 /// The variable P of `E *P = Param + <offset>;` (or `<offset> + Param`),
 /// never modified, with Param an unmodified pointer parameter and the
 /// offset an integer without side effects that reads neither \p X nor
@@ -123,7 +110,7 @@ const VarDecl *offsetMatrix(ASTContext &Ctx, const Stmt *S, const VarDecl *X,
   const auto *Add =
       dyn_cast<BinaryOperator>(V->getInit()->IgnoreParenImpCasts());
   if (!Add || Add->getOpcode() != BO_Add || Add->HasSideEffects(Ctx) ||
-      refersTo(Add, X) || refersTo(Add, Y))
+      mentions(Add, X) || mentions(Add, Y))
     return nullptr;
   for (const Expr *Base : {Add->getLHS(), Add->getRHS()})
     if (const ParmVarDecl *P = unmodifiedParam(Ctx, Base))

@@ -22,19 +22,6 @@ namespace {
 /// Lanes of a warp.
 constexpr int WarpSize = 32;
 
-/// Whether \p S refers to \p V anywhere.
-bool refersTo(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (DR->getDecl() == V)
-      return true;
-  for (const Stmt *C : S->children())
-    if (refersTo(C, V))
-      return true;
-  return false;
-}
-
 bool isRef(const Expr *E, const VarDecl *V) {
   const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   return DR && DR->getDecl() == V;
@@ -67,11 +54,11 @@ const VarDecl *rowLoop(const ASTContext &Ctx, const ForStmt *F) {
     return nullptr;
   const auto *L = dyn_cast<VarDecl>(DS->getSingleDecl());
   if (!L || !L->getInit() || !L->getType()->isIntegerType() ||
-      refersTo(L->getInit(), L) || L->getInit()->HasSideEffects(Ctx))
+      mentions(L->getInit(), L) || L->getInit()->HasSideEffects(Ctx))
     return nullptr;
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
   if (!Cond || Cond->getOpcode() != BO_LT || !isRef(Cond->getLHS(), L) ||
-      refersTo(Cond->getRHS(), L) || Cond->getRHS()->HasSideEffects(Ctx))
+      mentions(Cond->getRHS(), L) || Cond->getRHS()->HasSideEffects(Ctx))
     return nullptr;
   const Expr *Inc = F->getInc();
   if (!Inc)
@@ -147,7 +134,7 @@ Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   // for (U L = lo; L < hi; ++L) S += <expr>;
   const auto *Loop = dyn_cast<ForStmt>(Work[1]);
   const VarDecl *L = Loop ? rowLoop(Ctx, Loop) : nullptr;
-  if (!L || refersTo(Loop->getInit(), Sum) || refersTo(Loop->getCond(), Sum))
+  if (!L || mentions(Loop->getInit(), Sum) || mentions(Loop->getCond(), Sum))
     return Error::success();
   const Stmt *Body = Loop->getBody();
   if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
@@ -157,14 +144,14 @@ Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   }
   const auto *Acc = dyn_cast<CompoundAssignOperator>(Body);
   if (!Acc || Acc->getOpcode() != BO_AddAssign || !isRef(Acc->getLHS(), Sum) ||
-      refersTo(Acc->getRHS(), Sum) || Acc->getRHS()->HasSideEffects(Ctx))
+      mentions(Acc->getRHS(), Sum) || Acc->getRHS()->HasSideEffects(Ctx))
     return Error::success();
 
   // <lvalue> = <value>;
   const auto *Store = dyn_cast<BinaryOperator>(Work[2]);
   if (!Store || Store->getOpcode() != BO_Assign ||
       Store->getLHS()->HasSideEffects(Ctx) ||
-      Store->getRHS()->HasSideEffects(Ctx) || refersTo(Store->getLHS(), Sum))
+      Store->getRHS()->HasSideEffects(Ctx) || mentions(Store->getLHS(), Sum))
     return Error::success();
 
   const SourceManager &SM = Ctx.getSourceManager();
