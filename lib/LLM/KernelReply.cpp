@@ -42,6 +42,7 @@ KernelReply autoprof::extractKernelCode(StringRef Reply, size_t MaxBytes) {
   SmallVector<StringRef, 0> Lines;
   Reply.split(Lines, '\n');
   std::vector<std::string> Blocks;
+  std::vector<bool> Open;
   for (size_t I = 0; I < Lines.size(); ++I) {
     char C;
     size_t N = fenceLength(Lines[I], C);
@@ -56,8 +57,10 @@ KernelReply autoprof::extractKernelCode(StringRef Reply, size_t MaxBytes) {
         break;
       Code += Lines[J].rtrim("\r").str() + "\n";
     }
-    if (!StringRef(Code).trim().empty())
+    if (!StringRef(Code).trim().empty()) {
       Blocks.push_back(std::move(Code));
+      Open.push_back(J == Lines.size());
+    }
     I = J;
   }
   if (Blocks.empty()) {
@@ -67,6 +70,7 @@ KernelReply autoprof::extractKernelCode(StringRef Reply, size_t MaxBytes) {
   }
   if (Blocks.size() == 1) {
     R.Code = std::move(Blocks.front());
+    R.Unclosed = Open.front();
     return R;
   }
   std::vector<size_t> WithKernel;
@@ -75,6 +79,7 @@ KernelReply autoprof::extractKernelCode(StringRef Reply, size_t MaxBytes) {
       WithKernel.push_back(I);
   if (WithKernel.size() == 1) {
     R.Code = std::move(Blocks[WithKernel.front()]);
+    R.Unclosed = Open[WithKernel.front()];
     return R;
   }
   R.P = KernelReply::Problem::SeveralBlocks;

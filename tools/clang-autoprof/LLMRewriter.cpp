@@ -98,13 +98,20 @@ Expected<ChatReply> LLMRewriter::ask(std::vector<ChatMessage> Messages) {
 }
 
 LLMRound LLMRewriter::handle(const RewriteEngine &Engine, size_t Kernel,
-                             const std::string &Source, StringRef ReplyText) {
+                             const std::string &Source, StringRef ReplyText,
+                             StringRef FinishReason) {
   LLMRound R;
   KernelReply Reply = extractKernelCode(ReplyText);
   if (!Reply.ok()) {
     R.V = Reply.P == KernelReply::Problem::NoCodeBlock ? Verdict::NoCodeBlock
                                                        : Verdict::ReplyRejected;
     R.Reason = Reply.Reason;
+    return R;
+  }
+  if (FinishReason == "length" && Reply.Unclosed) {
+    R.V = Verdict::ReplyRejected;
+    R.Reason = "the reply was cut at the model's length limit (finish_reason "
+               "\"length\") inside its code block";
     return R;
   }
   R.Code = Reply.Code;

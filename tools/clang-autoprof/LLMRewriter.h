@@ -72,9 +72,12 @@ public:
 
   /// Checks \p ReplyText as a rewrite of kernel \p Kernel of \p Engine (the
   /// code block, the splice, Clang's parse of the candidate, the kernel's
-  /// signature). \p Source is the source as the user named it.
+  /// signature). \p Source is the source as the user named it. A reply the
+  /// server cut at its length limit (\p FinishReason "length") inside its
+  /// code block is rejected as cut, not compiled.
   LLMRound handle(const RewriteEngine &Engine, size_t Kernel,
-                  const std::string &Source, llvm::StringRef ReplyText);
+                  const std::string &Source, llvm::StringRef ReplyText,
+                  llvm::StringRef FinishReason = "");
 
   /// The model's name.
   const std::string &model() const { return Config.Model; }

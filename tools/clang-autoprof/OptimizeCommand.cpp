@@ -296,7 +296,8 @@ int autoprof::tool::runOptimize(const char *Argv0) {
         reportError(toString(Reply.takeError()));
         return 1;
       }
-      LLMRound Round = LLM->handle(Engine, I, Inputs[0], Reply->Text);
+      LLMRound Round =
+          LLM->handle(Engine, I, Inputs[0], Reply->Text, Reply->FinishReason);
       OS << "# llm on kernel " << K.QualifiedName;
       if (!Round.Candidate) {
         OS << ": " << verify::verdictName(Round.V) << ": " << Round.Reason

@@ -453,7 +453,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
         consumeError(V.rebuild(V.originalText()));
         return Fail(Reply.takeError());
       }
-      LLMRound R = LLM->handle(Engine, Kernels[KI], Source, Reply->Text);
+      LLMRound R = LLM->handle(Engine, Kernels[KI], Source, Reply->Text,
+                               Reply->FinishReason);
       AttemptReport A;
       A.Transformation = "llm round " + std::to_string(Round);
       A.Trigger = "asked " + LLM->model();

@@ -25,6 +25,17 @@ TEST(KernelReplyTest, TakesTheOneBlock) {
   EXPECT_EQ(extractKernelCode("```cuda\nA\nB").Code, "A\nB\n");
 }
 
+TEST(KernelReplyTest, SaysWhetherTheBlockWasLeftOpen) {
+  EXPECT_FALSE(extractKernelCode("```cuda\nA\n```\nB").Unclosed);
+  EXPECT_TRUE(extractKernelCode("```cuda\nA\nB").Unclosed);
+  // The block with the kernel is the one taken.
+  EXPECT_TRUE(extractKernelCode("```\nnote\n```\n```cuda\n__global__ void k(")
+                  .Unclosed);
+  EXPECT_FALSE(
+      extractKernelCode("```cuda\n__global__ void k() {}\n```\n```\nnote")
+          .Unclosed);
+}
+
 TEST(KernelReplyTest, RejectsNoBlock) {
   KernelReply R = extractKernelCode("__global__ void k() {}");
   EXPECT_EQ(R.P, KernelReply::Problem::NoCodeBlock);

@@ -16,6 +16,8 @@ The model named in a request chooses the answer (by prefix):
   unauthorized...        401 with an error message that quotes the bearer token
   huge...                200 with a 1 MiB body
   file:PATH              200 with the text of PATH as the reply
+  cut:PATH               the same, with finish_reason "length" (cut at the
+                         server's output limit)
   fail500-then-file:PATH 500 on the first request, then as file:PATH
   seq:P1,P2,...          the text of P1 for the first request, P2 for the
                          second, ..., the last one again after that
@@ -58,7 +60,7 @@ def success(model, body):
     })
 
 
-def reply_text(model, text):
+def reply_text(model, text, finish="stop"):
     return 200, {}, json.dumps({
         "id": "chatcmpl-test",
         "object": "chat.completion",
@@ -66,17 +68,17 @@ def reply_text(model, text):
         "choices": [{
             "index": 0,
             "message": {"role": "assistant", "content": text},
-            "finish_reason": "stop",
+            "finish_reason": finish,
         }],
         "usage": {"prompt_tokens": 11, "completion_tokens": 7,
                   "total_tokens": 18},
     })
 
 
-def file_reply(model, path):
+def file_reply(model, path, finish="stop"):
     try:
         with open(path, encoding="utf-8") as f:
-            return reply_text(model, f.read())
+            return reply_text(model, f.read(), finish)
     except OSError as e:
         return error(400, "cannot read " + path + ": " + str(e))
 
@@ -91,6 +93,8 @@ def answer(model, body, headers, count):
         return success(model, body)
     if model.startswith("file:"):
         return file_reply(model, model[len("file:"):])
+    if model.startswith("cut:"):
+        return file_reply(model, model[len("cut:"):], "length")
     if model.startswith("fail500-then-file:"):
         if count == 1:
             return error(500, "the server is overloaded")

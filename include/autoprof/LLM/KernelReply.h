@@ -36,6 +36,8 @@ struct KernelReply {
   std::string Code;
   /// One line saying why, when P is not None.
   std::string Reason;
+  /// Whether the block taken runs to the end of the reply, never closed.
+  bool Unclosed = false;
 
   bool ok() const { return P == Problem::None; }
 };
