@@ -12,7 +12,8 @@ per-kernel oracle, and prints one Markdown table: per configuration and
 budget, the geometric-mean speedup, fast_1 and the mean passes per kernel.
 Then the goals: at each budget, the better learned tree's gain (geometric
 mean minus 1) against 1.2 times the best fixed configuration's, and against 90%
-of the oracle's. Then the metric curve (the same first n trigger metrics
+of the oracle's. Then the filled tree's held-out result with seeds 1 to
+--spread-seeds. Then the metric curve (the same first n trigger metrics
 for every kernel, averaged over random orders). Needs no GPU.
 """
 import argparse
@@ -61,6 +62,25 @@ def run(args):
                           "--name=learned-fill-default", "--report=" + tmp])
         with open(tmp) as f:
             reports[b]["rows"][2:2] = json.load(f)["rows"]
+    # The filled tree again with other seeds (other folds, other search
+    # samples): how much the held-out result depends on the seed.
+    spread = {}
+    for b in args.budgets:
+        spread[str(b)] = []
+        for s in range(1, args.spread_seeds + 1):
+            if s == args.seed:
+                row = next(r for r in reports[b]["rows"]
+                           if r["name"] == "learned-fill")
+            else:
+                learn(args.tool, ["--dataset=" + args.dataset,
+                                  "--budget=%d" % b,
+                                  "--folds=%d" % args.folds, "--seed=%d" % s,
+                                  "--fill", "--name=learned-fill",
+                                  "--report=" + tmp])
+                with open(tmp) as f:
+                    row = json.load(f)["rows"][0]
+            spread[str(b)].append({"seed": s, "geomean": row["geomean"],
+                                   "fast_1": row["fast_1"]})
     curve = None
     if args.curve_orders:
         learn(args.tool, ["--dataset=" + args.dataset,
@@ -74,7 +94,7 @@ def run(args):
     out = {"dataset": os.path.basename(args.dataset), "folds": args.folds,
            "seed": args.seed, "budgets": args.budgets,
            "reports": {str(b): r for b, r in reports.items()},
-           "curve": curve}
+           "spread": spread, "curve": curve}
     with open(args.output, "w") as f:
         json.dump(out, f, indent=1)
     return out
@@ -128,6 +148,28 @@ def table(out):
                  " | ".join(fixed_cells) + " |")
     lines.append("| learned gain >= 90% of the oracle's | " +
                  " | ".join(oracle_cells) + " |")
+    if out.get("spread") and any(out["spread"].values()):
+        lines.append("")
+        lines.append("`learned, --fill` held out with seeds 1 to %d (other "
+                     "folds, other search samples): geometric mean, and its "
+                     "gain as a share of the oracle's:" %
+                     len(out["spread"][str(budgets[0])]))
+        lines.append("")
+        lines.append("| budget | " + " | ".join(
+            "seed %d" % e["seed"] for e in out["spread"][str(budgets[0])]) +
+            " | mean share |")
+        lines.append("| ---: |" + " ---: |" * (
+            len(out["spread"][str(budgets[0])]) + 1))
+        for b in budgets:
+            og = next(r for r in reports[b]["rows"]
+                      if r["name"] == "oracle")["geomean"] - 1
+            es = out["spread"][str(b)]
+            shares = [(e["geomean"] - 1) / og for e in es] if og > 0 else []
+            lines.append("| %d | %s | %s |" % (b, " | ".join(
+                "%.3fx (%.0f%%)" % (e["geomean"], 100 * sh)
+                for e, sh in zip(es, shares)),
+                "%.0f%%" % (100 * sum(shares) / len(shares)) if shares
+                else "-"))
     if out.get("curve"):
         lines.append("")
         lines.append("The same first n trigger metrics for every kernel, "
@@ -152,6 +194,8 @@ def main():
     p.add_argument("--folds", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--curve-orders", type=int, default=20)
+    p.add_argument("--spread-seeds", type=int, default=5,
+                   help="also learn the filled tree with seeds 1..N")
     p.add_argument("--tool",
                    default=os.path.join(ROOT, "build", "bin", "clang-autoprof"))
     p.add_argument("-o", "--output", default="learn-table.json")

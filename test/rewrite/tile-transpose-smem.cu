@@ -79,7 +79,7 @@ void run(const float *in, float *out, int rows, int cols) {
 
 // LIST:      kernel transpose at {{.*}}
 // LIST-NEXT:   tile-transpose-smem: stage the naive transpose out[x * rows + y] = in[y * cols + x] through a padded __shared__ tile
-// LIST-NEXT:     trigger: needs l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio, l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio, derived__global_excess_sectors_pct
+// LIST-NEXT:     trigger: needs l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio, l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio, derived__global_excess_sectors_pct, smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
 // LIST-NEXT: kernel narrow at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel copy at {{.*}}

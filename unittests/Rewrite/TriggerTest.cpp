@@ -92,6 +92,11 @@ TEST(TriggerTest, WarpPerRowFiresOnUncoalescedLoads) {
   EXPECT_FALSE(T.trigger({{Sectors, 4}}));
   EXPECT_TRUE(T.trigger({{"derived__global_excess_sectors_pct", 30}}));
   EXPECT_FALSE(T.trigger({{"derived__global_excess_sectors_pct", 25}}));
+  const char *Wait =
+      "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+      "ratio";
+  EXPECT_EQ(*T.trigger({{Wait, 136}}), std::string(Wait) + " = 136 >= 10");
+  EXPECT_FALSE(T.trigger({{Wait, 9}}));
 }
 
 TEST(TriggerTest, PrivatizeAtomicsFiresOnGlobalAtomics) {
@@ -170,6 +175,11 @@ TEST(TriggerTest, TileTransposeFiresOnUncoalescedAccesses) {
   EXPECT_FALSE(T.trigger({{Ld, 8}}));
   EXPECT_TRUE(T.trigger({{"derived__global_excess_sectors_pct", 60}}));
   EXPECT_FALSE(T.trigger({{"derived__global_excess_sectors_pct", 25}}));
+  const char *Wait =
+      "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+      "ratio";
+  EXPECT_TRUE(T.trigger({{Wait, 80}}));
+  EXPECT_FALSE(T.trigger({{Wait, 9}}));
 }
 
 TEST(TriggerTest, WarpShuffleReduceFiresOnBarrierStallsOrDivergence) {

@@ -96,7 +96,9 @@ std::vector<std::string> TileTransposeSmem::triggerMetrics() const {
           "ratio",
           "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld."
           "ratio",
-          "derived__global_excess_sectors_pct"};
+          "derived__global_excess_sectors_pct",
+          "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_"
+          "active.ratio"};
 }
 
 std::optional<std::string>
@@ -106,7 +108,10 @@ TileTransposeSmem::trigger(const MetricValues &M) const {
     return R;
   if (auto R = compareMetric(M, Names[1], ">", 8))
     return R;
-  return compareMetric(M, Names[2], ">", 25);
+  if (auto R = compareMetric(M, Names[2], ">", 25))
+    return R;
+  // Warps wait on their global loads (one pass to collect).
+  return compareMetric(M, Names[3], ">=", 10);
 }
 
 Error TileTransposeSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

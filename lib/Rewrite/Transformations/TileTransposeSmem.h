@@ -16,10 +16,12 @@
 /// has the same constant block dim3(32, BY) with BY dividing 32 and a grid
 /// of depth 1.
 ///
-/// Trigger (uncoalesced global accesses):
+/// Trigger (uncoalesced or waited-on global accesses):
 /// `l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio` >
 /// 8, `l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio`
-/// > 8, or `derived__global_excess_sectors_pct` > 25.
+/// > 8, `derived__global_excess_sectors_pct` > 25, or
+/// `smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio`
+/// >= 10.
 ///
 //===----------------------------------------------------------------------===//
 

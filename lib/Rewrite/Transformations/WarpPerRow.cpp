@@ -97,14 +97,19 @@ bool WarpPerRow::precondition(const KernelRecord &K) const {
 std::vector<std::string> WarpPerRow::triggerMetrics() const {
   return {
       "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
-      "derived__global_excess_sectors_pct"};
+      "derived__global_excess_sectors_pct",
+      "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+      "ratio"};
 }
 
 std::optional<std::string> WarpPerRow::trigger(const MetricValues &M) const {
   std::vector<std::string> Names = triggerMetrics();
   if (auto R = compareMetric(M, Names[0], ">=", 8))
     return R;
-  return compareMetric(M, Names[1], ">", 25);
+  if (auto R = compareMetric(M, Names[1], ">", 25))
+    return R;
+  // Warps wait on their global loads (one pass to collect).
+  return compareMetric(M, Names[2], ">=", 10);
 }
 
 Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

@@ -25,9 +25,11 @@
 /// integer grid and a constant integer block size that is a multiple of 32,
 /// so that each row's warp is whole and leaves or stays as one.
 ///
-/// Trigger (uncoalesced loads):
+/// Trigger (uncoalesced or waited-on loads):
 /// `l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio`
-/// >= 8 or `derived__global_excess_sectors_pct` > 25.
+/// >= 8, `derived__global_excess_sectors_pct` > 25, or
+/// `smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio`
+/// >= 10.
 ///
 //===----------------------------------------------------------------------===//
 
