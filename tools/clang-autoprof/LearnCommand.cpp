@@ -476,8 +476,8 @@ int autoprof::tool::runLearn(const char *Argv0) {
     Init.Budget = O.Budget;
     // A starting tree that costs more than the budget starts from its first
     // fit to the budget, as --compare replays it.
-    std::vector<TreeProblem> Over;
-    unsigned Most = checkMetricsAndBudget(Init, *Catalog, **Host, Over);
+    std::vector<TreeProblem> Problems;
+    unsigned Most = checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
     if (Most > O.Budget) {
       Expected<ProfilingTree> Fit = fitToBudget(Init, O.Budget, Pricer);
       if (!Fit) {
@@ -491,9 +491,9 @@ int autoprof::tool::runLearn(const char *Argv0) {
                      << " passes: starting from its first fit to the budget "
                         "of "
                      << O.Budget << "\n";
+      Problems.clear();
+      checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
     }
-    std::vector<TreeProblem> Problems;
-    checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
     if (!Problems.empty()) {
       reportError("the initial tree '" + Name + "': " + Problems.front().Path +
                   ": " + Problems.front().Message);

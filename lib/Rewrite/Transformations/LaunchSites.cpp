@@ -369,3 +369,22 @@ bool autoprof::mentions(const Stmt *S, const VarDecl *V) {
       return true;
   return false;
 }
+
+bool autoprof::isReferenceTo(const Expr *E, const VarDecl *V) {
+  const auto *DR =
+      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return DR && DR->getDecl() == V;
+}
+
+bool autoprof::isUnitIncrement(const ASTContext &Ctx, const Expr *E,
+                               const VarDecl *I) {
+  if (!E)
+    return false;
+  E = E->IgnoreParens();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->isIncrementOp() && isReferenceTo(U->getSubExpr(), I);
+  const auto *CA = dyn_cast<CompoundAssignOperator>(E);
+  return CA && CA->getOpcode() == BO_AddAssign &&
+         isReferenceTo(CA->getLHS(), I) &&
+         evaluateInt(CA->getRHS()->IgnoreParenImpCasts(), Ctx) == 1;
+}

@@ -95,6 +95,14 @@ replaceExpr(const clang::ASTContext &Ctx, const clang::Expr *E,
 std::string freshName(const clang::FunctionDecl &Kernel, llvm::StringRef Base,
                       llvm::ArrayRef<std::string> Taken = {});
 
+/// Whether \p E, through parentheses and implicit casts, is a reference to
+/// \p V (false for a null \p E).
+bool isReferenceTo(const clang::Expr *E, const clang::VarDecl *V);
+
+/// Whether \p E is `++I`, `I++` or `I += 1` for the variable \p I.
+bool isUnitIncrement(const clang::ASTContext &Ctx, const clang::Expr *E,
+                     const clang::VarDecl *I);
+
 /// Whether \p S refers to \p V anywhere in it.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 

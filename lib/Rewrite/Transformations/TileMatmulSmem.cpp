@@ -145,19 +145,6 @@ bool isZero(const ASTContext &Ctx, const Expr *E) {
   return evaluateInt(E, Ctx) == 0;
 }
 
-/// `++I`, `I++` or `I += 1`.
-bool isIncrement(const ASTContext &Ctx, const Expr *E, const VarDecl *I) {
-  if (!E)
-    return false;
-  E = E->IgnoreParens();
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return U->isIncrementOp() && refVar(Ctx, U->getSubExpr()) == I;
-  const auto *CA = dyn_cast<CompoundAssignOperator>(E);
-  return CA && CA->getOpcode() == BO_AddAssign &&
-         refVar(Ctx, CA->getLHS()) == I &&
-         evaluateInt(CA->getRHS()->IgnoreParenImpCasts(), Ctx) == 1;
-}
-
 /// \p S itself, or the only statement of a compound \p S.
 const Stmt *onlyStmt(const Stmt *S) {
   if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
@@ -217,7 +204,7 @@ bool matchProduct(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> S,
   if (!Mm.I || !Mm.I->getInit() || !Mm.I->getType()->isIntegerType() ||
       Ctx.getTypeSize(Mm.I->getType()) < 32 ||
       evaluateInt(Mm.I->getInit()->IgnoreParenImpCasts(), Ctx) != 0 ||
-      !isIncrement(Ctx, Loop->getInc(), Mm.I))
+      !isUnitIncrement(Ctx, Loop->getInc(), Mm.I))
     return false;
   const auto *Cond =
       dyn_cast_or_null<BinaryOperator>(Loop->getCond()->IgnoreParenImpCasts());

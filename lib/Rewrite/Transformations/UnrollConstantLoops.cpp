@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "UnrollConstantLoops.h"
+#include "LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -28,12 +29,6 @@ bool isConstant(const Expr *E, const ASTContext &Ctx) {
   return E->EvaluateAsInt(R, Ctx);
 }
 
-bool refersTo(const Expr *E, const VarDecl *V) {
-  const auto *DR =
-      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  return DR && DR->getDecl() == V;
-}
-
 /// Whether \p S is `for (i = c0; i <op> c1; step)` with constant c0, c1 and
 /// a constant step.
 bool hasConstantTripCount(const ForStmt *S, const ASTContext &Ctx) {
@@ -54,18 +49,18 @@ bool hasConstantTripCount(const ForStmt *S, const ASTContext &Ctx) {
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(S->getCond());
   if (!Cond || !Cond->isComparisonOp())
     return false;
-  const Expr *Bound = refersTo(Cond->getLHS(), IV)   ? Cond->getRHS()
-                      : refersTo(Cond->getRHS(), IV) ? Cond->getLHS()
-                                                     : nullptr;
+  const Expr *Bound = isReferenceTo(Cond->getLHS(), IV)   ? Cond->getRHS()
+                      : isReferenceTo(Cond->getRHS(), IV) ? Cond->getLHS()
+                                                          : nullptr;
   if (!Bound || !isConstant(Bound, Ctx))
     return false;
   const Expr *Inc = S->getInc();
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
-    return UO->isIncrementDecrementOp() && refersTo(UO->getSubExpr(), IV);
+    return UO->isIncrementDecrementOp() && isReferenceTo(UO->getSubExpr(), IV);
   if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
     return (CA->getOpcode() == BO_AddAssign ||
             CA->getOpcode() == BO_SubAssign) &&
-           refersTo(CA->getLHS(), IV) && isConstant(CA->getRHS(), Ctx);
+           isReferenceTo(CA->getLHS(), IV) && isConstant(CA->getRHS(), Ctx);
   return false;
 }
 

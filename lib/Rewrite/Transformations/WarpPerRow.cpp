@@ -22,11 +22,6 @@ namespace {
 /// Lanes of a warp.
 constexpr int WarpSize = 32;
 
-bool isRef(const Expr *E, const VarDecl *V) {
-  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return DR && DR->getDecl() == V;
-}
-
 /// Whether __shfl_down_sync carries values of type \p T.
 bool isShuffled(const ASTContext &Ctx, QualType T) {
   const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
@@ -57,25 +52,11 @@ const VarDecl *rowLoop(const ASTContext &Ctx, const ForStmt *F) {
       mentions(L->getInit(), L) || L->getInit()->HasSideEffects(Ctx))
     return nullptr;
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
-  if (!Cond || Cond->getOpcode() != BO_LT || !isRef(Cond->getLHS(), L) ||
-      mentions(Cond->getRHS(), L) || Cond->getRHS()->HasSideEffects(Ctx))
+  if (!Cond || Cond->getOpcode() != BO_LT ||
+      !isReferenceTo(Cond->getLHS(), L) || mentions(Cond->getRHS(), L) ||
+      Cond->getRHS()->HasSideEffects(Ctx))
     return nullptr;
-  const Expr *Inc = F->getInc();
-  if (!Inc)
-    return nullptr;
-  Inc = Inc->IgnoreParens();
-  if (const auto *U = dyn_cast<UnaryOperator>(Inc)) {
-    if (!U->isIncrementOp() || !isRef(U->getSubExpr(), L))
-      return nullptr;
-  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
-    Expr::EvalResult One;
-    if (CA->getOpcode() != BO_AddAssign || !isRef(CA->getLHS(), L) ||
-        !CA->getRHS()->EvaluateAsInt(One, Ctx) || One.Val.getInt() != 1)
-      return nullptr;
-  } else {
-    return nullptr;
-  }
-  return L;
+  return isUnitIncrement(Ctx, F->getInc(), L) ? L : nullptr;
 }
 
 } // namespace
@@ -148,8 +129,9 @@ Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
     Body = CS->body_front();
   }
   const auto *Acc = dyn_cast<CompoundAssignOperator>(Body);
-  if (!Acc || Acc->getOpcode() != BO_AddAssign || !isRef(Acc->getLHS(), Sum) ||
-      mentions(Acc->getRHS(), Sum) || Acc->getRHS()->HasSideEffects(Ctx))
+  if (!Acc || Acc->getOpcode() != BO_AddAssign ||
+      !isReferenceTo(Acc->getLHS(), Sum) || mentions(Acc->getRHS(), Sum) ||
+      Acc->getRHS()->HasSideEffects(Ctx))
     return Error::success();
 
   // <lvalue> = <value>;
