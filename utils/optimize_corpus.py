@@ -195,8 +195,13 @@ def run(args):
 def merge(args):
     out, order, by_name = None, [], {}
     for path in args.files:
-        with open(path) as f:
-            cap = json.load(f)
+        try:
+            with open(path) as f:
+                cap = json.load(f)
+            cap["gpu"], cap["driver"], cap["date"], cap["programs"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            fail("%s is not a capture of optimize_corpus.py run: %s" %
+                 (path, e))
         if out is None:
             out = {k: v for k, v in cap.items() if k != "programs"}
             out["merged_from"] = []

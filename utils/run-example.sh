@@ -8,6 +8,10 @@ build=${BUILD_DIR:-$root/build}
 # a GPU machine without LLVM); otherwise set up and build here.
 if [[ -n "${CLANG_AUTOPROF:-}" ]]; then
   tool=$CLANG_AUTOPROF
+  if [[ ! -x "$tool" ]]; then
+    echo "run-example: error: CLANG_AUTOPROF='$tool' is not an executable tool" >&2
+    exit 2
+  fi
 else
   "$root/utils/setup.sh"
   tool="$build/bin/clang-autoprof"
