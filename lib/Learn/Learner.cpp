@@ -85,7 +85,11 @@ learn::learnTree(ProfilingTree Init,
         } else {
           E.After = Ev->GeoMean;
           E.PassesAfter = Ev->MeanPasses;
-          if (Ev->betterThan(R.Train) && (!Best || Ev->betterThan(BestEval))) {
+          bool Ties =
+              Best && !Ev->betterThan(BestEval) && !BestEval.betterThan(*Ev);
+          if (Ev->betterThan(R.Train) &&
+              (!Best || Ev->betterThan(BestEval) ||
+               (Ties && Prop.Preference > (*Props)[*Best].Preference))) {
             Best = I;
             BestEval = std::move(*Ev);
           }

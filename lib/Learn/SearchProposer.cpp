@@ -268,11 +268,20 @@ SearchProposer::propose(const ProfilingTree &T, const Evaluation &,
         Expected<Table *> Tb = TableFor(At.Stage1);
         if (!Tb)
           return Tb.takeError();
+        auto [Low, High] = std::minmax_element(Values.begin(), Values.end());
+        double Range = *High - *Low;
         for (double Th : Ths) {
           std::vector<size_t> Then, Else;
+          // The gap between the sides' nearest values.
+          double ThenMin = *High, ElseMax = *Low;
           for (size_t I = 0; I < Here.size(); ++I) {
             auto V = attribute(*Here[I], At.From, At.Key);
-            (V && *V > Th ? Then : Else).push_back(I);
+            bool Holds = V && *V > Th;
+            (Holds ? Then : Else).push_back(I);
+            if (V && Holds)
+              ThenMin = std::min(ThenMin, *V);
+            else if (V)
+              ElseMax = std::max(ElseMax, *V);
           }
           if (Then.size() < O.MinLeaf || Else.size() < O.MinLeaf)
             continue;
@@ -284,6 +293,14 @@ SearchProposer::propose(const ProfilingTree &T, const Evaluation &,
           const MetricSet &SetA = (*Tb)->Pool[*A], &SetB = (*Tb)->Pool[*B];
           Proposal P;
           P.Operation = "SPLIT";
+          // Among equal proposals: a split before a REWRITE (preference 0),
+          // a static feature (free and exact) before a sample, then the
+          // widest gap between the sides relative to the values' range,
+          // which a kernel not seen in training is least likely to fall on
+          // the wrong side of.
+          P.Preference = 1 +
+                         (At.From == NodeTest::Source::Feature ? 1.0 : 0.0) +
+                         (ThenMin - ElseMax) / Range;
           P.Node = N.Id;
           P.Tree = T;
           P.Tree.Stage1 = At.Stage1;

@@ -184,6 +184,29 @@ TEST(LearnerTest, SplitsOnAStageOneSample) {
   EXPECT_NEAR(R.Train.GeoMean, std::sqrt(2.0 * 1.5), 1e-12);
 }
 
+TEST(LearnerTest, AmongEqualSplitsTakesAFeatureWithTheWidestGap) {
+  Fixture F;
+  // loops, divisions and the sample s each tell the kinds apart, with the
+  // same training objective. divisions does it by a gap of 1 in a range of
+  // 96, s by 80 in 80, loops by 2 in 2; a static feature is taken before a
+  // sample, and the wider gap before the narrower, whatever the order of
+  // the proposals.
+  std::vector<DatasetKernel> D = twoKinds();
+  for (size_t I = 0; I < D.size(); ++I) {
+    bool Loop = I < 3;
+    D[I].Features.set("divisions", Loop ? (I == 2 ? 100 : 5) : 4);
+    D[I].Metrics["s"] = Loop ? 90 : 10;
+  }
+  for (uint64_t Seed = 1; Seed <= 6; ++Seed) {
+    LearnResult R = F.learn(D, 2, oneLeaf({"s"}), Seed);
+    const TreeNode *Root = R.Tree.find(R.Tree.Root);
+    ASSERT_FALSE(Root->Leaf);
+    EXPECT_EQ(Root->Test.From, NodeTest::Source::Feature) << "seed " << Seed;
+    EXPECT_EQ(Root->Test.Key, "loops") << "seed " << Seed;
+    EXPECT_NEAR(R.Train.GeoMean, std::sqrt(2.0 * 1.5), 1e-12);
+  }
+}
+
 TEST(LearnerTest, NeverExceedsTheBudget) {
   Fixture F;
   std::vector<DatasetKernel> D = twoKinds();

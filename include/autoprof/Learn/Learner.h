@@ -37,6 +37,9 @@ struct Proposal {
   /// Why the operation cannot be applied (a proposer's reply that fails
   /// validation); the proposal is then logged, not evaluated.
   std::string Invalid;
+  /// Among proposals whose evaluations tie, the learner takes the one with
+  /// the highest preference (the first of those in the proposer's order).
+  double Preference = 0;
 };
 
 /// One logged proposal.
