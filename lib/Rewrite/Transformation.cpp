@@ -6,6 +6,7 @@
 
 #include "autoprof/Rewrite/Transformation.h"
 
+#include <algorithm>
 #include <cstdio>
 
 using namespace autoprof;
@@ -35,4 +36,22 @@ std::optional<std::string> autoprof::compareMetric(const MetricValues &M,
     return std::nullopt;
   return Metric.str() + " = " + formatMetricValue(V) + " " + Op.str() + " " +
          formatMetricValue(Threshold);
+}
+
+std::optional<std::string>
+autoprof::firstCondition(const MetricValues &M,
+                         llvm::ArrayRef<MetricCondition> Conditions) {
+  for (const MetricCondition &C : Conditions)
+    if (auto R = compareMetric(M, C.Metric, C.Op, C.Threshold))
+      return R;
+  return std::nullopt;
+}
+
+std::vector<std::string>
+autoprof::conditionMetrics(llvm::ArrayRef<MetricCondition> Conditions) {
+  std::vector<std::string> Out;
+  for (const MetricCondition &C : Conditions)
+    if (std::find(Out.begin(), Out.end(), C.Metric) == Out.end())
+      Out.push_back(C.Metric);
+  return Out;
 }

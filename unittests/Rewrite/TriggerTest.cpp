@@ -38,6 +38,17 @@ TEST(TriggerTest, AbsentMetricsNeverFire) {
   }
 }
 
+TEST(TriggerTest, TheFirstConditionThatHoldsGivesTheReason) {
+  const MetricCondition C[] = {{"a", ">=", 10}, {"b", "<", 5}, {"a", ">", 100}};
+  EXPECT_EQ(conditionMetrics(C), (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(firstCondition({}, C));
+  EXPECT_FALSE(firstCondition({{"a", 9}, {"b", 5}}, C));
+  EXPECT_EQ(firstCondition({{"a", 9}, {"b", 4}}, C),
+            std::optional<std::string>("b = 4 < 5"));
+  EXPECT_EQ(firstCondition({{"a", 200}, {"b", 4}}, C),
+            std::optional<std::string>("a = 200 >= 10"));
+}
+
 TEST(TriggerTest, RestrictFiresOnMemoryBoundKernels) {
   const Transformation &T = get("restrict-readonly-params");
   EXPECT_EQ(*T.trigger({{"l1tex__t_sector_hit_rate.pct", 12}}),

@@ -17,6 +17,7 @@
 #include "autoprof/Features/KernelRecord.h"
 
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -82,6 +83,25 @@ std::string formatMetricValue(double V);
 std::optional<std::string> compareMetric(const MetricValues &M,
                                          llvm::StringRef Metric,
                                          llvm::StringRef Op, double Threshold);
+
+/// One condition of a trigger: `Metric Op Threshold`.
+struct MetricCondition {
+  const char *Metric;
+  /// One of "<", "<=", ">", ">=".
+  const char *Op;
+  double Threshold;
+};
+
+/// The reason of the first of \p Conditions that holds on \p M (as
+/// compareMetric() gives it), or nullopt: the trigger of a transformation
+/// that fires when any of its conditions holds.
+std::optional<std::string>
+firstCondition(const MetricValues &M,
+               llvm::ArrayRef<MetricCondition> Conditions);
+
+/// The metrics \p Conditions read, in their order, each once.
+std::vector<std::string>
+conditionMetrics(llvm::ArrayRef<MetricCondition> Conditions);
 
 } // namespace autoprof
 

@@ -57,14 +57,16 @@ bool FastMathIntrinsics::precondition(const KernelRecord &K) const {
   return K.Features.get("transcendentals").value_or(0) > 0;
 }
 
+static const MetricCondition Conditions[] = {
+    {"sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", ">=", 3}};
+
 std::vector<std::string> FastMathIntrinsics::triggerMetrics() const {
-  return {"sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active"};
+  return conditionMetrics(Conditions);
 }
 
 std::optional<std::string>
 FastMathIntrinsics::trigger(const MetricValues &M) const {
-  return compareMetric(
-      M, "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", ">=", 3);
+  return firstCondition(M, Conditions);
 }
 
 Error FastMathIntrinsics::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

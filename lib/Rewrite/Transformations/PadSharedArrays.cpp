@@ -25,20 +25,18 @@ bool PadSharedArrays::precondition(const KernelRecord &K) const {
   return K.Features.get("shared_bank_conflict_risk").value_or(0) > 0;
 }
 
+static const MetricCondition Conditions[] = {
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", ">", 0},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", ">", 0},
+    {"derived__shared_bank_conflict_pct", ">", 5}};
+
 std::vector<std::string> PadSharedArrays::triggerMetrics() const {
-  return {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-          "derived__shared_bank_conflict_pct"};
+  return conditionMetrics(Conditions);
 }
 
 std::optional<std::string>
 PadSharedArrays::trigger(const MetricValues &M) const {
-  std::vector<std::string> Names = triggerMetrics();
-  if (auto R = compareMetric(M, Names[0], ">", 0))
-    return R;
-  if (auto R = compareMetric(M, Names[1], ">", 0))
-    return R;
-  return compareMetric(M, Names[2], ">", 5);
+  return firstCondition(M, Conditions);
 }
 
 Error PadSharedArrays::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

@@ -137,17 +137,17 @@ bool PrivatizeAtomicsSmem::precondition(const KernelRecord &K) const {
          K.Features.get("atomics_global").value_or(0) > 0;
 }
 
+static const MetricCondition Conditions[] = {
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", ">", 0},
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", ">", 0}};
+
 std::vector<std::string> PrivatizeAtomicsSmem::triggerMetrics() const {
-  return {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-          "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"};
+  return conditionMetrics(Conditions);
 }
 
 std::optional<std::string>
 PrivatizeAtomicsSmem::trigger(const MetricValues &M) const {
-  std::vector<std::string> Names = triggerMetrics();
-  if (auto R = compareMetric(M, Names[0], ">", 0))
-    return R;
-  return compareMetric(M, Names[1], ">", 0);
+  return firstCondition(M, Conditions);
 }
 
 Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

@@ -30,20 +30,18 @@ bool RestrictReadonlyParams::precondition(const KernelRecord &K) const {
   return false;
 }
 
+static const MetricCondition Conditions[] = {
+    {"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", ">=", 40},
+    {"l1tex__t_sector_hit_rate.pct", "<", 50},
+    {"lts__t_sector_hit_rate.pct", "<", 50}};
+
 std::vector<std::string> RestrictReadonlyParams::triggerMetrics() const {
-  return {"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
-          "l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct"};
+  return conditionMetrics(Conditions);
 }
 
 std::optional<std::string>
 RestrictReadonlyParams::trigger(const MetricValues &M) const {
-  if (auto R = compareMetric(
-          M, "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
-          ">=", 40))
-    return R;
-  if (auto R = compareMetric(M, "l1tex__t_sector_hit_rate.pct", "<", 50))
-    return R;
-  return compareMetric(M, "lts__t_sector_hit_rate.pct", "<", 50);
+  return firstCondition(M, Conditions);
 }
 
 Error RestrictReadonlyParams::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

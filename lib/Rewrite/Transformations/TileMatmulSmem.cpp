@@ -305,35 +305,28 @@ bool TileMatmulSmem::precondition(const KernelRecord &K) const {
   return hasIndependentThreads(K);
 }
 
+static const MetricCondition Conditions[] = {
+    // Warps wait on their global loads: the naive matmuls of the corpus
+    // stall 23-44 cycles on the long scoreboard per issued instruction (one
+    // pass to collect).
+    {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+     "ratio",
+     ">=", 10},
+    // Re-reads that hit L1 still saturate it: the naive matmuls of the
+    // corpus run L1 at 67-99% of its peak with hit rates near 90%.
+    {"l1tex__throughput.avg.pct_of_peak_sustained_active", ">=", 60},
+    {"lts__throughput.avg.pct_of_peak_sustained_elapsed", ">=", 50},
+    {"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", ">=", 50},
+    {"l1tex__t_sector_hit_rate.pct", "<", 50},
+    {"derived__global_excess_sectors_pct", ">", 25}};
+
 std::vector<std::string> TileMatmulSmem::triggerMetrics() const {
-  return {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_"
-          "active.ratio",
-          "l1tex__throughput.avg.pct_of_peak_sustained_active",
-          "lts__throughput.avg.pct_of_peak_sustained_elapsed",
-          "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
-          "l1tex__t_sector_hit_rate.pct",
-          "derived__global_excess_sectors_pct"};
+  return conditionMetrics(Conditions);
 }
 
 std::optional<std::string>
 TileMatmulSmem::trigger(const MetricValues &M) const {
-  std::vector<std::string> Names = triggerMetrics();
-  // Warps wait on their global loads: the naive matmuls of the corpus
-  // stall 23-44 cycles on the long scoreboard per issued instruction (one
-  // pass to collect).
-  if (auto R = compareMetric(M, Names[0], ">=", 10))
-    return R;
-  // Re-reads that hit L1 still saturate it: the naive matmuls of the corpus
-  // run L1 at 67-99% of its peak with hit rates near 90%.
-  if (auto R = compareMetric(M, Names[1], ">=", 60))
-    return R;
-  if (auto R = compareMetric(M, Names[2], ">=", 50))
-    return R;
-  if (auto R = compareMetric(M, Names[3], ">=", 50))
-    return R;
-  if (auto R = compareMetric(M, Names[4], "<", 50))
-    return R;
-  return compareMetric(M, Names[5], ">", 25);
+  return firstCondition(M, Conditions);
 }
 
 Error TileMatmulSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

@@ -91,27 +91,24 @@ bool TileTransposeSmem::precondition(const KernelRecord &K) const {
   return hasIndependentThreads(K);
 }
 
+static const MetricCondition Conditions[] = {
+    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
+     ">", 8},
+    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
+     ">", 8},
+    {"derived__global_excess_sectors_pct", ">", 25},
+    // Warps wait on their global loads (one pass to collect).
+    {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+     "ratio",
+     ">=", 10}};
+
 std::vector<std::string> TileTransposeSmem::triggerMetrics() const {
-  return {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st."
-          "ratio",
-          "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld."
-          "ratio",
-          "derived__global_excess_sectors_pct",
-          "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_"
-          "active.ratio"};
+  return conditionMetrics(Conditions);
 }
 
 std::optional<std::string>
 TileTransposeSmem::trigger(const MetricValues &M) const {
-  std::vector<std::string> Names = triggerMetrics();
-  if (auto R = compareMetric(M, Names[0], ">", 8))
-    return R;
-  if (auto R = compareMetric(M, Names[1], ">", 8))
-    return R;
-  if (auto R = compareMetric(M, Names[2], ">", 25))
-    return R;
-  // Warps wait on their global loads (one pass to collect).
-  return compareMetric(M, Names[3], ">=", 10);
+  return firstCondition(M, Conditions);
 }
 
 Error TileTransposeSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

@@ -113,22 +113,22 @@ bool UnrollConstantLoops::precondition(const KernelRecord &K) const {
   return K.Features.get("const_trip_loops").value_or(0) > 0;
 }
 
+static const MetricCondition Conditions[] = {
+    {"smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active."
+     "ratio",
+     ">=", 0.5},
+    {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+     "ratio",
+     ">=", 1},
+    {"smsp__issue_active.avg.pct_of_peak_sustained_active", "<", 40}};
+
 std::vector<std::string> UnrollConstantLoops::triggerMetrics() const {
-  return {"smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active."
-          "ratio",
-          "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
-          "ratio",
-          "smsp__issue_active.avg.pct_of_peak_sustained_active"};
+  return conditionMetrics(Conditions);
 }
 
 std::optional<std::string>
 UnrollConstantLoops::trigger(const MetricValues &M) const {
-  std::vector<std::string> Names = triggerMetrics();
-  if (auto R = compareMetric(M, Names[0], ">=", 0.5))
-    return R;
-  if (auto R = compareMetric(M, Names[1], ">=", 1))
-    return R;
-  return compareMetric(M, Names[2], "<", 40);
+  return firstCondition(M, Conditions);
 }
 
 Error UnrollConstantLoops::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

@@ -108,18 +108,18 @@ bool VectorizeFloat4::precondition(const KernelRecord &K) const {
          Zero("vector_accesses");
 }
 
+static const MetricCondition Conditions[] = {
+    {"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", ">=", 50},
+    {"smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio",
+     ">=", 1}};
+
 std::vector<std::string> VectorizeFloat4::triggerMetrics() const {
-  return {"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
-          "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active."
-          "ratio"};
+  return conditionMetrics(Conditions);
 }
 
 std::optional<std::string>
 VectorizeFloat4::trigger(const MetricValues &M) const {
-  std::vector<std::string> Names = triggerMetrics();
-  if (auto R = compareMetric(M, Names[0], ">=", 50))
-    return R;
-  return compareMetric(M, Names[1], ">=", 1);
+  return firstCondition(M, Conditions);
 }
 
 Error VectorizeFloat4::apply(ASTContext &Ctx, const FunctionDecl &Kernel,

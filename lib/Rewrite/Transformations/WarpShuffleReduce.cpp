@@ -357,23 +357,20 @@ bool WarpShuffleReduce::precondition(const KernelRecord &K) const {
          Positive("syncthreads");
 }
 
+static const MetricCondition Conditions[] = {
+    {"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+     ">=", 1},
+    {"derived__branch_uniformity_pct", "<", 90},
+    {"smsp__average_thread_inst_executed_per_inst_executed.ratio", "<", 24},
+    {"derived__shared_bank_conflict_pct", ">", 5}};
+
 std::vector<std::string> WarpShuffleReduce::triggerMetrics() const {
-  return {"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
-          "derived__branch_uniformity_pct",
-          "smsp__average_thread_inst_executed_per_inst_executed.ratio",
-          "derived__shared_bank_conflict_pct"};
+  return conditionMetrics(Conditions);
 }
 
 std::optional<std::string>
 WarpShuffleReduce::trigger(const MetricValues &M) const {
-  std::vector<std::string> Names = triggerMetrics();
-  if (auto R = compareMetric(M, Names[0], ">=", 1))
-    return R;
-  if (auto R = compareMetric(M, Names[1], "<", 90))
-    return R;
-  if (auto R = compareMetric(M, Names[2], "<", 24))
-    return R;
-  return compareMetric(M, Names[3], ">", 5);
+  return firstCondition(M, Conditions);
 }
 
 Error WarpShuffleReduce::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
