@@ -1,8 +1,11 @@
 // warp-per-row: a thread-per-row reduction gives each row to a warp whose
 // lanes split the row's loop and add their sums with shuffles, lane 0
-// storing the row, and its grid is multiplied by 32; loops that do more
-// than accumulate, sums read inside the loop, and launches whose blocks are
-// not whole warps are left alone.
+// storing the row, and its grid is multiplied by 32; so does a row kernel
+// of several loops (a layer norm, a softmax), whose lanes combine each sum
+// or maximum with shuffles and write the row element by element. Loops that
+// do more than accumulate, sums read inside the loop, sums that do not start
+// at zero, writes by other subscripts or outside the loops, and launches
+// whose blocks are not whole warps are left alone.
 
 // RUN: cp %s %t.orig
 // RUN: clang-autoprof optimize --dry-run --transformations=warp-per-row -o %t.cu %s -- -std=c++17
@@ -124,6 +127,165 @@ __global__ void dynamic(const float *x, float *y, int n, int m) {
 // CHECK:      __global__ void dynamic(const float *x, float *y, int n, int m) {
 // CHECK-NEXT:   int i = blockIdx.x * blockDim.x + threadIdx.x;
 
+// A layer norm: two sums, each read by every lane after its loop, and a
+// loop that writes the row element by element (every subscript is the loop
+// variable, so iteration j touches element j of each row only).
+__global__ void rowNorm(const float *in, const float *gamma, float *out,
+                        int rows, int cols) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows)
+    return;
+  const float *r = in + (size_t)row * cols;
+  float sum = 0.0f;
+  for (int j = 0; j < cols; ++j)
+    sum += r[j];
+  float mean = sum / cols;
+  float sq = 0;
+  for (int j = 0; j < cols; j++) {
+    float d = r[j] - mean;
+    sq += d * d;
+  }
+  float rstd = rsqrtf(sq / cols + 1e-5f);
+  float *o = out + (size_t)row * cols;
+  for (int j = 0; j < cols; ++j)
+    o[j] = (r[j] - mean) * rstd * gamma[j];
+}
+// CHECK:      __global__ void rowNorm(const float *in, const float *gamma, float *out,
+// CHECK-NEXT:                         int rows, int cols) {
+// CHECK-NEXT:   int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+// CHECK-NEXT:   // One warp per row: its lanes split the row.
+// CHECK-NEXT:   int Lane = threadIdx.x % 32;
+// CHECK-NEXT:   if (row >= rows)
+// CHECK-NEXT:     return;
+// CHECK-NEXT:   const float *r = in + (size_t)row * cols;
+// CHECK-NEXT:   float sum = 0.0f;
+// CHECK-NEXT:   for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:     sum += r[j];
+// CHECK-NEXT:   for (int Offset = 16; Offset > 0; Offset /= 2)
+// CHECK-NEXT:     sum += __shfl_xor_sync(0xffffffff, sum, Offset);
+// CHECK-NEXT:   float mean = sum / cols;
+// CHECK-NEXT:   float sq = 0;
+// CHECK-NEXT:   for (int j = Lane; j < cols; j += 32) {
+// CHECK-NEXT:     float d = r[j] - mean;
+// CHECK-NEXT:     sq += d * d;
+// CHECK-NEXT:   }
+// CHECK-NEXT:   for (int Offset = 16; Offset > 0; Offset /= 2)
+// CHECK-NEXT:     sq += __shfl_xor_sync(0xffffffff, sq, Offset);
+// CHECK-NEXT:   float rstd = rsqrtf(sq / cols + 1e-5f);
+// CHECK-NEXT:   float *o = out + (size_t)row * cols;
+// CHECK-NEXT:   for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:     o[j] = (r[j] - mean) * rstd * gamma[j];
+// CHECK-NEXT: }
+
+// A softmax: a maximum, then a sum, guarded instead of an early exit.
+__global__ void rowSoftmax(const float *in, float *out, int rows, int cols) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < rows) {
+    const float *r = in + (size_t)row * cols;
+    float *o = out + (size_t)row * cols;
+    float m = -INFINITY;
+    for (int j = 0; j < cols; ++j)
+      m = fmaxf(r[j], m);
+    float s = 0.0f;
+    for (int j = 0; j < cols; ++j)
+      s += expf(r[j] - m);
+    for (int j = 0; j < cols; ++j)
+      o[j] = expf(r[j] - m) / s;
+  }
+}
+// CHECK:      __global__ void rowSoftmax(const float *in, float *out, int rows, int cols) {
+// CHECK-NEXT:   int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+// CHECK-NEXT:   // One warp per row: its lanes split the row.
+// CHECK-NEXT:   int Lane = threadIdx.x % 32;
+// CHECK-NEXT:   if (row < rows) {
+// CHECK-NEXT:     const float *r = in + (size_t)row * cols;
+// CHECK-NEXT:     float *o = out + (size_t)row * cols;
+// CHECK-NEXT:     float m = -INFINITY;
+// CHECK-NEXT:     for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:       m = fmaxf(r[j], m);
+// CHECK-NEXT:     for (int Offset = 16; Offset > 0; Offset /= 2)
+// CHECK-NEXT:       m = fmaxf(m, __shfl_xor_sync(0xffffffff, m, Offset));
+// CHECK-NEXT:     float s = 0.0f;
+// CHECK-NEXT:     for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:       s += expf(r[j] - m);
+// CHECK-NEXT:     for (int Offset = 16; Offset > 0; Offset /= 2)
+// CHECK-NEXT:       s += __shfl_xor_sync(0xffffffff, s, Offset);
+// CHECK-NEXT:     for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:       o[j] = expf(r[j] - m) / s;
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// A sum that starts from a value other than zero: each lane would add it.
+__global__ void biased(const float *x, const float *b, float *y, int n,
+                       int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float s = b[i];
+  for (int k = 0; k < m; ++k)
+    s += x[i * m + k];
+  y[i] = s;
+}
+// CHECK:      __global__ void biased(const float *x, const float *b, float *y, int n,
+// CHECK-NEXT:                        int m) {
+// CHECK-NEXT:   int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+// The writing loop indexes by more than the loop variable (here the next
+// element): its iterations could depend on each other's order.
+__global__ void shifted(const float *in, float *out, int rows, int cols) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows)
+    return;
+  float s = 0.0f;
+  for (int j = 0; j < cols; ++j)
+    s += in[row * cols + j];
+  for (int j = 0; j < cols - 1; ++j)
+    out[row * cols + j] = in[row * cols + j + 1] / s;
+}
+// CHECK:      __global__ void shifted(const float *in, float *out, int rows, int cols) {
+// CHECK-NEXT:   int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+// A statement between the loops writes memory: every lane would do it.
+__global__ void countRow(const float *in, float *out, int *count, int rows,
+                         int cols) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows)
+    return;
+  float s = 0.0f;
+  for (int j = 0; j < cols; ++j)
+    s += in[row * cols + j];
+  count[row] = cols;
+  for (int j = 0; j < cols; ++j)
+    out[row * cols + j] = in[row * cols + j] / s;
+}
+// CHECK:      __global__ void countRow(const float *in, float *out, int *count, int rows,
+// CHECK-NEXT:                          int cols) {
+// CHECK-NEXT:   int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+// A loop reduces what an earlier loop stored: a lane would read elements
+// other lanes stored.
+__global__ void storeThenSum(const float *in, float *out, float *tot,
+                             int rows, int cols) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows)
+    return;
+  float *o = out + (size_t)row * cols;
+  const float *r = in + (size_t)row * cols;
+  float m = 0.0f;
+  for (int j = 0; j < cols; ++j)
+    m += r[j];
+  for (int j = 0; j < cols; ++j)
+    o[j] = r[j] - m;
+  float s = 0.0f;
+  for (int j = 1; j < cols; ++j)
+    s += o[j - 1];
+  for (int j = 0; j < cols; ++j)
+    o[j] = o[j] / s;
+}
+// CHECK:      __global__ void storeThenSum(const float *in, float *out, float *tot,
+// CHECK-NEXT:                              int rows, int cols) {
+// CHECK-NEXT:   int row = blockIdx.x * blockDim.x + threadIdx.x;
+
 void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
          const int *col, int n, int m, int block) {
   const int Block = 128;
@@ -135,6 +297,12 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
   twoSums<<<grid, Block>>>(x, y, z, n, m);
   odd<<<(n + 99) / 100, 100>>>(x, y, n, m);
   dynamic<<<(n + block - 1) / block, block>>>(x, y, n, m);
+  rowNorm<<<grid, Block>>>(x, A, y, n, m);
+  rowSoftmax<<<grid, Block>>>(x, y, n, m);
+  biased<<<grid, Block>>>(x, A, y, n, m);
+  shifted<<<grid, Block>>>(x, y, n, m);
+  countRow<<<grid, Block>>>(x, y, (int *)z, n, m);
+  storeThenSum<<<grid, Block>>>(x, y, z, n, m);
 }
 
 // DIFF:      # warp-per-row on kernel gemv
@@ -143,13 +311,19 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
 // DIFF:      # warp-per-row on kernel spmv
 // DIFF:      -  spmv<<<(n + 255) / 256, 256>>>(rowPtr, col, (const double *)A,
 // DIFF-NEXT: +  spmv<<<((n + 255) / 256) * 32, 256>>>(rowPtr, col, (const double *)A,
+// DIFF:      # warp-per-row on kernel rowNorm
+// DIFF:      -  rowNorm<<<grid, Block>>>(x, A, y, n, m);
+// DIFF-NEXT: +  rowNorm<<<grid * 32, Block>>>(x, A, y, n, m);
+// DIFF:      # warp-per-row on kernel rowSoftmax
+// DIFF:      -  rowSoftmax<<<grid, Block>>>(x, y, n, m);
+// DIFF-NEXT: +  rowSoftmax<<<grid * 32, Block>>>(x, y, n, m);
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-12: ReplacementText: {{.*}}
+// YAML-COUNT-34: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel gemv at {{.*}}
-// LIST-NEXT:   warp-per-row: give each row of a thread-per-row reduction to a warp whose lanes split the loop and add with __shfl_down_sync, and multiply the grid by 32
+// LIST-NEXT:   warp-per-row: give each row of a thread-per-row kernel to a warp whose lanes split the row's loops and combine their sums, minima or maxima with shuffles, and multiply the grid by 32
 // LIST-NEXT:     trigger: needs l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio, derived__global_excess_sectors_pct, smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
 // LIST-NEXT: kernel spmv at {{.*}}
 // LIST-NEXT:   warp-per-row: {{.*}}
@@ -161,4 +335,18 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
 // LIST-NEXT: kernel odd at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel dynamic at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT: kernel rowNorm at {{.*}}
+// LIST-NEXT:   warp-per-row: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel rowSoftmax at {{.*}}
+// LIST-NEXT:   warp-per-row: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel biased at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT: kernel shifted at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT: kernel countRow at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT: kernel storeThenSum at {{.*}}
 // LIST-NEXT:   no proposal

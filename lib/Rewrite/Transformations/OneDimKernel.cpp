@@ -230,7 +230,12 @@ autoprof::matchOneDimKernel(ASTContext &Ctx, const FunctionDecl &Kernel) {
   OneDimKernel K;
   std::vector<const Stmt *> Stmts(Body->body_begin(), Body->body_end());
   const VarDecl *Bound = nullptr;
-  if (const auto *Loop = dyn_cast<ForStmt>(Stmts.back())) {
+  // A kernel that ends with a loop over the global index is GridStride; any
+  // other loop at the end is work after a guard.
+  const auto *Last = dyn_cast<ForStmt>(Stmts.back());
+  const VarDecl *LoopVar = Last ? singleIntVar(Ctx, Last->getInit()) : nullptr;
+  if (LoopVar && isGlobalIndexX(Ctx, LoopVar->getInit())) {
+    const ForStmt *Loop = Last;
     // GridStride: [T Stride = gridDim.x * blockDim.x;] for (...) S
     if (Stmts.size() > 2)
       return std::nullopt;

@@ -12,6 +12,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 using namespace autoprof;
@@ -64,9 +65,9 @@ const VarDecl *rowLoop(const ASTContext &Ctx, const ForStmt *F) {
 StringRef WarpPerRow::name() const { return "warp-per-row"; }
 
 StringRef WarpPerRow::description() const {
-  return "give each row of a thread-per-row reduction to a warp whose lanes "
-         "split the loop and add with __shfl_down_sync, and multiply the "
-         "grid by 32";
+  return "give each row of a thread-per-row kernel to a warp whose lanes "
+         "split the row's loops and combine their sums, minima or maxima "
+         "with shuffles, and multiply the grid by 32";
 }
 
 bool WarpPerRow::precondition(const KernelRecord &K) const {
@@ -92,6 +93,118 @@ std::optional<std::string> WarpPerRow::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
+namespace {
+
+/// The math functions a row loop may call: they read their arguments only.
+bool isPureMath(StringRef Name) {
+  static constexpr StringRef Names[] = {
+      "expf",   "exp",   "__expf", "exp2f",     "exp2",  "logf",   "log",
+      "__logf", "log2f", "log2",   "sqrtf",     "sqrt",  "rsqrtf", "rsqrt",
+      "fabsf",  "fabs",  "fmaxf",  "fmax",      "fminf", "fmin",   "max",
+      "min",    "tanhf", "tanh",   "erff",      "erf",   "fmaf",   "fma",
+      "powf",   "pow",   "__powf", "__fdividef"};
+  return llvm::is_contained(Names, Name);
+}
+
+/// Whether evaluating \p S changes nothing: no assignment, increment or
+/// volatile access, and no call but to the math functions above and the
+/// builtins Clang knows to be constant (`__builtin_inff` of `INFINITY`).
+bool isPure(const ASTContext &Ctx, const Stmt *S) {
+  if (!S)
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+      return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const auto *F = dyn_cast_or_null<FunctionDecl>(Call->getCalleeDecl());
+    unsigned Builtin = F ? F->getBuiltinID() : 0;
+    bool ConstBuiltin = Builtin && Ctx.BuiltinInfo.isConst(Builtin);
+    if (!F || !F->getIdentifier() ||
+        (!ConstBuiltin && !isPureMath(F->getName())))
+      return false;
+  }
+  for (const Stmt *C : S->children())
+    if (!isPure(Ctx, C))
+      return false;
+  return true;
+}
+
+/// Whether \p E is a constant zero.
+bool isZero(const ASTContext &Ctx, const Expr *E) {
+  Expr::EvalResult R;
+  if (!E || !E->EvaluateAsRValue(R, Ctx))
+    return false;
+  if (R.Val.isInt())
+    return R.Val.getInt().isZero();
+  return R.Val.isFloat() && R.Val.getFloat().isZero();
+}
+
+/// Whether every subscript in \p S indexes by exactly \p L.
+bool subscriptsOnlyBy(const Stmt *S, const VarDecl *L) {
+  if (!S)
+    return true;
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(S))
+    if (!isReferenceTo(A->getIdx(), L))
+      return false;
+  for (const Stmt *C : S->children())
+    if (!subscriptsOnlyBy(C, L))
+      return false;
+  return true;
+}
+
+/// One reduction over a row: `S += e` or `S = f(S, e)` with f a minimum or
+/// maximum.
+struct RowReduction {
+  const VarDecl *Var = nullptr;
+  /// The function f, or empty for a sum.
+  std::string Combine;
+};
+
+/// The reduction of \p Last, the last statement of a row loop over \p L,
+/// whose variable \p Declared holds; nullopt when it is not one.
+std::optional<RowReduction>
+matchReduction(const ASTContext &Ctx, const Stmt *Last,
+               const std::vector<const VarDecl *> &Declared) {
+  auto Local = [&](const Expr *E) -> const VarDecl * {
+    for (const VarDecl *V : Declared)
+      if (isReferenceTo(E, V))
+        return V;
+    return nullptr;
+  };
+  auto Carried = [&](const VarDecl *V) {
+    return V && isShuffled(Ctx, V->getType()) &&
+           !V->getType().isConstQualified();
+  };
+  if (const auto *Acc = dyn_cast<CompoundAssignOperator>(Last)) {
+    const VarDecl *S = Local(Acc->getLHS());
+    if (Acc->getOpcode() != BO_AddAssign || !Carried(S) ||
+        !isZero(Ctx, S->getInit()) || mentions(Acc->getRHS(), S) ||
+        !isPure(Ctx, Acc->getRHS()))
+      return std::nullopt;
+    return RowReduction{S, ""};
+  }
+  const auto *Set = dyn_cast<BinaryOperator>(Last);
+  if (!Set || Set->getOpcode() != BO_Assign)
+    return std::nullopt;
+  const VarDecl *S = Local(Set->getLHS());
+  const auto *Call = dyn_cast<CallExpr>(Set->getRHS()->IgnoreParenImpCasts());
+  if (!Carried(S) || !Call || Call->getNumArgs() != 2)
+    return std::nullopt;
+  const auto *F = dyn_cast_or_null<FunctionDecl>(Call->getCalleeDecl());
+  if (!F || !F->getIdentifier() ||
+      !llvm::is_contained({"fmaxf", "fminf", "fmax", "fmin", "max", "min"},
+                          F->getName()))
+    return std::nullopt;
+  const Expr *A = Call->getArg(0), *B = Call->getArg(1);
+  if (isReferenceTo(B, S))
+    std::swap(A, B);
+  if (!isReferenceTo(A, S) || mentions(B, S) || !isPure(Ctx, B))
+    return std::nullopt;
+  return RowReduction{S, F->getName().str()};
+}
+
+} // namespace
+
 Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
                         tooling::Replacements &Out) const {
   std::optional<OneDimKernel> Shape = matchOneDimKernel(Ctx, Kernel);
@@ -104,54 +217,185 @@ Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
       return Error::success();
     Work.assign(CS->body_begin(), CS->body_end());
   }
-  if (Work.size() != 3)
-    return Error::success();
-
-  // T S = <init>;
-  const auto *SumDecl = dyn_cast<DeclStmt>(Work[0]);
-  if (!SumDecl || !SumDecl->isSingleDecl())
-    return Error::success();
-  const auto *Sum = dyn_cast<VarDecl>(SumDecl->getSingleDecl());
-  if (!Sum || !Sum->getInit() || Sum->isStaticLocal() ||
-      !isShuffled(Ctx, Sum->getType()) || Sum->getType().isConstQualified())
-    return Error::success();
-
-  // for (U L = lo; L < hi; ++L) S += <expr>;
-  const auto *Loop = dyn_cast<ForStmt>(Work[1]);
-  const VarDecl *L = Loop ? rowLoop(Ctx, Loop) : nullptr;
-  if (!L || mentions(Loop->getInit(), Sum) || mentions(Loop->getCond(), Sum))
-    return Error::success();
-  const Stmt *Body = Loop->getBody();
-  if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
-    if (CS->size() != 1)
-      return Error::success();
-    Body = CS->body_front();
-  }
-  const auto *Acc = dyn_cast<CompoundAssignOperator>(Body);
-  if (!Acc || Acc->getOpcode() != BO_AddAssign ||
-      !isReferenceTo(Acc->getLHS(), Sum) || mentions(Acc->getRHS(), Sum) ||
-      Acc->getRHS()->HasSideEffects(Ctx))
-    return Error::success();
-
-  // <lvalue> = <value>;
-  const auto *Store = dyn_cast<BinaryOperator>(Work[2]);
-  if (!Store || Store->getOpcode() != BO_Assign ||
-      Store->getLHS()->HasSideEffects(Ctx) ||
-      Store->getRHS()->HasSideEffects(Ctx) || mentions(Store->getLHS(), Sum))
-    return Error::success();
-
   const SourceManager &SM = Ctx.getSourceManager();
-  for (const Stmt *S :
-       {static_cast<const Stmt *>(Shape->IndexDecl),
-        static_cast<const Stmt *>(Loop), static_cast<const Stmt *>(Store)})
+  for (const Stmt *S : Work)
     if (!S->getBeginLoc().isFileID() || !S->getEndLoc().isFileID())
       return Error::success();
+  if (!Shape->IndexDecl->getBeginLoc().isFileID() ||
+      !Shape->IndexDecl->getEndLoc().isFileID())
+    return Error::success();
+
+  std::string Lane = freshName(Kernel, "Lane");
+  std::string Offset = freshName(Kernel, "Offset", {Lane});
+  std::string W = std::to_string(WarpSize);
+  std::vector<tooling::Replacement> Edits;
+  // The lanes take every 32nd element of the row, from their own.
+  auto Stride = [&](const ForStmt *Loop, const VarDecl *L) {
+    const Expr *Lo = L->getInit();
+    auto LoText = sourceText(Ctx, Lo);
+    if (!LoText)
+      return false;
+    Expr::EvalResult LoValue;
+    bool LoZero = Lo->EvaluateAsInt(LoValue, Ctx) && LoValue.Val.getInt() == 0;
+    auto NewLo =
+        replaceExpr(Ctx, Lo,
+                    LoZero ? Lane
+                           : (isa<ArraySubscriptExpr>(Lo->IgnoreImpCasts())
+                                  ? *LoText
+                                  : parenthesize(Lo, *LoText)) +
+                                 " + " + Lane);
+    auto NewInc =
+        replaceExpr(Ctx, Loop->getInc(), L->getNameAsString() + " += " + W);
+    if (!NewLo || !NewInc)
+      return false;
+    Edits.push_back(*NewLo);
+    Edits.push_back(*NewInc);
+    return true;
+  };
+  // The lanes' values of S combined, before \p Before.
+  auto Combine = [&](const Stmt *Before, const RowReduction &R, bool ToAll,
+                     std::string Then = "") {
+    std::string Indent(SM.getSpellingColumnNumber(Before->getBeginLoc()) - 1,
+                       ' ');
+    std::string S = R.Var->getNameAsString();
+    std::string Shuffle =
+        std::string(ToAll ? "__shfl_xor_sync" : "__shfl_down_sync") +
+        "(0xffffffff, " + S + ", " + Offset + ")";
+    std::string Step = R.Combine.empty() ? S + " += " + Shuffle + ";"
+                                         : S + " = " + R.Combine + "(" + S +
+                                               ", " + Shuffle + ");";
+    Edits.push_back(tooling::Replacement(
+        SM, Before->getBeginLoc(), 0,
+        "for (int " + Offset + " = " + std::to_string(WarpSize / 2) + "; " +
+            Offset + " > 0; " + Offset + " /= 2)\n" + Indent + "  " + Step +
+            "\n" + Indent + Then));
+  };
+
+  if (Work.size() == 3 && isa<DeclStmt>(Work[0]) && isa<ForStmt>(Work[1]) &&
+      isa<BinaryOperator>(Work[2])) {
+    // T S = <init>; for (...) S += <expr>; <lvalue> = <value>;
+    const auto *SumDecl = cast<DeclStmt>(Work[0]);
+    if (!SumDecl->isSingleDecl())
+      return Error::success();
+    const auto *Sum = dyn_cast<VarDecl>(SumDecl->getSingleDecl());
+    if (!Sum || !Sum->getInit() || Sum->isStaticLocal() ||
+        !isShuffled(Ctx, Sum->getType()) || Sum->getType().isConstQualified() ||
+        !isZero(Ctx, Sum->getInit()))
+      return Error::success();
+    const auto *Loop = cast<ForStmt>(Work[1]);
+    const VarDecl *L = rowLoop(Ctx, Loop);
+    if (!L || mentions(Loop->getInit(), Sum) || mentions(Loop->getCond(), Sum))
+      return Error::success();
+    const Stmt *Body = Loop->getBody();
+    if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
+      if (CS->size() != 1)
+        return Error::success();
+      Body = CS->body_front();
+    }
+    const auto *Acc = dyn_cast<CompoundAssignOperator>(Body);
+    if (!Acc || Acc->getOpcode() != BO_AddAssign ||
+        !isReferenceTo(Acc->getLHS(), Sum) || mentions(Acc->getRHS(), Sum) ||
+        Acc->getRHS()->HasSideEffects(Ctx))
+      return Error::success();
+    const auto *Store = cast<BinaryOperator>(Work[2]);
+    if (Store->getOpcode() != BO_Assign ||
+        Store->getLHS()->HasSideEffects(Ctx) ||
+        Store->getRHS()->HasSideEffects(Ctx) || mentions(Store->getLHS(), Sum))
+      return Error::success();
+    if (!Stride(Loop, L))
+      return Error::success();
+    // The lanes' sums are added down to lane 0, which stores the row.
+    std::string Indent(SM.getSpellingColumnNumber(Store->getBeginLoc()) - 1,
+                       ' ');
+    Combine(Store, RowReduction{Sum, ""}, /*ToAll=*/false,
+            "if (" + Lane + " == 0)\n" + Indent + "  ");
+  } else {
+    // Declarations and loops over the row: each loop either reduces the row
+    // into a variable declared before it, or writes element L of arrays
+    // from element L of others. Every lane ends each reduction with the
+    // whole row's value.
+    std::vector<const VarDecl *> Declared;
+    std::vector<const VarDecl *> Reduced;
+    bool Writes = false;
+    for (size_t I = 0; I < Work.size(); ++I) {
+      // After a storing loop only storing loops: a lane could otherwise
+      // read what another lane stored, with nothing ordering the two.
+      if (Writes && (isa<DeclStmt>(Work[I]) || !isa<ForStmt>(Work[I])))
+        return Error::success();
+      if (const auto *DS = dyn_cast<DeclStmt>(Work[I])) {
+        for (const Decl *D : DS->decls()) {
+          const auto *V = dyn_cast<VarDecl>(D);
+          if (!V || !V->getInit() || V->isStaticLocal() ||
+              !isPure(Ctx, V->getInit()))
+            return Error::success();
+          Declared.push_back(V);
+        }
+        continue;
+      }
+      const auto *Loop = dyn_cast<ForStmt>(Work[I]);
+      const VarDecl *L = Loop ? rowLoop(Ctx, Loop) : nullptr;
+      if (!L || !isPure(Ctx, L->getInit()) || !isPure(Ctx, Loop->getCond()))
+        return Error::success();
+      std::vector<const Stmt *> Body = {Loop->getBody()};
+      if (const auto *CS = dyn_cast<CompoundStmt>(Loop->getBody()))
+        Body.assign(CS->body_begin(), CS->body_end());
+      if (Body.empty())
+        return Error::success();
+      // Declarations of the iteration's own values first.
+      for (size_t B = 0; B + 1 < Body.size(); ++B) {
+        const auto *DS = dyn_cast<DeclStmt>(Body[B]);
+        if (!DS)
+          return Error::success();
+        for (const Decl *D : DS->decls()) {
+          const auto *V = dyn_cast<VarDecl>(D);
+          if (!V || !V->getInit() || V->isStaticLocal() ||
+              !isPure(Ctx, V->getInit()))
+            return Error::success();
+        }
+      }
+      const Stmt *Last = Body.back();
+      if (std::optional<RowReduction> R = matchReduction(Ctx, Last, Declared)) {
+        if (Writes)
+          return Error::success();
+        // One reduction per variable, not read elsewhere in its loop.
+        if (llvm::is_contained(Reduced, R->Var) ||
+            mentions(Loop->getInit(), R->Var) ||
+            mentions(Loop->getCond(), R->Var) ||
+            llvm::any_of(llvm::ArrayRef(Body).drop_back(),
+                         [&](const Stmt *S) { return mentions(S, R->Var); }) ||
+            I + 1 == Work.size())
+          return Error::success();
+        Reduced.push_back(R->Var);
+        if (!Stride(Loop, L))
+          return Error::success();
+        Combine(Work[I + 1], *R, /*ToAll=*/true);
+        continue;
+      }
+      // X[L] = <value>: each iteration touches element L only.
+      const auto *Store = dyn_cast<BinaryOperator>(Last);
+      const auto *Elem =
+          Store ? dyn_cast<ArraySubscriptExpr>(Store->getLHS()->IgnoreParens())
+                : nullptr;
+      if (!Elem || Store->getOpcode() != BO_Assign ||
+          !isPure(Ctx, Elem->getBase()) || !isPure(Ctx, Store->getRHS()) ||
+          !subscriptsOnlyBy(Loop->getBody(), L) ||
+          llvm::any_of(Declared, [&](const VarDecl *V) {
+            return isReferenceTo(Elem->getBase(), V) &&
+                   !V->getType()->isPointerType();
+          }))
+        return Error::success();
+      Writes = true;
+      if (!Stride(Loop, L))
+        return Error::success();
+    }
+    if (Reduced.empty() || !Writes)
+      return Error::success();
+  }
 
   // Every launch: an integer grid and a constant block of whole warps.
   auto Launches = findLaunches(Ctx, Kernel);
   if (!Launches || Launches->empty())
     return Error::success();
-  std::vector<tooling::Replacement> Edits;
   for (const KernelLaunch &KL : *Launches) {
     auto Block = evaluateInt(KL.Block, Ctx);
     if (!KL.Block->getType()->isIntegerType() || !Block || *Block <= 0 ||
@@ -161,60 +405,28 @@ Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
     auto GridText = sourceText(Ctx, KL.Grid);
     if (!GridText)
       return Error::success();
-    auto G = replaceExpr(Ctx, KL.Grid,
-                         parenthesize(KL.Grid, *GridText) + " * " +
-                             std::to_string(WarpSize));
+    auto G =
+        replaceExpr(Ctx, KL.Grid, parenthesize(KL.Grid, *GridText) + " * " + W);
     if (!G)
       return Error::success();
     Edits.push_back(*G);
   }
 
+  // The row is the warp's; the lane is the thread's place in it.
   const Expr *Init = Shape->Index->getInit();
   auto InitText = sourceText(Ctx, Init);
-  const Expr *Lo = L->getInit();
-  auto LoText = sourceText(Ctx, Lo);
-  if (!InitText || !LoText)
+  if (!InitText)
     return Error::success();
-  std::string Lane = freshName(Kernel, "Lane");
-  std::string Offset = freshName(Kernel, "Offset", {Lane});
-  std::string W = std::to_string(WarpSize);
-  std::string IndexIndent(
-      SM.getSpellingColumnNumber(Shape->IndexDecl->getBeginLoc()) - 1, ' ');
-  std::string Indent(SM.getSpellingColumnNumber(Loop->getBeginLoc()) - 1, ' ');
-
-  // The row is the warp's; the lane is the thread's place in it.
   auto Row = replaceExpr(Ctx, Init, "(" + *InitText + ") / " + W);
   if (!Row)
     return Error::success();
   Edits.push_back(*Row);
+  std::string IndexIndent(
+      SM.getSpellingColumnNumber(Shape->IndexDecl->getBeginLoc()) - 1, ' ');
   Edits.push_back(tooling::Replacement(
       SM, Shape->IndexDecl->getEndLoc().getLocWithOffset(1), 0,
       "\n" + IndexIndent + "// One warp per row: its lanes split the row.\n" +
           IndexIndent + "int " + Lane + " = threadIdx.x % " + W + ";"));
-  // The lanes take every 32nd element of the row, from their own.
-  Expr::EvalResult LoValue;
-  bool LoZero = Lo->EvaluateAsInt(LoValue, Ctx) && LoValue.Val.getInt() == 0;
-  auto NewLo =
-      replaceExpr(Ctx, Lo,
-                  LoZero ? Lane
-                         : (isa<ArraySubscriptExpr>(Lo->IgnoreImpCasts())
-                                ? *LoText
-                                : parenthesize(Lo, *LoText)) +
-                               " + " + Lane);
-  auto NewInc =
-      replaceExpr(Ctx, Loop->getInc(), L->getNameAsString() + " += " + W);
-  if (!NewLo || !NewInc)
-    return Error::success();
-  Edits.push_back(*NewLo);
-  Edits.push_back(*NewInc);
-  // The lanes' sums are added down to lane 0, which stores the row.
-  std::string S = Sum->getNameAsString();
-  Edits.push_back(tooling::Replacement(
-      SM, Store->getBeginLoc(), 0,
-      "for (int " + Offset + " = " + std::to_string(WarpSize / 2) + "; " +
-          Offset + " > 0; " + Offset + " /= 2)\n" + Indent + "  " + S +
-          " += __shfl_down_sync(0xffffffff, " + S + ", " + Offset + ");\n" +
-          Indent + "if (" + Lane + " == 0)\n" + Indent + "  "));
   for (const tooling::Replacement &R : Edits)
     if (Error E = Out.add(R))
       return E;

@@ -6,7 +6,8 @@
 ///
 /// \file
 /// `warp-per-row`: gives each row of a thread-per-row reduction (a GEMV with
-/// one thread per row, a scalar CSR SpMV) to a warp. The 32 lanes split the
+/// one thread per row, a scalar CSR SpMV, a layer norm, a softmax) to a
+/// warp. The 32 lanes split the
 /// row's loop, so that neighbouring lanes read neighbouring elements, add
 /// their partial sums with `__shfl_down_sync`, and lane 0 stores the result;
 /// the grid is multiplied by 32 at every launch site.
@@ -21,8 +22,14 @@
 ///       S += <expr>;                     // no side effect, S not read
 ///     <lvalue> = <value>;                // no other side effect
 ///
-/// with T an arithmetic type the shuffles carry, and every launch has an
-/// integer grid and a constant integer block size that is a multiple of 32,
+/// with S starting at a constant zero, or is declarations and row loops
+/// (a layer norm, a softmax) whose bodies end in a reduction `S += e` or
+/// `S = f(S, e)` (f a minimum or maximum) of a variable declared before,
+/// or in a store `X[L] = e` with every subscript of the loop exactly L;
+/// after each reduction loop `__shfl_xor_sync` leaves the row's value in
+/// every lane. Every expression is free of side effects, calling only math
+/// functions. T is an arithmetic type the shuffles carry, and every launch has
+/// an integer grid and a constant integer block size that is a multiple of 32,
 /// so that each row's warp is whole and leaves or stays as one.
 ///
 /// Trigger (uncoalesced or waited-on loads):
