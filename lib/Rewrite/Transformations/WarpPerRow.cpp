@@ -205,32 +205,19 @@ matchReduction(const ASTContext &Ctx, const Stmt *Last,
 
 } // namespace
 
-Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                        tooling::Replacements &Out) const {
-  std::optional<OneDimKernel> Shape = matchOneDimKernel(Ctx, Kernel);
-  if (!Shape || Shape->Form == OneDimKernel::GridStride)
-    return Error::success();
-  std::vector<const Stmt *> Work = Shape->Work;
-  if (Shape->Form == OneDimKernel::Guarded) {
-    const auto *CS = dyn_cast<CompoundStmt>(Work.front());
-    if (!CS)
-      return Error::success();
-    Work.assign(CS->body_begin(), CS->body_end());
-  }
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const Stmt *S : Work)
-    if (!S->getBeginLoc().isFileID() || !S->getEndLoc().isFileID())
-      return Error::success();
-  if (!Shape->IndexDecl->getBeginLoc().isFileID() ||
-      !Shape->IndexDecl->getEndLoc().isFileID())
-    return Error::success();
+namespace {
 
-  std::string Lane = freshName(Kernel, "Lane");
-  std::string Offset = freshName(Kernel, "Offset", {Lane});
-  std::string W = std::to_string(WarpSize);
-  std::vector<tooling::Replacement> Edits;
-  // The lanes take every 32nd element of the row, from their own.
-  auto Stride = [&](const ForStmt *Loop, const VarDecl *L) {
+/// The edits that give a kernel's rows to warps, gathered as the shape is
+/// matched.
+class RowEdits {
+public:
+  RowEdits(ASTContext &Ctx, const FunctionDecl &Kernel)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Lane(freshName(Kernel, "Lane")),
+        Offset(freshName(Kernel, "Offset", {Lane})) {}
+
+  /// Makes the lanes take every 32nd element of the row of \p Loop over
+  /// \p L, from their own.
+  bool stride(const ForStmt *Loop, const VarDecl *L) {
     const Expr *Lo = L->getInit();
     auto LoText = sourceText(Ctx, Lo);
     if (!LoText)
@@ -251,10 +238,13 @@ Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
     Edits.push_back(*NewLo);
     Edits.push_back(*NewInc);
     return true;
-  };
-  // The lanes' values of S combined, before \p Before.
-  auto Combine = [&](const Stmt *Before, const RowReduction &R, bool ToAll,
-                     std::string Then = "") {
+  }
+
+  /// Combines the lanes' values of \p R before \p Before: into lane 0
+  /// (`__shfl_down_sync`) or into every lane (`__shfl_xor_sync`, \p ToAll).
+  /// \p Then follows the loop, on the line of \p Before.
+  void combine(const Stmt *Before, const RowReduction &R, bool ToAll,
+               const std::string &Then = "") {
     std::string Indent(SM.getSpellingColumnNumber(Before->getBeginLoc()) - 1,
                        ' ');
     std::string S = R.Var->getNameAsString();
@@ -269,166 +259,208 @@ Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
         "for (int " + Offset + " = " + std::to_string(WarpSize / 2) + "; " +
             Offset + " > 0; " + Offset + " /= 2)\n" + Indent + "  " + Step +
             "\n" + Indent + Then));
-  };
-
-  if (Work.size() == 3 && isa<DeclStmt>(Work[0]) && isa<ForStmt>(Work[1]) &&
-      isa<BinaryOperator>(Work[2])) {
-    // T S = <init>; for (...) S += <expr>; <lvalue> = <value>;
-    const auto *SumDecl = cast<DeclStmt>(Work[0]);
-    if (!SumDecl->isSingleDecl())
-      return Error::success();
-    const auto *Sum = dyn_cast<VarDecl>(SumDecl->getSingleDecl());
-    if (!Sum || !Sum->getInit() || Sum->isStaticLocal() ||
-        !isShuffled(Ctx, Sum->getType()) || Sum->getType().isConstQualified() ||
-        !isZero(Ctx, Sum->getInit()))
-      return Error::success();
-    const auto *Loop = cast<ForStmt>(Work[1]);
-    const VarDecl *L = rowLoop(Ctx, Loop);
-    if (!L || mentions(Loop->getInit(), Sum) || mentions(Loop->getCond(), Sum))
-      return Error::success();
-    const Stmt *Body = Loop->getBody();
-    if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
-      if (CS->size() != 1)
-        return Error::success();
-      Body = CS->body_front();
-    }
-    const auto *Acc = dyn_cast<CompoundAssignOperator>(Body);
-    if (!Acc || Acc->getOpcode() != BO_AddAssign ||
-        !isReferenceTo(Acc->getLHS(), Sum) || mentions(Acc->getRHS(), Sum) ||
-        Acc->getRHS()->HasSideEffects(Ctx))
-      return Error::success();
-    const auto *Store = cast<BinaryOperator>(Work[2]);
-    if (Store->getOpcode() != BO_Assign ||
-        Store->getLHS()->HasSideEffects(Ctx) ||
-        Store->getRHS()->HasSideEffects(Ctx) || mentions(Store->getLHS(), Sum))
-      return Error::success();
-    if (!Stride(Loop, L))
-      return Error::success();
-    // The lanes' sums are added down to lane 0, which stores the row.
-    std::string Indent(SM.getSpellingColumnNumber(Store->getBeginLoc()) - 1,
-                       ' ');
-    Combine(Store, RowReduction{Sum, ""}, /*ToAll=*/false,
-            "if (" + Lane + " == 0)\n" + Indent + "  ");
-  } else {
-    // Declarations and loops over the row: each loop either reduces the row
-    // into a variable declared before it, or writes element L of arrays
-    // from element L of others. Every lane ends each reduction with the
-    // whole row's value.
-    std::vector<const VarDecl *> Declared;
-    std::vector<const VarDecl *> Reduced;
-    bool Writes = false;
-    for (size_t I = 0; I < Work.size(); ++I) {
-      // After a storing loop only storing loops: a lane could otherwise
-      // read what another lane stored, with nothing ordering the two.
-      if (Writes && (isa<DeclStmt>(Work[I]) || !isa<ForStmt>(Work[I])))
-        return Error::success();
-      if (const auto *DS = dyn_cast<DeclStmt>(Work[I])) {
-        for (const Decl *D : DS->decls()) {
-          const auto *V = dyn_cast<VarDecl>(D);
-          if (!V || !V->getInit() || V->isStaticLocal() ||
-              !isPure(Ctx, V->getInit()))
-            return Error::success();
-          Declared.push_back(V);
-        }
-        continue;
-      }
-      const auto *Loop = dyn_cast<ForStmt>(Work[I]);
-      const VarDecl *L = Loop ? rowLoop(Ctx, Loop) : nullptr;
-      if (!L || !isPure(Ctx, L->getInit()) || !isPure(Ctx, Loop->getCond()))
-        return Error::success();
-      std::vector<const Stmt *> Body = {Loop->getBody()};
-      if (const auto *CS = dyn_cast<CompoundStmt>(Loop->getBody()))
-        Body.assign(CS->body_begin(), CS->body_end());
-      if (Body.empty())
-        return Error::success();
-      // Declarations of the iteration's own values first.
-      for (size_t B = 0; B + 1 < Body.size(); ++B) {
-        const auto *DS = dyn_cast<DeclStmt>(Body[B]);
-        if (!DS)
-          return Error::success();
-        for (const Decl *D : DS->decls()) {
-          const auto *V = dyn_cast<VarDecl>(D);
-          if (!V || !V->getInit() || V->isStaticLocal() ||
-              !isPure(Ctx, V->getInit()))
-            return Error::success();
-        }
-      }
-      const Stmt *Last = Body.back();
-      if (std::optional<RowReduction> R = matchReduction(Ctx, Last, Declared)) {
-        if (Writes)
-          return Error::success();
-        // One reduction per variable, not read elsewhere in its loop.
-        if (llvm::is_contained(Reduced, R->Var) ||
-            mentions(Loop->getInit(), R->Var) ||
-            mentions(Loop->getCond(), R->Var) ||
-            llvm::any_of(llvm::ArrayRef(Body).drop_back(),
-                         [&](const Stmt *S) { return mentions(S, R->Var); }) ||
-            I + 1 == Work.size())
-          return Error::success();
-        Reduced.push_back(R->Var);
-        if (!Stride(Loop, L))
-          return Error::success();
-        Combine(Work[I + 1], *R, /*ToAll=*/true);
-        continue;
-      }
-      // X[L] = <value>: each iteration touches element L only.
-      const auto *Store = dyn_cast<BinaryOperator>(Last);
-      const auto *Elem =
-          Store ? dyn_cast<ArraySubscriptExpr>(Store->getLHS()->IgnoreParens())
-                : nullptr;
-      if (!Elem || Store->getOpcode() != BO_Assign ||
-          !isPure(Ctx, Elem->getBase()) || !isPure(Ctx, Store->getRHS()) ||
-          !subscriptsOnlyBy(Loop->getBody(), L) ||
-          llvm::any_of(Declared, [&](const VarDecl *V) {
-            return isReferenceTo(Elem->getBase(), V) &&
-                   !V->getType()->isPointerType();
-          }))
-        return Error::success();
-      Writes = true;
-      if (!Stride(Loop, L))
-        return Error::success();
-    }
-    if (Reduced.empty() || !Writes)
-      return Error::success();
   }
 
-  // Every launch: an integer grid and a constant block of whole warps.
-  auto Launches = findLaunches(Ctx, Kernel);
-  if (!Launches || Launches->empty())
-    return Error::success();
-  for (const KernelLaunch &KL : *Launches) {
-    auto Block = evaluateInt(KL.Block, Ctx);
-    if (!KL.Block->getType()->isIntegerType() || !Block || *Block <= 0 ||
-        *Block % WarpSize != 0 || !KL.Grid->getType()->isIntegerType() ||
-        KL.Grid->HasSideEffects(Ctx))
-      return Error::success();
-    auto GridText = sourceText(Ctx, KL.Grid);
-    if (!GridText)
-      return Error::success();
-    auto G =
-        replaceExpr(Ctx, KL.Grid, parenthesize(KL.Grid, *GridText) + " * " + W);
-    if (!G)
-      return Error::success();
-    Edits.push_back(*G);
+  /// The row of the warp, the lane of the thread, and the grids of every
+  /// launch multiplied by 32; false when a launch is not whole warps.
+  bool rowsAndLaunches(const FunctionDecl &Kernel, const OneDimKernel &Shape) {
+    auto Launches = findLaunches(Ctx, Kernel);
+    if (!Launches || Launches->empty())
+      return false;
+    for (const KernelLaunch &KL : *Launches) {
+      auto Block = evaluateInt(KL.Block, Ctx);
+      if (!KL.Block->getType()->isIntegerType() || !Block || *Block <= 0 ||
+          *Block % WarpSize != 0 || !KL.Grid->getType()->isIntegerType() ||
+          KL.Grid->HasSideEffects(Ctx))
+        return false;
+      auto GridText = sourceText(Ctx, KL.Grid);
+      if (!GridText)
+        return false;
+      auto G = replaceExpr(Ctx, KL.Grid,
+                           parenthesize(KL.Grid, *GridText) + " * " + W);
+      if (!G)
+        return false;
+      Edits.push_back(*G);
+    }
+    const Expr *Init = Shape.Index->getInit();
+    auto InitText = sourceText(Ctx, Init);
+    if (!InitText)
+      return false;
+    auto Row = replaceExpr(Ctx, Init, "(" + *InitText + ") / " + W);
+    if (!Row)
+      return false;
+    Edits.push_back(*Row);
+    std::string IndexIndent(
+        SM.getSpellingColumnNumber(Shape.IndexDecl->getBeginLoc()) - 1, ' ');
+    Edits.push_back(tooling::Replacement(
+        SM, Shape.IndexDecl->getEndLoc().getLocWithOffset(1), 0,
+        "\n" + IndexIndent + "// One warp per row: its lanes split the row.\n" +
+            IndexIndent + "int " + Lane + " = threadIdx.x % " + W + ";"));
+    return true;
   }
 
-  // The row is the warp's; the lane is the thread's place in it.
-  const Expr *Init = Shape->Index->getInit();
-  auto InitText = sourceText(Ctx, Init);
-  if (!InitText)
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const std::string Lane, Offset;
+  const std::string W = std::to_string(WarpSize);
+  std::vector<tooling::Replacement> Edits;
+};
+
+/// `T S = <init>; for (...) S += <expr>; <lvalue> = <value>;`: the lanes'
+/// sums are added down to lane 0, which stores the row.
+bool matchOneSum(RowEdits &E, const std::vector<const Stmt *> &Work) {
+  ASTContext &Ctx = E.Ctx;
+  if (Work.size() != 3 || !isa<DeclStmt>(Work[0]) || !isa<ForStmt>(Work[1]) ||
+      !isa<BinaryOperator>(Work[2]))
+    return false;
+  const auto *SumDecl = cast<DeclStmt>(Work[0]);
+  if (!SumDecl->isSingleDecl())
+    return false;
+  const auto *Sum = dyn_cast<VarDecl>(SumDecl->getSingleDecl());
+  if (!Sum || !Sum->getInit() || Sum->isStaticLocal() ||
+      !isShuffled(Ctx, Sum->getType()) || Sum->getType().isConstQualified() ||
+      !isZero(Ctx, Sum->getInit()))
+    return false;
+  const auto *Loop = cast<ForStmt>(Work[1]);
+  const VarDecl *L = rowLoop(Ctx, Loop);
+  if (!L || mentions(Loop->getInit(), Sum) || mentions(Loop->getCond(), Sum))
+    return false;
+  const Stmt *Body = Loop->getBody();
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
+    if (CS->size() != 1)
+      return false;
+    Body = CS->body_front();
+  }
+  const auto *Acc = dyn_cast<CompoundAssignOperator>(Body);
+  if (!Acc || Acc->getOpcode() != BO_AddAssign ||
+      !isReferenceTo(Acc->getLHS(), Sum) || mentions(Acc->getRHS(), Sum) ||
+      Acc->getRHS()->HasSideEffects(Ctx))
+    return false;
+  const auto *Store = cast<BinaryOperator>(Work[2]);
+  if (Store->getOpcode() != BO_Assign || Store->getLHS()->HasSideEffects(Ctx) ||
+      Store->getRHS()->HasSideEffects(Ctx) || mentions(Store->getLHS(), Sum))
+    return false;
+  if (!E.stride(Loop, L))
+    return false;
+  std::string Indent(E.SM.getSpellingColumnNumber(Store->getBeginLoc()) - 1,
+                     ' ');
+  E.combine(Store, RowReduction{Sum, ""}, /*ToAll=*/false,
+            "if (" + E.Lane + " == 0)\n" + Indent + "  ");
+  return true;
+}
+
+/// Whether every declaration of \p DS has a side-effect-free initializer;
+/// appends the variables to \p Declared when given.
+bool pureDecls(const ASTContext &Ctx, const DeclStmt *DS,
+               std::vector<const VarDecl *> *Declared) {
+  for (const Decl *D : DS->decls()) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || !V->getInit() || V->isStaticLocal() || !isPure(Ctx, V->getInit()))
+      return false;
+    if (Declared)
+      Declared->push_back(V);
+  }
+  return true;
+}
+
+/// Declarations and loops over the row: each loop either reduces the row
+/// into a variable declared before it, or writes element L of arrays from
+/// element L of others. Every lane ends each reduction with the whole row's
+/// value.
+bool matchRowLoops(RowEdits &E, const std::vector<const Stmt *> &Work) {
+  ASTContext &Ctx = E.Ctx;
+  std::vector<const VarDecl *> Declared;
+  std::vector<const VarDecl *> Reduced;
+  bool Writes = false;
+  for (size_t I = 0; I < Work.size(); ++I) {
+    // After a storing loop only storing loops: a lane could otherwise read
+    // what another lane stored, with nothing ordering the two.
+    if (Writes && !isa<ForStmt>(Work[I]))
+      return false;
+    if (const auto *DS = dyn_cast<DeclStmt>(Work[I])) {
+      if (!pureDecls(Ctx, DS, &Declared))
+        return false;
+      continue;
+    }
+    const auto *Loop = dyn_cast<ForStmt>(Work[I]);
+    const VarDecl *L = Loop ? rowLoop(Ctx, Loop) : nullptr;
+    if (!L || !isPure(Ctx, L->getInit()) || !isPure(Ctx, Loop->getCond()))
+      return false;
+    std::vector<const Stmt *> Body = {Loop->getBody()};
+    if (const auto *CS = dyn_cast<CompoundStmt>(Loop->getBody()))
+      Body.assign(CS->body_begin(), CS->body_end());
+    if (Body.empty())
+      return false;
+    // Declarations of the iteration's own values first.
+    for (size_t B = 0; B + 1 < Body.size(); ++B) {
+      const auto *DS = dyn_cast<DeclStmt>(Body[B]);
+      if (!DS || !pureDecls(Ctx, DS, nullptr))
+        return false;
+    }
+    const Stmt *Last = Body.back();
+    if (std::optional<RowReduction> R = matchReduction(Ctx, Last, Declared)) {
+      // One reduction per variable, not read elsewhere in its loop, and
+      // work after it.
+      if (Writes || llvm::is_contained(Reduced, R->Var) ||
+          mentions(Loop->getInit(), R->Var) ||
+          mentions(Loop->getCond(), R->Var) ||
+          llvm::any_of(llvm::ArrayRef(Body).drop_back(),
+                       [&](const Stmt *S) { return mentions(S, R->Var); }) ||
+          I + 1 == Work.size())
+        return false;
+      Reduced.push_back(R->Var);
+      if (!E.stride(Loop, L))
+        return false;
+      E.combine(Work[I + 1], *R, /*ToAll=*/true);
+      continue;
+    }
+    // X[L] = <value>: each iteration touches element L only.
+    const auto *Store = dyn_cast<BinaryOperator>(Last);
+    const auto *Elem =
+        Store ? dyn_cast<ArraySubscriptExpr>(Store->getLHS()->IgnoreParens())
+              : nullptr;
+    if (!Elem || Store->getOpcode() != BO_Assign ||
+        !isPure(Ctx, Elem->getBase()) || !isPure(Ctx, Store->getRHS()) ||
+        !subscriptsOnlyBy(Loop->getBody(), L) ||
+        llvm::any_of(Declared, [&](const VarDecl *V) {
+          return isReferenceTo(Elem->getBase(), V) &&
+                 !V->getType()->isPointerType();
+        }))
+      return false;
+    Writes = true;
+    if (!E.stride(Loop, L))
+      return false;
+  }
+  return !Reduced.empty() && Writes;
+}
+
+} // namespace
+
+Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
+                        tooling::Replacements &Out) const {
+  std::optional<OneDimKernel> Shape = matchOneDimKernel(Ctx, Kernel);
+  if (!Shape || Shape->Form == OneDimKernel::GridStride)
     return Error::success();
-  auto Row = replaceExpr(Ctx, Init, "(" + *InitText + ") / " + W);
-  if (!Row)
+  std::vector<const Stmt *> Work = Shape->Work;
+  if (Shape->Form == OneDimKernel::Guarded) {
+    const auto *CS = dyn_cast<CompoundStmt>(Work.front());
+    if (!CS)
+      return Error::success();
+    Work.assign(CS->body_begin(), CS->body_end());
+  }
+  Work.push_back(Shape->IndexDecl);
+  for (const Stmt *S : Work)
+    if (!S->getBeginLoc().isFileID() || !S->getEndLoc().isFileID())
+      return Error::success();
+  Work.pop_back();
+
+  RowEdits E(Ctx, Kernel);
+  if (!matchOneSum(E, Work) && !matchRowLoops(E, Work))
     return Error::success();
-  Edits.push_back(*Row);
-  std::string IndexIndent(
-      SM.getSpellingColumnNumber(Shape->IndexDecl->getBeginLoc()) - 1, ' ');
-  Edits.push_back(tooling::Replacement(
-      SM, Shape->IndexDecl->getEndLoc().getLocWithOffset(1), 0,
-      "\n" + IndexIndent + "// One warp per row: its lanes split the row.\n" +
-          IndexIndent + "int " + Lane + " = threadIdx.x % " + W + ";"));
-  for (const tooling::Replacement &R : Edits)
-    if (Error E = Out.add(R))
-      return E;
+  if (!E.rowsAndLaunches(Kernel, *Shape))
+    return Error::success();
+  for (const tooling::Replacement &R : E.Edits)
+    if (Error Err = Out.add(R))
+      return Err;
   return Error::success();
 }
