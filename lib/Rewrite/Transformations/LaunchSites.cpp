@@ -358,6 +358,15 @@ std::string autoprof::parenthesize(const Expr *E, llvm::StringRef Text) {
   return "(" + Text.str() + ")";
 }
 
+bool autoprof::isConstantZero(const ASTContext &Ctx, const Expr *E) {
+  Expr::EvalResult R;
+  if (!E || !E->EvaluateAsRValue(R, Ctx))
+    return false;
+  if (R.Val.isInt())
+    return R.Val.getInt().isZero();
+  return R.Val.isFloat() && R.Val.getFloat().isZero();
+}
+
 bool autoprof::mentions(const Stmt *S, const VarDecl *V) {
   if (!S)
     return false;

@@ -106,6 +106,10 @@ bool isUnitIncrement(const clang::ASTContext &Ctx, const clang::Expr *E,
 /// Whether \p S refers to \p V anywhere in it.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 
+/// Whether \p E is a constant integer or floating-point zero (false for a
+/// null \p E).
+bool isConstantZero(const clang::ASTContext &Ctx, const clang::Expr *E);
+
 /// \p Text in parentheses unless \p E is an identifier, a literal or a call.
 std::string parenthesize(const clang::Expr *E, llvm::StringRef Text);
 

@@ -138,13 +138,6 @@ bool isReturnOnly(const Stmt *S) {
   return R && !R->getRetValue();
 }
 
-bool isZero(const ASTContext &Ctx, const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *FL = dyn_cast<FloatingLiteral>(E))
-    return FL->getValue().isPosZero();
-  return evaluateInt(E, Ctx) == 0;
-}
-
 /// \p S itself, or the only statement of a compound \p S.
 const Stmt *onlyStmt(const Stmt *S) {
   if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
@@ -187,8 +180,8 @@ bool matchProduct(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> S,
   if (!AccDecl || !AccDecl->isSingleDecl())
     return false;
   Mm.Acc = dyn_cast<VarDecl>(AccDecl->getSingleDecl());
-  if (!Mm.Acc || !Mm.Acc->getInit() || !isZero(Ctx, Mm.Acc->getInit()) ||
-      Mm.Acc->isStaticLocal())
+  if (!Mm.Acc || !Mm.Acc->getInit() ||
+      !isConstantZero(Ctx, Mm.Acc->getInit()) || Mm.Acc->isStaticLocal())
     return false;
   Mm.Elem = Mm.Acc->getType().getCanonicalType();
   if (Mm.Elem != Ctx.FloatTy && Mm.Elem != Ctx.DoubleTy)

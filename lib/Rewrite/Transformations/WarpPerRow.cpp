@@ -106,15 +106,9 @@ bool isPureMath(StringRef Name) {
   return llvm::is_contained(Names, Name);
 }
 
-/// Whether evaluating \p S changes nothing: no assignment, increment or
-/// volatile access, and no call but to the math functions above and the
-/// builtins Clang knows to be constant (`__builtin_inff` of `INFINITY`).
-bool isPure(const ASTContext &Ctx, const Stmt *S) {
-  if (!S)
-    return true;
-  if (const auto *E = dyn_cast<Expr>(S))
-    if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
-      return false;
+/// Whether every call in \p S is to one of the math functions above or to
+/// a builtin Clang knows to be constant (`__builtin_inff` of `INFINITY`).
+bool callsOnlyMath(const ASTContext &Ctx, const Stmt *S) {
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     const auto *F = dyn_cast_or_null<FunctionDecl>(Call->getCalleeDecl());
     unsigned Builtin = F ? F->getBuiltinID() : 0;
@@ -124,19 +118,17 @@ bool isPure(const ASTContext &Ctx, const Stmt *S) {
       return false;
   }
   for (const Stmt *C : S->children())
-    if (!isPure(Ctx, C))
+    if (C && !callsOnlyMath(Ctx, C))
       return false;
   return true;
 }
 
-/// Whether \p E is a constant zero.
-bool isZero(const ASTContext &Ctx, const Expr *E) {
-  Expr::EvalResult R;
-  if (!E || !E->EvaluateAsRValue(R, Ctx))
-    return false;
-  if (R.Val.isInt())
-    return R.Val.getInt().isZero();
-  return R.Val.isFloat() && R.Val.getFloat().isZero();
+/// Whether evaluating \p E changes nothing: no assignment, increment or
+/// volatile access, and no call but to the math functions (true for a null
+/// \p E).
+bool isPure(const ASTContext &Ctx, const Expr *E) {
+  return !E || (!E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) &&
+                callsOnlyMath(Ctx, E));
 }
 
 /// Whether every subscript in \p S indexes by exactly \p L.
@@ -178,7 +170,7 @@ matchReduction(const ASTContext &Ctx, const Stmt *Last,
   if (const auto *Acc = dyn_cast<CompoundAssignOperator>(Last)) {
     const VarDecl *S = Local(Acc->getLHS());
     if (Acc->getOpcode() != BO_AddAssign || !Carried(S) ||
-        !isZero(Ctx, S->getInit()) || mentions(Acc->getRHS(), S) ||
+        !isConstantZero(Ctx, S->getInit()) || mentions(Acc->getRHS(), S) ||
         !isPure(Ctx, Acc->getRHS()))
       return std::nullopt;
     return RowReduction{S, ""};
@@ -319,7 +311,7 @@ bool matchOneSum(RowEdits &E, const std::vector<const Stmt *> &Work) {
   const auto *Sum = dyn_cast<VarDecl>(SumDecl->getSingleDecl());
   if (!Sum || !Sum->getInit() || Sum->isStaticLocal() ||
       !isShuffled(Ctx, Sum->getType()) || Sum->getType().isConstQualified() ||
-      !isZero(Ctx, Sum->getInit()))
+      !isConstantZero(Ctx, Sum->getInit()))
     return false;
   const auto *Loop = cast<ForStmt>(Work[1]);
   const VarDecl *L = rowLoop(Ctx, Loop);
