@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OneDimKernel.h"
-#include "LaunchSites.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PrivatizeAtomicsSmem.h"
-#include "LaunchSites.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 #include "OneDimKernel.h"
 
 #include "clang/AST/ASTContext.h"

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LaunchSites.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -12,8 +12,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_LAUNCHSITES_H
-#define AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_LAUNCHSITES_H
+#ifndef AUTOPROF_KERNELMODEL_LAUNCHSITES_H
+#define AUTOPROF_KERNELMODEL_LAUNCHSITES_H
 
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -115,4 +115,4 @@ std::string parenthesize(const clang::Expr *E, llvm::StringRef Text);
 
 } // namespace autoprof
 
-#endif // AUTOPROF_LIB_REWRITE_TRANSFORMATIONS_LAUNCHSITES_H
+#endif // AUTOPROF_KERNELMODEL_LAUNCHSITES_H

@@ -1,0 +1,208 @@
+//===- KernelModel.h - One model of a kernel for every question -*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The kernel model: what a kernel computes, read once from its AST and
+/// shared by the transformations, whatever the spelling. It holds
+///   - the value of every integer expression as a Polynomial over the
+///     thread-hierarchy builtins, parameters, loop variables and constants,
+///     seen through locals computed once, macros, `constexpr`, casts;
+///   - the guard: the early returns and enclosing `if`s before the work of
+///     a thread, as bounds `L < R` or `L <= R`, and the statements it
+///     guards;
+///   - the loops, with their variable, first value, end, step and trip
+///     count;
+///   - every access to a parameter's memory or a `__shared__` array, with
+///     its array, element index, direction and enclosing loops;
+///   - the reductions: a local scalar or a global element accumulated
+///     across a loop;
+///   - the launch sites, with their grid and block.
+/// A question the model cannot answer comes with a one-line reason, so
+/// that a transformation can say why it did not apply.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_KERNELMODEL_KERNELMODEL_H
+#define AUTOPROF_KERNELMODEL_KERNELMODEL_H
+
+#include "autoprof/KernelModel/LaunchSites.h"
+#include "autoprof/KernelModel/Polynomial.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+class IfStmt;
+class Stmt;
+class VarDecl;
+} // namespace clang
+
+namespace autoprof {
+
+/// A value or the reason there is none.
+struct ModelValue {
+  std::optional<Polynomial> Value;
+  /// Why Value is absent; empty when it is present.
+  std::string Why;
+
+  explicit operator bool() const { return Value.has_value(); }
+};
+
+/// One condition of the guard: `Lhs < Rhs` (Strict) or `Lhs <= Rhs`.
+struct GuardBound {
+  Polynomial Lhs, Rhs;
+  bool Strict = true;
+  /// The comparison as written (inside a negation when it came from an
+  /// early return).
+  const clang::Expr *Cond = nullptr;
+};
+
+/// A counted `for` loop: `for (V = First; V < End; V += Step)`.
+struct ModelLoop {
+  const clang::Stmt *S = nullptr;
+  /// Null when the loop is not counted; Why says why.
+  const clang::VarDecl *Var = nullptr;
+  /// The variable the loop's init statement sets, even when the loop is not
+  /// counted.
+  const clang::VarDecl *InitVar = nullptr;
+  /// Whether the variable is declared by the loop's init statement.
+  bool DeclaredByLoop = false;
+  Polynomial First, End, Step;
+  /// The loop's end as written (`N` of `j < N`), or null.
+  const clang::Expr *EndExpr = nullptr;
+  std::optional<int64_t> TripCount;
+  /// The enclosing model loop, or -1.
+  int Parent = -1;
+  std::string Why;
+
+  bool counted() const { return Var != nullptr; }
+};
+
+/// One access to memory: `P[i]`, `*(P + i)`, `S[i][j]`.
+struct ModelAccess {
+  /// The subscript or dereference expression.
+  const clang::Expr *E = nullptr;
+  /// The parameter (for global memory) or the `__shared__` array it
+  /// reaches; null when the model cannot tell.
+  const clang::VarDecl *Array = nullptr;
+  bool Shared = false;
+  /// The element index from the start of Array, when known.
+  std::optional<Polynomial> Index;
+  std::string Why;
+  bool Read = false, Write = false;
+  /// The model loops around the access, outermost first.
+  std::vector<unsigned> Loops;
+};
+
+/// `X += e`, `X = X + e` or `X = f(X, e)` (f a minimum or maximum) across a
+/// loop, with X a local scalar or one global element.
+struct ModelReduction {
+  unsigned Loop = 0;
+  /// The update, a statement of the loop's body.
+  const clang::Expr *Update = nullptr;
+  /// The scalar accumulated, or null.
+  const clang::VarDecl *Scalar = nullptr;
+  /// The accumulated element's access (index into accesses()), or -1.
+  int Element = -1;
+  /// "+" for a sum, or the function's name ("fmaxf").
+  std::string Combine;
+  /// The term e added or combined each iteration.
+  const clang::Expr *Term = nullptr;
+};
+
+/// The model of one kernel. It refers to the AST of \p Kernel, which must
+/// outlive it.
+class KernelModel {
+public:
+  KernelModel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
+  ~KernelModel();
+  KernelModel(const KernelModel &) = delete;
+  KernelModel &operator=(const KernelModel &) = delete;
+
+  clang::ASTContext &context() const { return Ctx; }
+  const clang::FunctionDecl &kernel() const { return Kernel; }
+
+  /// The value of the integer expression \p E of the kernel's body, at its
+  /// place: loop variables inside their loop are symbols, locals assigned
+  /// once stand for their initializer, constants are folded.
+  ModelValue value(const clang::Expr *E) const;
+
+  /// The guard's bounds; meaningful when guardWhy() is empty.
+  llvm::ArrayRef<GuardBound> guard() const { return Guard; }
+  /// The `if` statements the guard is made of, outermost first.
+  llvm::ArrayRef<const clang::IfStmt *> guardStatements() const {
+    return GuardStmts;
+  }
+  /// Why the guard is not a conjunction of bounds; empty when it is.
+  const std::string &guardWhy() const { return GuardWhy; }
+  /// The declarations before and between the guard's statements, which
+  /// every thread evaluates.
+  llvm::ArrayRef<const clang::Stmt *> prologue() const { return Prologue; }
+  /// The statements the guard protects: the work of one thread.
+  llvm::ArrayRef<const clang::Stmt *> work() const { return Work; }
+
+  llvm::ArrayRef<ModelLoop> loops() const { return Loops; }
+  /// The index in loops() of the loop statement \p S, or -1.
+  int loopIndex(const clang::Stmt *S) const;
+  llvm::ArrayRef<ModelAccess> accesses() const { return Accesses; }
+  llvm::ArrayRef<ModelReduction> reductions() const { return Reductions; }
+
+  /// Why the kernel's threads may depend on each other (`__shared__`
+  /// memory, barriers, shuffles, votes, atomics, calls to functions defined
+  /// outside system headers, inline assembly, kernel launches); empty when
+  /// they cannot.
+  const std::string &cooperationWhy() const { return CooperationWhy; }
+
+  /// Every read of threadIdx, blockIdx, blockDim or gridDim in the body.
+  llvm::ArrayRef<const clang::Expr *> builtinUses() const {
+    return BuiltinUses;
+  }
+  /// The outermost expressions of the body whose value is \p P and that
+  /// read a builtin themselves (not through a local); the uses of builtins
+  /// outside them go to \p Uncovered.
+  std::vector<const clang::Expr *>
+  expressionsOfValue(const Polynomial &P,
+                     std::vector<const clang::Expr *> &Uncovered) const;
+
+  /// The kernel's launches in the translation unit (findLaunches()), or
+  /// nullopt with launchWhy().
+  const std::optional<std::vector<KernelLaunch>> &launches() const {
+    return Launches;
+  }
+  const std::string &launchWhy() const { return LaunchWhy; }
+
+  /// "line N" of \p S, for reasons.
+  std::string where(const clang::Stmt *S) const;
+
+private:
+  class Builder;
+  clang::ASTContext &Ctx;
+  const clang::FunctionDecl &Kernel;
+  std::vector<GuardBound> Guard;
+  std::vector<const clang::IfStmt *> GuardStmts;
+  std::string GuardWhy;
+  std::vector<const clang::Stmt *> Prologue, Work;
+  std::vector<ModelLoop> Loops;
+  llvm::DenseMap<const clang::Stmt *, unsigned> LoopOfStmt;
+  std::vector<ModelAccess> Accesses;
+  std::vector<ModelReduction> Reductions;
+  std::string CooperationWhy;
+  std::vector<const clang::Expr *> BuiltinUses;
+  std::optional<std::vector<KernelLaunch>> Launches;
+  std::string LaunchWhy;
+  mutable llvm::DenseMap<const clang::Expr *, ModelValue> Values;
+};
+
+} // namespace autoprof
+
+#endif // AUTOPROF_KERNELMODEL_KERNELMODEL_H

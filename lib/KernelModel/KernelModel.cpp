@@ -1,0 +1,1037 @@
+//===- KernelModel.cpp - One model of a kernel for every question ---------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/KernelModel/KernelModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <functional>
+
+using namespace clang;
+using namespace autoprof;
+
+namespace {
+
+/// Deeper chains of locals and operators are not followed.
+constexpr unsigned MaxDepth = 128;
+
+/// The builtin `threadIdx.x` ... read by \p E (a PseudoObjectExpr or an
+/// MSPropertyRefExpr), or nullopt.
+std::optional<Symbol> builtinSymbol(const Expr *E) {
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  const auto *P = dyn_cast<MSPropertyRefExpr>(E);
+  if (!P)
+    return std::nullopt;
+  const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
+  if (const auto *O = dyn_cast<OpaqueValueExpr>(Base))
+    Base = O->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *DR = dyn_cast<DeclRefExpr>(Base);
+  std::string F = P->getPropertyDecl()->getNameAsString();
+  if (!DR || F.size() != 1 || F[0] < 'x' || F[0] > 'z')
+    return std::nullopt;
+  unsigned Dim = F[0] - 'x';
+  StringRef V = DR->getDecl()->getName();
+  if (V == "threadIdx")
+    return Symbol::threadIdx(Dim);
+  if (V == "blockIdx")
+    return Symbol::blockIdx(Dim);
+  if (V == "blockDim")
+    return Symbol::blockDim(Dim);
+  if (V == "gridDim")
+    return Symbol::gridDim(Dim);
+  return std::nullopt;
+}
+
+/// The one parent of \p S, or null.
+const Stmt *parentOf(ASTContext &Ctx, const Stmt *S) {
+  auto Parents = Ctx.getParents(*S);
+  return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+}
+
+/// Whether \p Inner is \p Outer or inside it.
+bool isWithin(ASTContext &Ctx, const Stmt *Inner, const Stmt *Outer) {
+  for (const Stmt *S = Inner; S; S = parentOf(Ctx, S))
+    if (S == Outer)
+      return true;
+  return false;
+}
+
+/// The statements of \p S: its children when it is a compound statement.
+std::vector<const Stmt *> statementsOf(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return {CS->body_begin(), CS->body_end()};
+  if (!S)
+    return {};
+  return {S};
+}
+
+bool isReturnOnly(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return CS->size() == 1 && isReturnOnly(CS->body_front());
+  const auto *R = dyn_cast_or_null<ReturnStmt>(S);
+  return R && !R->getRetValue();
+}
+
+/// Whether \p E, through parentheses and casts, refers to \p V.
+bool refersTo(const Expr *E, const VarDecl *V) {
+  E = E->IgnoreParenCasts();
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  return DR && DR->getDecl() == V;
+}
+
+/// Whether \p S reads or writes \p V anywhere.
+bool uses(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (DR->getDecl() == V)
+      return true;
+  for (const Stmt *C : S->children())
+    if (uses(C, V))
+      return true;
+  return false;
+}
+
+/// Whether every reference to \p V inside \p S only reads it.
+bool onlyReadIn(ASTContext &Ctx, const VarDecl *V, const Stmt *S) {
+  if (!S)
+    return true;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+    if (DR->getDecl() != V)
+      return true;
+    const Stmt *C = DR;
+    while (const Stmt *P = parentOf(Ctx, C)) {
+      if (isa<ParenExpr>(P)) {
+        C = P;
+        continue;
+      }
+      const auto *IC = dyn_cast<ImplicitCastExpr>(P);
+      return IC && IC->getCastKind() == CK_LValueToRValue;
+    }
+    return false;
+  }
+  for (const Stmt *C : S->children())
+    if (!onlyReadIn(Ctx, V, C))
+      return false;
+  return true;
+}
+
+/// Whether evaluating \p S changes nothing: no assignment, increment or
+/// call, but reads of the thread-hierarchy builtins and calls to functions
+/// Clang knows to be constant.
+bool isPure(const ASTContext &Ctx, const Stmt *S) {
+  if (!S)
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S); E && builtinSymbol(E))
+    return true;
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    return false;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->isIncrementDecrementOp())
+    return false;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *F = C->getDirectCallee();
+    unsigned ID = F ? F->getBuiltinID() : 0;
+    if (!ID || !Ctx.BuiltinInfo.isConst(ID))
+      return false;
+  }
+  if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, StmtExpr>(S))
+    return false;
+  for (const Stmt *C : S->children())
+    if (!isPure(Ctx, C))
+      return false;
+  return true;
+}
+
+const char *const SyncNames[] = {"__syncthreads", "__syncwarp",   "__shfl",
+                                 "__ballot",      "__any",        "__all",
+                                 "__activemask",  "__match",      "__reduce",
+                                 "atomic",        "__threadfence"};
+
+} // namespace
+
+/// Builds the parts of a KernelModel in order: loops (their variables
+/// first, so that values inside loops can name them), the guard, accesses,
+/// reductions, launches.
+class KernelModel::Builder : public RecursiveASTVisitor<Builder> {
+public:
+  explicit Builder(KernelModel &M) : M(M), Ctx(M.Ctx) {}
+
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitForStmt(ForStmt *F) {
+    ModelLoop L;
+    L.S = F;
+    M.LoopOfStmt[F] = M.Loops.size();
+    M.Loops.push_back(L);
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt *W) {
+    ModelLoop L;
+    L.S = W;
+    L.Why = "the loop at " + M.where(W) + " is not a counted `for` loop";
+    M.LoopOfStmt[W] = M.Loops.size();
+    M.Loops.push_back(L);
+    return true;
+  }
+  bool VisitDoStmt(DoStmt *D) {
+    ModelLoop L;
+    L.S = D;
+    L.Why = "the loop at " + M.where(D) + " is not a counted `for` loop";
+    M.LoopOfStmt[D] = M.Loops.size();
+    M.Loops.push_back(L);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasAttr<CUDASharedAttr>())
+      cooperates("it declares the __shared__ variable `" +
+                 V->getNameAsString() + "`");
+    else if (V->isStaticLocal())
+      cooperates("it declares the static variable `" + V->getNameAsString() +
+                 "`");
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (isa<CUDAKernelCallExpr>(CE)) {
+      cooperates("it launches a kernel");
+      return true;
+    }
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD) {
+      if (!isa<CXXOperatorCallExpr>(CE))
+        cooperates("it calls a function through a pointer");
+      return true;
+    }
+    std::string Name = FD->getNameAsString();
+    for (const char *S : SyncNames)
+      if (StringRef(Name).starts_with(S)) {
+        cooperates("it calls `" + Name + "`");
+        return true;
+      }
+    const SourceManager &SM = Ctx.getSourceManager();
+    if ((FD->isDefined() || FD->hasBody()) &&
+        !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+      cooperates("it calls `" + Name + "`, whose body the model does not read");
+    return true;
+  }
+  bool VisitAsmStmt(AsmStmt *) {
+    cooperates("it holds inline assembly");
+    return true;
+  }
+  bool VisitPseudoObjectExpr(PseudoObjectExpr *PO) {
+    if (builtinSymbol(PO))
+      M.BuiltinUses.push_back(PO);
+    return true;
+  }
+  void cooperates(std::string Why) {
+    if (M.CooperationWhy.empty())
+      M.CooperationWhy = std::move(Why);
+  }
+
+  void build();
+
+private:
+  void describeLoop(ModelLoop &L);
+  void buildGuard(const Stmt *Body);
+  void addBounds(const Expr *Cond, bool Negate);
+  void collectAccesses(const Stmt *S);
+  void addAccess(const Expr *E, const Expr *Base, std::optional<Polynomial> Idx,
+                 std::string IdxWhy);
+  const VarDecl *resolveBase(const Expr *Base, Polynomial &Offset,
+                             std::string &Why, unsigned Depth = 0);
+  void findReductions(unsigned LoopIdx);
+
+  KernelModel &M;
+  ASTContext &Ctx;
+};
+
+void KernelModel::Builder::build() {
+  Stmt *Body = M.Kernel.getBody();
+  if (!Body)
+    return;
+  TraverseStmt(Body);
+  for (ModelLoop &L : M.Loops)
+    if (L.Why.empty())
+      describeLoop(L);
+  // Parents among the model's loops.
+  for (ModelLoop &L : M.Loops)
+    for (const Stmt *S = parentOf(Ctx, L.S); S; S = parentOf(Ctx, S))
+      if (int I = M.loopIndex(S); I >= 0) {
+        L.Parent = I;
+        break;
+      }
+  buildGuard(Body);
+  collectAccesses(Body);
+  for (unsigned I = 0; I < M.Loops.size(); ++I)
+    if (M.Loops[I].counted())
+      findReductions(I);
+  M.Launches = findLaunches(Ctx, M.Kernel);
+  if (!M.Launches)
+    M.LaunchWhy = "its launches are not all plain `<<<...>>>` launches in the "
+                  "main file, or it is a template or defined elsewhere";
+}
+
+void KernelModel::Builder::describeLoop(ModelLoop &L) {
+  const auto *F = cast<ForStmt>(L.S);
+  std::string At = "the loop at " + M.where(F);
+  // The variable and its first value.
+  const VarDecl *V = nullptr;
+  const Expr *First = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (DS->isSingleDecl())
+      if ((V = dyn_cast<VarDecl>(DS->getSingleDecl())))
+        First = V->getInit();
+    L.DeclaredByLoop = true;
+  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit())) {
+    if (A->getOpcode() == BO_Assign)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParens())) {
+        V = dyn_cast<VarDecl>(DR->getDecl());
+        First = A->getRHS();
+      }
+  }
+  L.InitVar = V;
+  if (!V || !First || !V->getType()->isIntegerType() ||
+      V->getType().isVolatileQualified()) {
+    L.Why = At + " does not start by setting one integer variable";
+    return;
+  }
+  // The step: ++V, V++, V += S, V = V + S.
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  const Expr *StepExpr = nullptr;
+  bool UnitStep = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    UnitStep = U->isIncrementOp() && refersTo(U->getSubExpr(), V);
+  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    if (CA->getOpcode() == BO_AddAssign && refersTo(CA->getLHS(), V))
+      StepExpr = CA->getRHS();
+  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    const auto *Sum =
+        dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+    if (A->getOpcode() == BO_Assign && refersTo(A->getLHS(), V) && Sum &&
+        Sum->getOpcode() == BO_Add) {
+      if (refersTo(Sum->getLHS(), V))
+        StepExpr = Sum->getRHS();
+      else if (refersTo(Sum->getRHS(), V))
+        StepExpr = Sum->getLHS();
+    }
+  }
+  if (!UnitStep && (!StepExpr || uses(StepExpr, V))) {
+    L.Why =
+        At + " does not step `" + V->getNameAsString() + "` by a fixed amount";
+    return;
+  }
+  // The end: V < E, V <= E, E > V, E >= V.
+  const auto *C = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  const Expr *End = nullptr;
+  bool Inclusive = false;
+  if (C && refersTo(C->getLHS(), V) &&
+      (C->getOpcode() == BO_LT || C->getOpcode() == BO_LE)) {
+    End = C->getRHS();
+    Inclusive = C->getOpcode() == BO_LE;
+  } else if (C && refersTo(C->getRHS(), V) &&
+             (C->getOpcode() == BO_GT || C->getOpcode() == BO_GE)) {
+    End = C->getLHS();
+    Inclusive = C->getOpcode() == BO_GE;
+  }
+  if (!End || uses(End, V)) {
+    L.Why = At + " does not end at a bound `" + V->getNameAsString() + " < N`";
+    return;
+  }
+  // Nothing in the body changes the variable.
+  if (!onlyReadIn(Ctx, V, F->getBody()) || !onlyReadIn(Ctx, V, F->getCond())) {
+    L.Why = At + " changes `" + V->getNameAsString() + "` in its body";
+    return;
+  }
+  L.Var = V;
+  L.EndExpr = End;
+  ModelValue FirstV = M.value(First), EndV = M.value(End);
+  ModelValue StepV =
+      UnitStep ? ModelValue{Polynomial::constant(1), ""} : M.value(StepExpr);
+  for (const ModelValue *X : {&FirstV, &EndV, &StepV})
+    if (!*X) {
+      L.Why = At + ": " + X->Why;
+      L.Var = nullptr;
+      return;
+    }
+  L.First = *FirstV.Value;
+  L.End = *EndV.Value;
+  if (Inclusive)
+    L.End = Polynomial::add(L.End, Polynomial::constant(1)).value_or(L.End);
+  L.Step = *StepV.Value;
+  // A bound that changes inside the loop is no bound.
+  unsigned Self = M.LoopOfStmt.lookup(F);
+  auto Varies = [&](const Polynomial &P) {
+    return P.dependsOn([&](const Symbol &S) {
+      return S.Kind == Symbol::LoopVar && S.Index == Self;
+    });
+  };
+  if (Varies(L.End) || Varies(L.Step)) {
+    L.Why = At + " has a bound that changes as it runs";
+    L.Var = nullptr;
+    return;
+  }
+  auto F0 = L.First.constantValue(), E0 = L.End.constantValue(),
+       S0 = L.Step.constantValue();
+  if (F0 && E0 && S0 && *S0 > 0)
+    L.TripCount = *E0 > *F0 ? (*E0 - *F0 + *S0 - 1) / *S0 : 0;
+}
+
+void KernelModel::Builder::addBounds(const Expr *Cond, bool Negate) {
+  if (!M.GuardWhy.empty())
+    return;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+      U && U->getOpcode() == UO_LNot)
+    return addBounds(U->getSubExpr(), !Negate);
+  const auto *B = dyn_cast<BinaryOperator>(Cond);
+  if (B && B->getOpcode() == (Negate ? BO_LOr : BO_LAnd)) {
+    addBounds(B->getLHS(), Negate);
+    addBounds(B->getRHS(), Negate);
+    return;
+  }
+  if (B && B->isComparisonOp() && B->getOpcode() != BO_EQ &&
+      B->getOpcode() != BO_NE && B->getOpcode() != BO_Cmp) {
+    ModelValue L = M.value(B->getLHS()), R = M.value(B->getRHS());
+    if (!L || !R) {
+      M.GuardWhy = "the guard at " + M.where(B) + ": " + (L ? R.Why : L.Why);
+      return;
+    }
+    BinaryOperatorKind Op = B->getOpcode();
+    if (Negate)
+      Op = Op == BO_LT   ? BO_GE
+           : Op == BO_LE ? BO_GT
+           : Op == BO_GT ? BO_LE
+                         : BO_LT;
+    GuardBound G;
+    G.Cond = B;
+    G.Strict = Op == BO_LT || Op == BO_GT;
+    bool Swap = Op == BO_GT || Op == BO_GE;
+    G.Lhs = Swap ? *R.Value : *L.Value;
+    G.Rhs = Swap ? *L.Value : *R.Value;
+    M.Guard.push_back(std::move(G));
+    return;
+  }
+  M.GuardWhy =
+      "the guard at " + M.where(Cond) + " is not a conjunction of bounds";
+}
+
+void KernelModel::Builder::buildGuard(const Stmt *Body) {
+  std::vector<const Stmt *> Stmts = statementsOf(Body);
+  // Declarations are the prologue when a guard statement follows them, and
+  // the start of the work otherwise.
+  std::vector<const Stmt *> Pending;
+  size_t I = 0;
+  while (I < Stmts.size()) {
+    const Stmt *S = Stmts[I];
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      bool Pure = llvm::all_of(DS->decls(), [&](const Decl *D) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        return V && !V->isStaticLocal() && !V->hasAttr<CUDASharedAttr>() &&
+               isPure(Ctx, V->getInit());
+      });
+      if (!Pure)
+        break;
+      Pending.push_back(S);
+      ++I;
+      continue;
+    }
+    const auto *If = dyn_cast<IfStmt>(S);
+    if (!If || If->getInit() || If->getConditionVariable() ||
+        If->isConstexpr() || If->getElse() || !isPure(Ctx, If->getCond()))
+      break;
+    bool EarlyExit = isReturnOnly(If->getThen());
+    // An enclosing `if` holds the rest of the kernel.
+    if (!EarlyExit && I + 1 != Stmts.size())
+      break;
+    M.Prologue.insert(M.Prologue.end(), Pending.begin(), Pending.end());
+    Pending.clear();
+    M.GuardStmts.push_back(If);
+    addBounds(If->getCond(), /*Negate=*/EarlyExit);
+    if (EarlyExit) {
+      ++I;
+      continue;
+    }
+    Stmts = statementsOf(If->getThen());
+    I = 0;
+  }
+  M.Work = Pending;
+  M.Work.insert(M.Work.end(), Stmts.begin() + I, Stmts.end());
+}
+
+const VarDecl *KernelModel::Builder::resolveBase(const Expr *Base,
+                                                 Polynomial &Offset,
+                                                 std::string &Why,
+                                                 unsigned Depth) {
+  if (Depth > MaxDepth) {
+    Why = "the pointer is computed too deeply";
+    return nullptr;
+  }
+  Base = Base->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(Base);
+      B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub)) {
+    bool LeftPtr = B->getLHS()->getType()->isPointerType();
+    const Expr *Ptr = LeftPtr ? B->getLHS() : B->getRHS();
+    const Expr *Int = LeftPtr ? B->getRHS() : B->getLHS();
+    if (!Ptr->getType()->isPointerType() || !Int->getType()->isIntegerType() ||
+        (B->getOpcode() == BO_Sub && !LeftPtr)) {
+      Why = "a pointer at " + M.where(B) + " is not a pointer plus an offset";
+      return nullptr;
+    }
+    ModelValue Off = M.value(Int);
+    if (!Off) {
+      Why = Off.Why;
+      return nullptr;
+    }
+    auto Sum = B->getOpcode() == BO_Add ? Polynomial::add(Offset, *Off.Value)
+                                        : Polynomial::sub(Offset, *Off.Value);
+    if (!Sum) {
+      Why = "an offset overflows";
+      return nullptr;
+    }
+    Offset = *Sum;
+    return resolveBase(Ptr, Offset, Why, Depth + 1);
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(Base);
+      U && U->getOpcode() == UO_AddrOf) {
+    if (const auto *AS =
+            dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens())) {
+      ModelValue Idx = M.value(AS->getIdx());
+      if (!Idx) {
+        Why = Idx.Why;
+        return nullptr;
+      }
+      Offset = Polynomial::add(Offset, *Idx.Value).value_or(Offset);
+      return resolveBase(AS->getBase(), Offset, Why, Depth + 1);
+    }
+  }
+  const auto *DR = dyn_cast<DeclRefExpr>(Base);
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!V) {
+    Why = "the memory accessed at " + M.where(Base) +
+          " is not a parameter's or an array's";
+    return nullptr;
+  }
+  if (V->getType()->isArrayType())
+    return V;
+  if (isa<ParmVarDecl>(V)) {
+    if (!isUnmodified(Ctx, *V)) {
+      Why = "the pointer parameter `" + V->getNameAsString() +
+            "` is changed in the kernel";
+      return nullptr;
+    }
+    return V;
+  }
+  if (V->isLocalVarDecl() && V->getInit() && isUnmodified(Ctx, *V))
+    return resolveBase(V->getInit(), Offset, Why, Depth + 1);
+  Why = "the pointer `" + V->getNameAsString() +
+        "` is not a parameter plus an offset fixed once";
+  return nullptr;
+}
+
+void KernelModel::Builder::addAccess(const Expr *E, const Expr *Base,
+                                     std::optional<Polynomial> Idx,
+                                     std::string IdxWhy) {
+  ModelAccess A;
+  A.E = E;
+  Polynomial Offset;
+  std::string Why;
+  A.Array = resolveBase(Base, Offset, Why);
+  if (!A.Array) {
+    A.Why = Why;
+  } else {
+    A.Shared = A.Array->hasAttr<CUDASharedAttr>();
+    if (Idx) {
+      A.Index = Polynomial::add(Offset, *Idx);
+      if (!A.Index)
+        A.Why = "an index overflows";
+    } else {
+      A.Why = IdxWhy;
+    }
+  }
+  // Direction, from the parent.
+  const Stmt *C = E;
+  const Stmt *P = parentOf(Ctx, C);
+  while (P && isa<ParenExpr>(P)) {
+    C = P;
+    P = parentOf(Ctx, C);
+  }
+  A.Read = true;
+  if (const auto *B = dyn_cast_or_null<BinaryOperator>(P);
+      B && B->isAssignmentOp() && B->getLHS()->IgnoreParens() == E) {
+    A.Write = true;
+    A.Read = B->isCompoundAssignmentOp();
+  } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+             U &&
+             (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)) {
+    A.Write = true;
+  } else if (!isa_and_nonnull<ImplicitCastExpr>(P) &&
+             !isa_and_nonnull<ArraySubscriptExpr>(P)) {
+    // Bound to a reference, a member call: assume both.
+    A.Write = !E->getType().isConstQualified();
+  }
+  for (const Stmt *S = parentOf(Ctx, E); S; S = parentOf(Ctx, S))
+    if (int I = M.loopIndex(S); I >= 0)
+      A.Loops.insert(A.Loops.begin(), I);
+  M.Accesses.push_back(std::move(A));
+}
+
+void KernelModel::Builder::collectAccesses(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+    // The outermost subscript of a multi-dimensional array: S[i][j] is
+    // element i * B + j of `T S[A][B]`.
+    const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+    if (!isa<ArraySubscriptExpr>(Base) ||
+        !Base->getType()->isConstantArrayType() ||
+        AS->getBase()->getType()->isPointerType()) {
+      std::optional<Polynomial> Idx;
+      std::string Why;
+      const ArraySubscriptExpr *Cur = AS;
+      Polynomial Acc;
+      Polynomial Scale = Polynomial::constant(1);
+      bool Ok = true;
+      while (true) {
+        ModelValue I = M.value(Cur->getIdx());
+        std::optional<Polynomial> Term =
+            I ? Polynomial::mul(*I.Value, Scale) : std::nullopt;
+        std::optional<Polynomial> Sum =
+            Term ? Polynomial::add(Acc, *Term) : std::nullopt;
+        if (!Sum) {
+          Ok = false;
+          Why = I ? "an index overflows" : I.Why;
+          break;
+        }
+        Acc = *Sum;
+        const Expr *Inner = Cur->getBase()->IgnoreParenImpCasts();
+        const auto *InnerAS = dyn_cast<ArraySubscriptExpr>(Inner);
+        const auto *CAT = Ctx.getAsConstantArrayType(Inner->getType());
+        if (!InnerAS || !CAT)
+          break;
+        auto NewScale = Polynomial::mul(
+            Scale, Polynomial::constant(CAT->getSize().getSExtValue()));
+        if (!NewScale) {
+          Ok = false;
+          Why = "an index overflows";
+          break;
+        }
+        Scale = *NewScale;
+        Cur = InnerAS;
+      }
+      if (Ok)
+        Idx = Acc;
+      addAccess(AS, Cur->getBase(), Idx, Why);
+    }
+  } else if (const auto *U = dyn_cast<UnaryOperator>(S);
+             U && U->getOpcode() == UO_Deref) {
+    addAccess(U, U->getSubExpr(), Polynomial(), "");
+  }
+  for (const Stmt *C : S->children())
+    collectAccesses(C);
+}
+
+void KernelModel::Builder::findReductions(unsigned LoopIdx) {
+  const ModelLoop &L = M.Loops[LoopIdx];
+  const auto *F = cast<ForStmt>(L.S);
+  // A symbol that changes across the loop's iterations.
+  auto InLoop = [&](const Symbol &S) {
+    if (S.Kind != Symbol::LoopVar)
+      return S.Kind == Symbol::Opaque;
+    for (int I = S.Index; I >= 0; I = M.Loops[I].Parent)
+      if (static_cast<unsigned>(I) == LoopIdx)
+        return true;
+    return false;
+  };
+  auto AccessOf = [&](const Expr *E) -> int {
+    E = E->IgnoreParens();
+    for (unsigned I = 0; I < M.Accesses.size(); ++I)
+      if (M.Accesses[I].E == E)
+        return I;
+    return -1;
+  };
+  for (const Stmt *S : statementsOf(F->getBody())) {
+    const auto *B = dyn_cast<BinaryOperator>(S);
+    if (!B || !B->isAssignmentOp())
+      continue;
+    ModelReduction R;
+    R.Loop = LoopIdx;
+    R.Update = B;
+    const Expr *Target = B->getLHS()->IgnoreParens();
+    // The accumulated variable or element.
+    auto IsTarget = [&](const Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *DR = dyn_cast<DeclRefExpr>(Target))
+        return refersTo(E, cast<VarDecl>(DR->getDecl()));
+      int T = AccessOf(Target), O = AccessOf(E);
+      return T >= 0 && O >= 0 && M.Accesses[O].Array == M.Accesses[T].Array &&
+             M.Accesses[O].Index && M.Accesses[T].Index &&
+             *M.Accesses[O].Index == *M.Accesses[T].Index;
+    };
+    if (B->getOpcode() == BO_AddAssign) {
+      R.Combine = "+";
+      R.Term = B->getRHS();
+    } else if (B->getOpcode() == BO_Assign) {
+      const Expr *RHS = B->getRHS()->IgnoreParenImpCasts();
+      if (const auto *Add = dyn_cast<BinaryOperator>(RHS);
+          Add && Add->getOpcode() == BO_Add) {
+        R.Combine = "+";
+        if (IsTarget(Add->getLHS()))
+          R.Term = Add->getRHS();
+        else if (IsTarget(Add->getRHS()))
+          R.Term = Add->getLHS();
+      } else if (const auto *Call = dyn_cast<CallExpr>(RHS);
+                 Call && Call->getNumArgs() == 2 && Call->getDirectCallee() &&
+                 Call->getDirectCallee()->getIdentifier()) {
+        StringRef N = Call->getDirectCallee()->getName();
+        if (llvm::is_contained({"fmaxf", "fminf", "fmax", "fmin", "max", "min"},
+                               N)) {
+          R.Combine = N.str();
+          if (IsTarget(Call->getArg(0)))
+            R.Term = Call->getArg(1);
+          else if (IsTarget(Call->getArg(1)))
+            R.Term = Call->getArg(0);
+        }
+      }
+    }
+    if (!R.Term)
+      continue;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Target)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (!V || !V->getType()->isArithmeticType() || V->isStaticLocal() ||
+          !V->isLocalVarDecl())
+        continue;
+      // Declared inside the loop: not carried across iterations.
+      const SourceManager &SM = Ctx.getSourceManager();
+      bool DeclaredInside = SM.isPointWithin(SM.getFileLoc(V->getLocation()),
+                                             SM.getFileLoc(F->getBeginLoc()),
+                                             SM.getFileLoc(F->getEndLoc()));
+      if (DeclaredInside || uses(R.Term, V))
+        continue;
+      // Nothing else in the loop touches it.
+      bool Other = uses(F->getCond(), V) || uses(F->getInc(), V);
+      for (const Stmt *O : statementsOf(F->getBody()))
+        Other |= O != S && uses(O, V);
+      if (Other)
+        continue;
+      R.Scalar = V;
+    } else {
+      int T = AccessOf(Target);
+      if (T < 0 || !M.Accesses[T].Array || M.Accesses[T].Shared ||
+          !M.Accesses[T].Index || M.Accesses[T].Index->dependsOn(InLoop))
+        continue;
+      // No other access in the loop reaches the same array.
+      bool Other = false;
+      for (unsigned I = 0; I < M.Accesses.size(); ++I) {
+        const ModelAccess &A = M.Accesses[I];
+        if (static_cast<int>(I) == T || A.Array != M.Accesses[T].Array ||
+            !isWithin(Ctx, A.E, F))
+          continue;
+        // The read of the element in `X = X + e` itself.
+        bool SelfRead = B->getOpcode() == BO_Assign && !A.Write && A.Index &&
+                        *A.Index == *M.Accesses[T].Index &&
+                        !isWithin(Ctx, A.E, R.Term);
+        Other |= !SelfRead;
+      }
+      if (Other || !M.Accesses[T].Array->getType()->isPointerType())
+        continue;
+      R.Element = T;
+    }
+    M.Reductions.push_back(R);
+  }
+}
+
+KernelModel::KernelModel(ASTContext &Ctx, const FunctionDecl &Kernel)
+    : Ctx(Ctx), Kernel(Kernel) {
+  Builder B(*this);
+  B.build();
+}
+
+KernelModel::~KernelModel() = default;
+
+int KernelModel::loopIndex(const Stmt *S) const {
+  auto It = LoopOfStmt.find(S);
+  return It == LoopOfStmt.end() ? -1 : static_cast<int>(It->second);
+}
+
+std::string KernelModel::where(const Stmt *S) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation L = SM.getFileLoc(S->getBeginLoc());
+  return "line " + std::to_string(SM.getPresumedLineNumber(L));
+}
+
+namespace {
+
+/// Computes values; a helper of KernelModel::value().
+class ValueComputer {
+public:
+  ValueComputer(const KernelModel &M, ASTContext &Ctx,
+                llvm::ArrayRef<ModelLoop> Loops)
+      : M(M), Ctx(Ctx), Loops(Loops) {}
+
+  ModelValue compute(const Expr *E, unsigned Depth) {
+    if (Depth > MaxDepth)
+      return fail("the value at " + M.where(E) + " is computed too deeply");
+    E = E->IgnoreParens();
+    if (!E->isValueDependent() && !E->isTypeDependent() &&
+        !E->containsErrors() && E->getType()->isIntegralOrEnumerationType()) {
+      Expr::EvalResult R;
+      if (E->EvaluateAsInt(R, Ctx)) {
+        std::optional<int64_t> V = R.Val.getInt().tryExtValue();
+        if (!V)
+          return fail("the constant at " + M.where(E) +
+                      " does not fit 64 bits");
+        return ok(Polynomial::constant(*V));
+      }
+    }
+    if (auto S = builtinSymbol(E))
+      return ok(Polynomial::symbol(*S));
+    if (const auto *C = dyn_cast<CastExpr>(E)) {
+      const Expr *Sub = C->getSubExpr();
+      if (C->getCastKind() == CK_LValueToRValue || C->getCastKind() == CK_NoOp)
+        return compute(Sub, Depth + 1);
+      if (!C->getType()->isIntegerType() || !Sub->getType()->isIntegerType())
+        return fail("the value at " + M.where(E) +
+                    " is converted from a non-integer type");
+      if (Ctx.getTypeSize(C->getType()) < 32 &&
+          Ctx.getTypeSize(C->getType()) < Ctx.getTypeSize(Sub->getType()))
+        return fail("the value at " + M.where(E) +
+                    " is narrowed to fewer than 32 bits");
+      return compute(Sub, Depth + 1);
+    }
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      return reference(DR, Depth);
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_Plus)
+        return compute(U->getSubExpr(), Depth + 1);
+      if (U->getOpcode() == UO_Minus) {
+        ModelValue S = compute(U->getSubExpr(), Depth + 1);
+        if (!S)
+          return S;
+        return wrap(Polynomial::sub(Polynomial(), *S.Value), E);
+      }
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      BinaryOperatorKind Op = B->getOpcode();
+      if (Op == BO_Add || Op == BO_Sub || Op == BO_Mul || Op == BO_Shl ||
+          Op == BO_Div || Op == BO_Shr) {
+        ModelValue L = compute(B->getLHS(), Depth + 1);
+        if (!L)
+          return L;
+        ModelValue R = compute(B->getRHS(), Depth + 1);
+        if (!R)
+          return R;
+        const Polynomial &A = *L.Value, &C = *R.Value;
+        switch (Op) {
+        case BO_Add:
+          return wrap(Polynomial::add(A, C), E);
+        case BO_Sub:
+          return wrap(Polynomial::sub(A, C), E);
+        case BO_Mul:
+          return wrap(Polynomial::mul(A, C), E);
+        case BO_Shl:
+          if (auto K = C.constantValue(); K && *K >= 0 && *K < 62)
+            return wrap(
+                Polynomial::mul(A, Polynomial::constant(int64_t(1) << *K)), E);
+          break;
+        default:
+          break;
+        }
+        return fail("`" + text(E) + "` at " + M.where(E) +
+                    " divides or shifts a value that is not constant");
+      }
+    }
+    if (isa<ArraySubscriptExpr>(E) ||
+        (isa<UnaryOperator>(E) &&
+         cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+      return fail("`" + text(E) + "` at " + M.where(E) +
+                  " is loaded from memory");
+    return fail("`" + text(E) + "` at " + M.where(E) +
+                " is not a sum of products of indices, parameters and "
+                "constants");
+  }
+
+private:
+  ModelValue reference(const DeclRefExpr *DR, unsigned Depth) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V || !V->getType()->isIntegralOrEnumerationType())
+      return fail("`" + DR->getNameInfo().getAsString() + "` at " +
+                  M.where(DR) + " is not an integer variable");
+    std::string Name = V->getNameAsString();
+    // The variable of an enclosing counted loop.
+    int Best = -1;
+    for (unsigned I = 0; I < Loops.size(); ++I)
+      if (Loops[I].Var == V && isWithin(Ctx, DR, Loops[I].S) &&
+          !isWithin(Ctx, DR, cast<ForStmt>(Loops[I].S)->getInit()))
+        if (Best < 0 || isWithin(Ctx, Loops[I].S, Loops[Best].S))
+          Best = I;
+    if (Best >= 0)
+      return ok(Polynomial::symbol(Symbol::loopVar(Best, Name)));
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      if (!isUnmodified(Ctx, *P))
+        return fail("the parameter `" + Name + "` is changed in the kernel");
+      return ok(
+          Polynomial::symbol(Symbol::param(P->getFunctionScopeIndex(), Name)));
+    }
+    for (const ModelLoop &L : Loops) {
+      if (L.InitVar != V)
+        continue;
+      if (!L.counted() && isWithin(Ctx, DR, L.S))
+        return fail(L.Why);
+      return fail("`" + Name + "` at " + M.where(DR) +
+                  " is read after its loop");
+    }
+    if (!V->getInit())
+      return fail("`" + Name + "` at " + M.where(DR) +
+                  " is not given its value where it is declared");
+    if (!V->hasLocalStorage() && !V->getType().isConstQualified())
+      return fail("`" + Name + "` is a global variable that may change");
+    if (!isUnmodified(Ctx, *V))
+      return fail("`" + Name + "` at " + M.where(DR) +
+                  " is assigned more than once");
+    return M.value(V->getInit());
+  }
+
+  std::string text(const Expr *E) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+    StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
+    std::string Out;
+    for (char C : T) {
+      if (Out.size() >= 48) {
+        Out += "...";
+        break;
+      }
+      Out += (C == '\n' || C == '\t' || static_cast<unsigned char>(C) < 32 ||
+              static_cast<unsigned char>(C) >= 127)
+                 ? ' '
+                 : C;
+    }
+    return Out.empty() ? "an expression" : Out;
+  }
+  ModelValue ok(Polynomial P) { return ModelValue{std::move(P), ""}; }
+  ModelValue fail(std::string Why) {
+    return ModelValue{std::nullopt, std::move(Why)};
+  }
+  ModelValue wrap(std::optional<Polynomial> P, const Expr *E) {
+    if (!P)
+      return fail("the value at " + M.where(E) + " overflows 64 bits");
+    return ok(std::move(*P));
+  }
+
+  const KernelModel &M;
+  ASTContext &Ctx;
+  llvm::ArrayRef<ModelLoop> Loops;
+};
+
+} // namespace
+
+ModelValue KernelModel::value(const Expr *E) const {
+  auto It = Values.find(E);
+  if (It != Values.end())
+    return It->second;
+  // Locals chain into their initializers through value(), so the depth is
+  // kept per call chain.
+  static thread_local unsigned Depth = 0;
+  if (Depth > MaxDepth)
+    return ModelValue{std::nullopt,
+                      "the value at " + where(E) + " is computed too deeply"};
+  ++Depth;
+  ValueComputer C(*this, Ctx, Loops);
+  ModelValue V = C.compute(E, 0);
+  --Depth;
+  Values[E] = V;
+  return V;
+}
+
+std::vector<const Expr *>
+KernelModel::expressionsOfValue(const Polynomial &P,
+                                std::vector<const Expr *> &Uncovered) const {
+  std::vector<const Expr *> Found;
+  llvm::SmallPtrSet<const Expr *, 16> Covered;
+  // Whether S reads a builtin itself.
+  std::function<bool(const Stmt *)> ReadsBuiltin = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S); E && builtinSymbol(E))
+      return true;
+    if (isa<PseudoObjectExpr>(S))
+      return false;
+    for (const Stmt *C : S->children())
+      if (ReadsBuiltin(C))
+        return true;
+    return false;
+  };
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      if (builtinSymbol(E) && !isa<PseudoObjectExpr>(E))
+        return;
+      if (E->getType()->isIntegerType() && ReadsBuiltin(E)) {
+        const Expr *Inner = E->IgnoreParenImpCasts();
+        ModelValue V = value(E);
+        if (V && *V.Value == P) {
+          // The outermost spelling of the value, without parentheses
+          // or implicit casts.
+          const Expr *Pick = E->IgnoreParens();
+          while (const auto *IC = dyn_cast<ImplicitCastExpr>(Pick))
+            Pick = IC->getSubExpr()->IgnoreParens();
+          (void)Inner;
+          Found.push_back(Pick);
+          std::function<void(const Stmt *)> Mark = [&](const Stmt *X) {
+            if (!X)
+              return;
+            if (const auto *XE = dyn_cast<Expr>(X); XE && builtinSymbol(XE))
+              Covered.insert(XE);
+            if (isa<PseudoObjectExpr>(X))
+              return;
+            for (const Stmt *C : X->children())
+              Mark(C);
+          };
+          Mark(E);
+          return;
+        }
+      }
+      if (isa<PseudoObjectExpr>(E))
+        return;
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  // Walk declarations' initializers too: children() of a DeclStmt does
+  // not reach them.
+  std::function<void(const Stmt *)> WalkAll = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+          Walk(V->getInit());
+      return;
+    }
+    if (isa<Expr>(S)) {
+      Walk(S);
+      return;
+    }
+    for (const Stmt *C : S->children())
+      WalkAll(C);
+  };
+  WalkAll(Kernel.getBody());
+  for (const Expr *U : BuiltinUses)
+    if (!Covered.count(U))
+      Uncovered.push_back(U);
+  return Found;
+}

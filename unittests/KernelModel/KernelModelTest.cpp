@@ -1,0 +1,257 @@
+//===- KernelModelTest.cpp - Same answers for every spelling --------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+//
+// Parses CUDA kernels with Clang and checks what the kernel model says about
+// them: equivalent spellings give the same values, guards, loops, accesses
+// and reductions, and what the model cannot see comes with a reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/KernelModel/KernelModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "gtest/gtest.h"
+
+using namespace autoprof;
+
+namespace {
+
+class KernelModelTest : public ::testing::Test {
+protected:
+  /// Parses \p Code and builds the model of its kernel \p Name.
+  const KernelModel &model(const std::string &Code,
+                           llvm::StringRef Name = "k") {
+    std::vector<std::string> Args = {
+        "-x",
+        "cuda",
+        "--cuda-device-only",
+        "--cuda-gpu-arch=sm_90",
+        "--cuda-path=" AUTOPROF_TEST_CUDA_PATH,
+        "-Wno-unknown-cuda-version",
+        "-resource-dir=" AUTOPROF_TEST_RESOURCE_DIR,
+        "-std=c++17"};
+    ASTs.push_back(
+        clang::tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu"));
+    clang::ASTUnit &AST = *ASTs.back();
+    EXPECT_FALSE(AST.getDiagnostics().hasErrorOccurred());
+    clang::ASTContext &Ctx = AST.getASTContext();
+    for (clang::Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D))
+        if (FD->getName() == Name && FD->hasBody()) {
+          Models.push_back(std::make_unique<KernelModel>(Ctx, *FD));
+          return *Models.back();
+        }
+    ADD_FAILURE() << "no kernel " << Name.str();
+    std::abort();
+  }
+
+  /// The guard as text, bounds joined by " && ".
+  static std::string guardText(const KernelModel &M) {
+    if (!M.guardWhy().empty())
+      return "? " + M.guardWhy();
+    std::string Out;
+    for (const GuardBound &B : M.guard())
+      Out += (Out.empty() ? "" : " && ") + B.Lhs.str() +
+             (B.Strict ? " < " : " <= ") + B.Rhs.str();
+    return Out;
+  }
+
+  /// The accesses as "array[index] r/w", in order.
+  static std::vector<std::string> accessText(const KernelModel &M) {
+    std::vector<std::string> Out;
+    for (const ModelAccess &A : M.accesses())
+      Out.push_back((A.Array ? A.Array->getNameAsString() : "?") + "[" +
+                    (A.Index ? A.Index->str() : "? " + A.Why) + "] " +
+                    (A.Read ? "r" : "") + (A.Write ? "w" : ""));
+    return Out;
+  }
+
+  std::vector<std::unique_ptr<clang::ASTUnit>> ASTs;
+  std::vector<std::unique_ptr<KernelModel>> Models;
+};
+
+// One thread-per-row matrix-vector product, spelled four ways: the model's
+// answers must not depend on the spelling.
+TEST_F(KernelModelTest, RowReductionSpellingsAgree) {
+  const char *Spellings[] = {
+      // Index first, early return, scalar sum, parameter bounds.
+      R"cu(__global__ void k(const float *A, const float *x, float *y, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  float s = 0;
+  for (int c = 0; c < cols; ++c) s += A[r * cols + c] * x[c];
+  y[r] = s;
+})cu",
+      // The index in two locals, an enclosing `if` with two bounds, a loop
+      // variable declared before its loop, `s = s + e`, a wider index.
+      R"cu(__global__ void k(const float *A, const float *x, float *y, int rows, int cols) {
+  unsigned tid = threadIdx.x, base = blockDim.x * blockIdx.x;
+  const unsigned r = base + tid;
+  if (r < rows && 0 <= r) {
+    float s = 0.0f;
+    int c;
+    for (c = 0; c < cols; c++)
+      s = s + A[(size_t)r * cols + c] * x[c];
+    y[r] = s;
+  }
+})cu",
+      // Accumulation straight into the output, pointer to the row.
+      R"cu(__global__ void k(const float *A, const float *x, float *y, int rows, int cols) {
+  if (!(threadIdx.x + blockIdx.x * blockDim.x < rows))
+    return;
+  const float *row = A + (threadIdx.x + blockIdx.x * blockDim.x) * cols;
+  for (int c = 0; c != 0 || c < cols; c += 1)
+    y[threadIdx.x + blockIdx.x * blockDim.x] += row[c] * x[c];
+})cu",
+  };
+  std::vector<std::string> Guards;
+  for (const char *Code : Spellings) {
+    const KernelModel &M = model(Code);
+    Guards.push_back(guardText(M));
+    EXPECT_EQ(M.cooperationWhy(), "");
+  }
+  EXPECT_EQ(Guards[0], "blockIdx.x * blockDim.x + threadIdx.x < rows");
+  EXPECT_EQ(Guards[1], "blockIdx.x * blockDim.x + threadIdx.x < rows && 0 <= "
+                       "blockIdx.x * blockDim.x + threadIdx.x");
+  EXPECT_EQ(Guards[2], Guards[0]);
+
+  const KernelModel &M0 = *Models[0];
+  const KernelModel &M1 = *Models[1];
+  ASSERT_EQ(M0.loops().size(), 1u);
+  ASSERT_EQ(M1.loops().size(), 1u);
+  for (const KernelModel *M : {&M0, &M1}) {
+    const ModelLoop &L = M->loops()[0];
+    EXPECT_TRUE(L.counted()) << L.Why;
+    EXPECT_EQ(L.First.str(), "0");
+    EXPECT_EQ(L.End.str(), "cols");
+    EXPECT_EQ(L.Step.str(), "1");
+    ASSERT_EQ(M->reductions().size(), 1u);
+    EXPECT_EQ(M->reductions()[0].Combine, "+");
+    EXPECT_NE(M->reductions()[0].Scalar, nullptr);
+  }
+  EXPECT_FALSE(M1.loops()[0].DeclaredByLoop);
+  EXPECT_EQ(accessText(M0), accessText(M1));
+  EXPECT_EQ(accessText(M0),
+            (std::vector<std::string>{
+                "A[blockIdx.x * blockDim.x * cols + threadIdx.x * cols + c] r",
+                "x[c] r", "y[blockIdx.x * blockDim.x + threadIdx.x] w"}));
+
+  // The third accumulates into y[r]: a reduction of a global element, and
+  // its loop is not counted (c != 0 || ...), so it has a reason instead.
+  const KernelModel &M2 = *Models[2];
+  ASSERT_EQ(M2.loops().size(), 1u);
+  EXPECT_FALSE(M2.loops()[0].counted());
+  EXPECT_EQ(M2.loops()[0].Why,
+            "the loop at line 5 does not end at a bound `c < N`");
+  EXPECT_EQ(accessText(M2)[0], "y[blockIdx.x * blockDim.x + threadIdx.x] rw");
+  EXPECT_EQ(accessText(M2)[1],
+            "A[? the loop at line 5 does not end at a bound `c < N`] r");
+}
+
+TEST_F(KernelModelTest, GlobalElementReduction) {
+  const KernelModel &M = model(R"cu(#define N 1024
+__global__ void k(float *a, float *x1, float *y1) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) {
+    int j;
+    for (j = 0; j < N; j++)
+      x1[i] = x1[i] + a[i * N + j] * y1[j];
+  }
+})cu");
+  EXPECT_EQ(guardText(M), "blockIdx.x * blockDim.x + threadIdx.x < 1024");
+  ASSERT_EQ(M.loops().size(), 1u);
+  EXPECT_EQ(M.loops()[0].TripCount, 1024);
+  ASSERT_EQ(M.reductions().size(), 1u);
+  const ModelReduction &R = M.reductions()[0];
+  EXPECT_EQ(R.Scalar, nullptr);
+  ASSERT_GE(R.Element, 0);
+  EXPECT_EQ(M.accesses()[R.Element].Array->getName(), "x1");
+  EXPECT_EQ(M.work().size(), 2u);
+}
+
+TEST_F(KernelModelTest, RefusalsCarryReasons) {
+  const KernelModel &M =
+      model(R"cu(__global__ void k(const int *idx, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = idx[i];
+  i += 1;
+  if (i == n) return;
+  y[j] = 1.0f;
+})cu");
+  // The work starts at `i += 1`: the `if` after it is not a guard.
+  EXPECT_EQ(guardText(M), "");
+  EXPECT_EQ(M.work().size(), 5u);
+  std::vector<std::string> A = accessText(M);
+  ASSERT_EQ(A.size(), 2u);
+  EXPECT_EQ(A[0], "idx[? `i` at line 3 is assigned more than once] r");
+  EXPECT_EQ(A[1], "y[? `idx[i]` at line 3 is loaded from memory] w");
+}
+
+TEST_F(KernelModelTest, GuardsThatAreNotBounds) {
+  EXPECT_EQ(guardText(model(R"cu(__global__ void k(float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || y[i] == 0.0f)
+    return;
+  y[i] = 1.0f / y[i];
+})cu")),
+            "? the guard at line 3 is not a conjunction of bounds");
+  EXPECT_EQ(guardText(model(R"cu(__global__ void k(float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && i < 2 * n) {
+    y[i] = 1.0f;
+  }
+})cu")),
+            "blockIdx.x * blockDim.x + threadIdx.x < n && blockIdx.x * "
+            "blockDim.x + threadIdx.x < 2 * n");
+  // An early return under a disjunction the other way round is not a
+  // conjunction either.
+  EXPECT_EQ(guardText(model(R"cu(__global__ void k(float *y, int n) {
+  if (threadIdx.x < n && blockIdx.x > 0)
+    return;
+  y[threadIdx.x] = 1.0f;
+})cu")),
+            "? the guard at line 2 is not a conjunction of bounds");
+}
+
+TEST_F(KernelModelTest, CooperationIsNamed) {
+  EXPECT_EQ(model(R"cu(__global__ void k(float *y) {
+  __shared__ float t[32];
+  t[threadIdx.x] = y[threadIdx.x];
+  y[threadIdx.x] = t[31 - threadIdx.x];
+})cu")
+                .cooperationWhy(),
+            "it declares the __shared__ variable `t`");
+  EXPECT_EQ(model(R"cu(__global__ void k(float *y) {
+  float v = y[threadIdx.x];
+  y[threadIdx.x] = __shfl_down_sync(0xffffffff, v, 1);
+})cu")
+                .cooperationWhy(),
+            "it calls `__shfl_down_sync`");
+  const KernelModel &S = model(R"cu(__global__ void k(float *y) {
+  __shared__ float t[4][33];
+  t[threadIdx.y][threadIdx.x] = y[threadIdx.x];
+})cu");
+  EXPECT_EQ(accessText(S)[0], "t[threadIdx.x + 33 * threadIdx.y] w");
+}
+
+TEST_F(KernelModelTest, ExpressionsOfAValue) {
+  const KernelModel &M = model(R"cu(__global__ void k(float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((int)(threadIdx.x + blockDim.x * blockIdx.x) < n)
+    y[i] = threadIdx.y;
+})cu");
+  std::vector<const clang::Expr *> Uncovered;
+  auto Found = M.expressionsOfValue(globalIndex(0), Uncovered);
+  EXPECT_EQ(Found.size(), 2u);
+  ASSERT_EQ(Uncovered.size(), 1u);
+}
+
+} // namespace
