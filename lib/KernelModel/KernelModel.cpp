@@ -128,9 +128,17 @@ bool onlyReadIn(ASTContext &Ctx, const VarDecl *V, const Stmt *S) {
   return true;
 }
 
-/// Whether evaluating \p S changes nothing: no assignment, increment or
-/// call, but reads of the thread-hierarchy builtins and calls to functions
-/// Clang knows to be constant.
+/// The math functions that read only their arguments.
+bool isPureMath(StringRef Name) {
+  static constexpr StringRef Names[] = {
+      "expf",   "exp",   "__expf", "exp2f",      "exp2",  "logf",   "log",
+      "__logf", "log2f", "log2",   "sqrtf",      "sqrt",  "rsqrtf", "rsqrt",
+      "fabsf",  "fabs",  "fmaxf",  "fmax",       "fminf", "fmin",   "max",
+      "min",    "tanhf", "tanh",   "erff",       "erf",   "fmaf",   "fma",
+      "powf",   "pow",   "__powf", "__fdividef", "abs",   "__ldg"};
+  return llvm::is_contained(Names, Name);
+}
+
 bool isPure(const ASTContext &Ctx, const Stmt *S) {
   if (!S)
     return true;
@@ -141,13 +149,17 @@ bool isPure(const ASTContext &Ctx, const Stmt *S) {
   if (const auto *U = dyn_cast<UnaryOperator>(S);
       U && U->isIncrementDecrementOp())
     return false;
+  if (const auto *E = dyn_cast<Expr>(S);
+      E && E->getType().isVolatileQualified())
+    return false;
   if (const auto *C = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *F = C->getDirectCallee();
     unsigned ID = F ? F->getBuiltinID() : 0;
-    if (!ID || !Ctx.BuiltinInfo.isConst(ID))
+    bool Const = ID && Ctx.BuiltinInfo.isConst(ID);
+    if (!F || !F->getIdentifier() || (!Const && !isPureMath(F->getName())))
       return false;
   }
-  if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, StmtExpr>(S))
+  if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, StmtExpr, LambdaExpr>(S))
     return false;
   for (const Stmt *C : S->children())
     if (!isPure(Ctx, C))
@@ -255,6 +267,7 @@ private:
 
   KernelModel &M;
   ASTContext &Ctx;
+  unsigned NextOpaque = 0;
 };
 
 void KernelModel::Builder::build() {
@@ -358,6 +371,13 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   L.Var = V;
   L.EndExpr = End;
   ModelValue FirstV = M.value(First), EndV = M.value(End);
+  // A bound fixed for the loop that the model does not see through is an
+  // opaque symbol.
+  for (auto [X, E] : {std::pair(&FirstV, First), std::pair(&EndV, End)})
+    if (!*X && ::isPure(Ctx, E) && !uses(E, V)) {
+      X->Value = Polynomial::symbol(Symbol::opaque(NextOpaque++, M.text(E)));
+      L.OpaqueBounds = true;
+    }
   ModelValue StepV =
       UnitStep ? ModelValue{Polynomial::constant(1), ""} : M.value(StepExpr);
   for (const ModelValue *X : {&FirstV, &EndV, &StepV})
@@ -440,7 +460,7 @@ void KernelModel::Builder::buildGuard(const Stmt *Body) {
       bool Pure = llvm::all_of(DS->decls(), [&](const Decl *D) {
         const auto *V = dyn_cast<VarDecl>(D);
         return V && !V->isStaticLocal() && !V->hasAttr<CUDASharedAttr>() &&
-               isPure(Ctx, V->getInit());
+               ::isPure(Ctx, V->getInit());
       });
       if (!Pure)
         break;
@@ -450,7 +470,7 @@ void KernelModel::Builder::buildGuard(const Stmt *Body) {
     }
     const auto *If = dyn_cast<IfStmt>(S);
     if (!If || If->getInit() || If->getConditionVariable() ||
-        If->isConstexpr() || If->getElse() || !isPure(Ctx, If->getCond()))
+        If->isConstexpr() || If->getElse() || !::isPure(Ctx, If->getCond()))
       break;
     bool EarlyExit = isReturnOnly(If->getThen());
     // An enclosing `if` holds the rest of the kernel.
@@ -904,23 +924,7 @@ private:
     return M.value(V->getInit());
   }
 
-  std::string text(const Expr *E) {
-    const SourceManager &SM = Ctx.getSourceManager();
-    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-    StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
-    std::string Out;
-    for (char C : T) {
-      if (Out.size() >= 48) {
-        Out += "...";
-        break;
-      }
-      Out += (C == '\n' || C == '\t' || static_cast<unsigned char>(C) < 32 ||
-              static_cast<unsigned char>(C) >= 127)
-                 ? ' '
-                 : C;
-    }
-    return Out.empty() ? "an expression" : Out;
-  }
+  std::string text(const Expr *E) { return M.text(E); }
   ModelValue ok(Polynomial P) { return ModelValue{std::move(P), ""}; }
   ModelValue fail(std::string Why) {
     return ModelValue{std::nullopt, std::move(Why)};
@@ -937,6 +941,36 @@ private:
 };
 
 } // namespace
+
+bool KernelModel::isPure(const Stmt *S) const { return ::isPure(Ctx, S); }
+
+std::string KernelModel::text(const Expr *E) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  StringRef T = R.isValid() ? Lexer::getSourceText(R, SM, Ctx.getLangOpts())
+                            : StringRef();
+  std::string Out;
+  bool Space = false;
+  for (char C : T) {
+    if (Out.size() >= 48) {
+      Out += "...";
+      break;
+    }
+    bool Blank = C == ' ' || C == '\n' || C == '\t' || C == '\r';
+    if (Blank || static_cast<unsigned char>(C) < 32 ||
+        static_cast<unsigned char>(C) >= 127) {
+      Space = !Out.empty();
+      continue;
+    }
+    if (Space)
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  return Out.empty() ? "an expression" : Out;
+}
 
 ModelValue KernelModel::value(const Expr *E) const {
   auto It = Values.find(E);

@@ -13,6 +13,12 @@ using namespace autoprof;
 
 Transformation::~Transformation() = default;
 
+std::string Transformation::explain(clang::ASTContext &,
+                                    const clang::FunctionDecl &) const {
+  return "the kernel does not have the shape this transformation rewrites "
+         "(docs/rewrites.md)";
+}
+
 std::string autoprof::formatMetricValue(double V) {
   char Buf[32];
   std::snprintf(Buf, sizeof(Buf), "%g", V);

@@ -80,6 +80,9 @@ struct ModelLoop {
   Polynomial First, End, Step;
   /// The loop's end as written (`N` of `j < N`), or null.
   const clang::Expr *EndExpr = nullptr;
+  /// Whether First or End is an opaque symbol: a side-effect-free value
+  /// the model does not see through (`RowPtr[Row]`), fixed for the loop.
+  bool OpaqueBounds = false;
   std::optional<int64_t> TripCount;
   /// The enclosing model loop, or -1.
   int Parent = -1;
@@ -136,6 +139,14 @@ public:
   /// place: loop variables inside their loop are symbols, locals assigned
   /// once stand for their initializer, constants are folded.
   ModelValue value(const clang::Expr *E) const;
+
+  /// Whether evaluating \p S changes nothing: no assignment, increment,
+  /// volatile access or call, but reads of the thread-hierarchy builtins and
+  /// calls to math functions that read only their arguments.
+  bool isPure(const clang::Stmt *S) const;
+
+  /// The source text of \p E on one line, shortened, for reasons.
+  std::string text(const clang::Expr *E) const;
 
   /// The guard's bounds; meaningful when guardWhy() is empty.
   llvm::ArrayRef<GuardBound> guard() const { return Guard; }

@@ -72,6 +72,13 @@ public:
   virtual llvm::Error apply(clang::ASTContext &Ctx,
                             const clang::FunctionDecl &Kernel,
                             clang::tooling::Replacements &Out) const = 0;
+
+  /// Why apply() makes no edit of \p Kernel, in one line naming what the
+  /// kernel model could not show, or empty when it makes one. A
+  /// transformation that is not written on the kernel model says only that
+  /// the kernel does not have its shape.
+  virtual std::string explain(clang::ASTContext &Ctx,
+                              const clang::FunctionDecl &Kernel) const;
 };
 
 /// Formats a metric value for a trigger's reason ("12", "0.25", "1.5e+09").

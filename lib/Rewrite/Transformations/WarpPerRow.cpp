@@ -5,13 +5,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpPerRow.h"
-#include "autoprof/KernelModel/LaunchSites.h"
 #include "OneDimKernel.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -23,8 +27,8 @@ namespace {
 /// Lanes of a warp.
 constexpr int WarpSize = 32;
 
-/// Whether __shfl_down_sync carries values of type \p T.
-bool isShuffled(const ASTContext &Ctx, QualType T) {
+/// Whether __shfl_*_sync carries values of type \p T.
+bool isShuffled(QualType T) {
   const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
   if (!BT || T.isVolatileQualified())
     return false;
@@ -43,21 +47,501 @@ bool isShuffled(const ASTContext &Ctx, QualType T) {
   }
 }
 
-/// The loop variable L of `for (U L = lo; L < hi; ++L)` (or L++, L += 1).
-const VarDecl *rowLoop(const ASTContext &Ctx, const ForStmt *F) {
-  const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
-  if (!DS || !DS->isSingleDecl())
-    return nullptr;
-  const auto *L = dyn_cast<VarDecl>(DS->getSingleDecl());
-  if (!L || !L->getInit() || !L->getType()->isIntegerType() ||
-      mentions(L->getInit(), L) || L->getInit()->HasSideEffects(Ctx))
-    return nullptr;
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
-  if (!Cond || Cond->getOpcode() != BO_LT ||
-      !isReferenceTo(Cond->getLHS(), L) || mentions(Cond->getRHS(), L) ||
-      Cond->getRHS()->HasSideEffects(Ctx))
-    return nullptr;
-  return isUnitIncrement(Ctx, F->getInc(), L) ? L : nullptr;
+/// The statements of \p S: its children when it is a compound statement.
+std::vector<const Stmt *> statementsOf(const Stmt *S) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return {CS->body_begin(), CS->body_end()};
+  return {S};
+}
+
+/// Whether the pointer \p V is declared `__restrict__`.
+bool isRestrict(const VarDecl *V) {
+  return V->getType().isRestrictQualified();
+}
+
+/// Whether \p E, through parentheses and implicit casts, is an operand that
+/// `(...) / 32` can replace without parentheses around it.
+bool needsParens(ASTContext &Ctx, const Expr *E) {
+  auto Parents = Ctx.getParents(*E);
+  const Stmt *P = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+  while (P && isa<ImplicitCastExpr>(P)) {
+    auto Up = Ctx.getParents(*P);
+    P = Up.size() == 1 ? Up[0].get<Stmt>() : nullptr;
+  }
+  if (!P)
+    return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(P))
+    return B->isMultiplicativeOp() || B->isShiftOp() || B->isBitwiseOp();
+  return isa<UnaryOperator, ExplicitCastExpr, MemberExpr>(P);
+}
+
+/// Gives the rows of a thread-per-row kernel to warps: matches the kernel
+/// model and gathers the edits, or says why it cannot.
+class RowsToWarps {
+public:
+  explicit RowsToWarps(const KernelModel &M)
+      : M(M), Ctx(M.context()), SM(Ctx.getSourceManager()),
+        Lane(freshName(M.kernel(), "Lane")),
+        Offset(freshName(M.kernel(), "Offset", {Lane})) {}
+
+  /// The edits, or the reason in Why.
+  bool run();
+
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+
+private:
+  bool refuse(std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  }
+  bool add(std::optional<tooling::Replacement> R, const Stmt *S) {
+    if (!R)
+      return refuse("the code at " + M.where(S) +
+                    " is written through a macro");
+    Edits.push_back(*R);
+    return true;
+  }
+  std::string indentOf(const Stmt *S) const {
+    return std::string(SM.getSpellingColumnNumber(S->getBeginLoc()) - 1, ' ');
+  }
+  bool rows();
+  bool launches();
+  bool work();
+  bool reductionLoop(const ModelLoop &L, unsigned Index, size_t Next);
+  bool storeLoop(const ModelLoop &L, unsigned Index);
+  bool stride(const ModelLoop &L);
+  /// The shuffles that combine \p Var across the lanes with \p Combine.
+  std::string combineText(const std::string &Var, const std::string &Combine,
+                          bool ToAll, const std::string &Indent) const;
+
+  const KernelModel &M;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const std::string Lane, Offset;
+  const std::string W = std::to_string(WarpSize);
+  /// Arrays written by a loop so far, with the first value of its loop.
+  std::vector<std::pair<const VarDecl *, Polynomial>> Written;
+  std::vector<std::string> Taken;
+  /// Stores of an element before the loop that accumulates it, done by
+  /// lane 0 only.
+  std::vector<const Expr *> PreStores;
+  std::vector<const Stmt *> PreStoreStmts;
+  /// The store after the last reduction, done by lane 0 only.
+  const Stmt *StoredByLaneZero = nullptr;
+  bool Reduced = false, Stores = false, ElementReduced = false;
+};
+
+bool RowsToWarps::rows() {
+  std::vector<const Expr *> Uncovered;
+  std::vector<const Expr *> Rows =
+      M.expressionsOfValue(globalIndex(0), Uncovered);
+  if (!Uncovered.empty())
+    return refuse("`" + M.text(Uncovered.front()) + "` at " +
+                  M.where(Uncovered.front()) +
+                  " is read other than in the thread's global index "
+                  "blockIdx.x * blockDim.x + threadIdx.x, the row");
+  if (Rows.empty())
+    return refuse("no row: nothing computes blockIdx.x * blockDim.x + "
+                  "threadIdx.x");
+  for (const Expr *R : Rows) {
+    auto Text = sourceText(Ctx, R);
+    if (!Text)
+      return refuse("the row at " + M.where(R) + " is written through a macro");
+    std::string New = "(" + *Text + ") / " + W;
+    if (!add(replaceExpr(Ctx, R, needsParens(Ctx, R) ? "(" + New + ")" : New),
+             R))
+      return false;
+  }
+  // The lane: after the declaration of the row when the kernel starts with
+  // one, else first.
+  const auto *Body = cast<CompoundStmt>(M.kernel().getBody());
+  const Stmt *After = nullptr;
+  for (const Stmt *S : Body->body()) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      break;
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+        if (llvm::is_contained(Rows, V->getInit()->IgnoreParenImpCasts()) ||
+            llvm::is_contained(Rows, V->getInit()->IgnoreParens()))
+          After = S;
+    if (After)
+      break;
+  }
+  std::string Decl = "// One warp per row: its lanes split the row.\n";
+  std::string LaneDecl = "int " + Lane + " = threadIdx.x % " + W + ";";
+  if (After && After->getEndLoc().isFileID()) {
+    std::string Ind = indentOf(After);
+    Edits.push_back(
+        tooling::Replacement(SM, After->getEndLoc().getLocWithOffset(1), 0,
+                             "\n" + Ind + Decl + Ind + LaneDecl));
+    return true;
+  }
+  if (Body->body_empty() || !Body->body_front()->getBeginLoc().isFileID())
+    return refuse("the kernel's body starts in a macro");
+  std::string Ind = indentOf(Body->body_front());
+  Edits.push_back(tooling::Replacement(SM, Body->body_front()->getBeginLoc(), 0,
+                                       Decl + Ind + LaneDecl + "\n" + Ind));
+  return true;
+}
+
+bool RowsToWarps::launches() {
+  const auto &Launches = M.launches();
+  if (!Launches)
+    return refuse(M.launchWhy());
+  if (Launches->empty())
+    return refuse("it is never launched in this translation unit");
+  for (const KernelLaunch &KL : *Launches) {
+    std::string At = "the launch at " + M.where(KL.Call);
+    std::optional<Dim3> Block = constantDims(Ctx, KL.Block);
+    if (!Block)
+      return refuse(At + " has a block whose size is not a compile-time "
+                         "constant");
+    if ((*Block)[0] <= 0 || (*Block)[0] % WarpSize != 0)
+      return refuse(At + " has blocks of " + std::to_string((*Block)[0]) +
+                    " threads in x, not whole warps");
+    if (KL.Grid->HasSideEffects(Ctx))
+      return refuse(At + " computes its grid with side effects");
+    auto Text = sourceText(Ctx, KL.Grid);
+    if (!Text)
+      return refuse(At + " writes its grid through a macro");
+    std::string New;
+    if (KL.Grid->getType()->isIntegerType()) {
+      New = parenthesize(KL.Grid, *Text) + " * " + W;
+    } else {
+      std::string G = parenthesize(KL.Grid, *Text);
+      New = "dim3(" + G + ".x * " + W + ", " + G + ".y, " + G + ".z)";
+    }
+    if (!add(replaceExpr(Ctx, KL.Grid, New), KL.Call))
+      return false;
+  }
+  return true;
+}
+
+std::string RowsToWarps::combineText(const std::string &Var,
+                                     const std::string &Combine, bool ToAll,
+                                     const std::string &Indent) const {
+  std::string Shuffle =
+      std::string(ToAll ? "__shfl_xor_sync" : "__shfl_down_sync") +
+      "(0xffffffff, " + Var + ", " + Offset + ")";
+  std::string Step = Combine == "+" ? Var + " += " + Shuffle + ";"
+                                    : Var + " = " + Combine + "(" + Var + ", " +
+                                          Shuffle + ");";
+  return "for (int " + Offset + " = " + std::to_string(WarpSize / 2) + "; " +
+         Offset + " > 0; " + Offset + " /= 2)\n" + Indent + "  " + Step + "\n" +
+         Indent;
+}
+
+bool RowsToWarps::stride(const ModelLoop &L) {
+  const auto *F = cast<ForStmt>(L.S);
+  const Expr *Lo = nullptr;
+  if (const auto *DS = dyn_cast<DeclStmt>(F->getInit()))
+    Lo = cast<VarDecl>(DS->getSingleDecl())->getInit();
+  else
+    Lo = cast<BinaryOperator>(F->getInit())->getRHS();
+  auto LoText = sourceText(Ctx, Lo);
+  if (!LoText)
+    return refuse("the start of the loop at " + M.where(F) +
+                  " is written through a macro");
+  bool LoZero = L.First.isZero();
+  std::string NewLo = LoZero ? Lane
+                             : (isa<ArraySubscriptExpr>(Lo->IgnoreImpCasts())
+                                    ? *LoText
+                                    : parenthesize(Lo, *LoText)) +
+                                   " + " + Lane;
+  return add(replaceExpr(Ctx, Lo, NewLo), F) &&
+         add(replaceExpr(Ctx, F->getInc(),
+                         L.Var->getNameAsString() + " += " + W),
+             F);
+}
+
+bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
+                                size_t Next) {
+  const auto *F = cast<ForStmt>(L.S);
+  std::string At = "the loop at " + M.where(F);
+  if (Stores)
+    return refuse(At + " reduces after a loop that stores: a lane could read "
+                       "what another lane stored");
+  std::vector<const ModelReduction *> Rs;
+  for (const ModelReduction &R : M.reductions())
+    if (R.Loop == Index)
+      Rs.push_back(&R);
+  // The body: declarations of the iteration's own values and the updates.
+  for (const Stmt *S : statementsOf(F->getBody())) {
+    bool IsUpdate = llvm::any_of(
+        Rs, [&](const ModelReduction *R) { return R->Update == S; });
+    if (IsUpdate)
+      continue;
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS || !M.isPure(DS))
+      return refuse(At + " does more than declare values and accumulate: " +
+                    "the statement at " + M.where(S) + " is neither");
+  }
+  const std::vector<const Stmt *> &Work = M.work();
+  for (const ModelReduction *R : Rs) {
+    if (!M.isPure(R->Term))
+      return refuse(At + " accumulates a value with side effects");
+    if (R->Element >= 0) {
+      // y[row] += e: the lanes accumulate in a register; lane 0 adds the
+      // row's sum to the element once.
+      const ModelAccess &A = M.accesses()[R->Element];
+      QualType T = A.E->getType().getUnqualifiedType();
+      if (!isShuffled(T))
+        return refuse(At + " accumulates a type the shuffles do not carry");
+      for (const ModelAccess &O : M.accesses()) {
+        if (O.Array != A.Array || O.E == A.E ||
+            llvm::is_contained(PreStores, O.E))
+          continue;
+        // The read of the element in `y[i] = y[i] + e` goes with the update.
+        auto Parents = Ctx.getParents(*O.E);
+        bool InUpdate = false;
+        for (const Stmt *P = O.E; P;) {
+          if (P == R->Update) {
+            InUpdate = true;
+            break;
+          }
+          auto Up = Ctx.getParents(*P);
+          P = Up.size() == 1 ? Up[0].get<Stmt>() : nullptr;
+        }
+        if (InUpdate && O.Index && *O.Index == *A.Index && !O.Write)
+          continue;
+        return refuse("`" + A.Array->getNameAsString() + "` is accessed at " +
+                      M.where(O.E) + " as well as accumulated in the loop at " +
+                      M.where(F));
+      }
+      auto Target = sourceText(Ctx, A.E);
+      auto TermText = sourceText(Ctx, R->Term);
+      if (!Target || !TermText)
+        return refuse(At + " is written through a macro");
+      std::string Acc = freshName(M.kernel(), "RowAcc", Taken);
+      Taken.push_back(Acc);
+      std::string Ind = indentOf(F);
+      std::string TS = T.getAsString(Ctx.getPrintingPolicy());
+      bool Sum = R->Combine == "+";
+      Edits.push_back(tooling::Replacement(
+          SM, F->getBeginLoc(), 0,
+          TS + " " + Acc + " = " + (Sum ? std::string("0") : *Target) + ";\n" +
+              Ind));
+      std::string Update =
+          Sum ? Acc + " += " + *TermText
+              : Acc + " = " + R->Combine + "(" + Acc + ", " + *TermText + ")";
+      if (!add(replaceExpr(Ctx, R->Update, Update), R->Update))
+        return false;
+      std::string Store =
+          Sum ? *Target + " += " + Acc + ";" : *Target + " = " + Acc + ";";
+      SourceLocation End = Lexer::findLocationAfterToken(
+          F->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(),
+          /*SkipTrailingWhitespaceAndNewLine=*/false);
+      if (End.isInvalid())
+        End = Lexer::getLocForEndOfToken(F->getEndLoc(), 0, SM,
+                                         Ctx.getLangOpts());
+      if (End.isInvalid())
+        return refuse(At + " ends in a macro");
+      Edits.push_back(tooling::Replacement(
+          SM, End, 0,
+          "\n" + Ind + combineText(Acc, R->Combine, /*ToAll=*/false, Ind) +
+              "if (" + Lane + " == 0)\n" + Ind + "  " + Store));
+      Reduced = ElementReduced = true;
+      continue;
+    }
+    const VarDecl *V = R->Scalar;
+    if (!isShuffled(V->getType()) || V->getType().isConstQualified())
+      return refuse(At + " accumulates `" + V->getNameAsString() +
+                    "`, of a type the shuffles do not carry");
+    if (R->Combine == "+" &&
+        (!V->getInit() || !isConstantZero(Ctx, V->getInit())))
+      return refuse("the sum `" + V->getNameAsString() +
+                    "` does not start at zero where it is declared");
+    if (!V->getInit())
+      return refuse("`" + V->getNameAsString() +
+                    "` is not given its value where it is declared");
+    // Reduced once, by this loop only.
+    for (const ModelReduction &O : M.reductions())
+      if (O.Scalar == V && &O != R)
+        return refuse("`" + V->getNameAsString() +
+                      "` is accumulated by more than one statement");
+    Reduced = true;
+  }
+  if (!stride(L))
+    return false;
+  // Combine every scalar: into lane 0 when only a store follows the loop,
+  // into every lane otherwise.
+  std::vector<const ModelReduction *> Scalars;
+  for (const ModelReduction *R : Rs)
+    if (R->Scalar)
+      Scalars.push_back(R);
+  if (Scalars.empty())
+    return true;
+  if (Next >= Work.size())
+    return refuse(At + " is the last statement: nothing uses its result");
+  const Stmt *Before = Work[Next];
+  bool StoreOnly =
+      Next + 1 == Work.size() && isa<BinaryOperator>(Before) &&
+      cast<BinaryOperator>(Before)->getOpcode() == BO_Assign &&
+      !isa<DeclRefExpr>(
+          cast<BinaryOperator>(Before)->getLHS()->IgnoreParens()) &&
+      M.isPure(cast<BinaryOperator>(Before)->getRHS());
+  std::string Ind = indentOf(Before);
+  std::string Text;
+  for (const ModelReduction *R : Scalars)
+    Text +=
+        combineText(R->Scalar->getNameAsString(), R->Combine, !StoreOnly, Ind);
+  if (StoreOnly) {
+    Text += "if (" + Lane + " == 0)\n" + Ind + "  ";
+    StoredByLaneZero = Before;
+  }
+  if (!Before->getBeginLoc().isFileID())
+    return refuse("the statement at " + M.where(Before) +
+                  " is written through a macro");
+  Edits.push_back(tooling::Replacement(SM, Before->getBeginLoc(), 0, Text));
+  return true;
+}
+
+bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
+  const auto *F = cast<ForStmt>(L.S);
+  std::string At = "the loop at " + M.where(F);
+  std::vector<const Stmt *> Body = statementsOf(F->getBody());
+  for (size_t I = 0; I + 1 < Body.size(); ++I) {
+    const auto *DS = dyn_cast<DeclStmt>(Body[I]);
+    if (!DS || !M.isPure(DS))
+      return refuse(At +
+                    " does more than declare values and store one "
+                    "element: the statement at " +
+                    M.where(Body[I]) + " is neither");
+  }
+  const auto *Store = dyn_cast<BinaryOperator>(Body.back());
+  if (!Store || Store->getOpcode() != BO_Assign || !M.isPure(Store->getRHS()) ||
+      !M.isPure(Store->getLHS()))
+    return refuse(At + " neither accumulates over the row nor stores one "
+                       "element per iteration");
+  const ModelAccess *Write = nullptr;
+  for (const ModelAccess &A : M.accesses())
+    if (A.E == Store->getLHS()->IgnoreParens())
+      Write = &A;
+  if (!Write || !Write->Array || !Write->Index)
+    return refuse(At + " stores to memory the model cannot follow" +
+                  (Write && !Write->Why.empty() ? ": " + Write->Why : ""));
+  std::optional<Polynomial> Step =
+      Write->Index->coefficient(Symbol::loopVar(Index, ""));
+  if (!Step || !Step->constantValue() || *Step->constantValue() == 0)
+    return refuse(At + " does not store a different element each iteration");
+  for (const ModelAccess &A : M.accesses()) {
+    if (!llvm::is_contained(A.Loops, Index))
+      continue;
+    for (const auto &[Array, First] : Written)
+      if (A.Array == Array)
+        return refuse("`" + Array->getNameAsString() + "` is read at " +
+                      M.where(A.E) +
+                      " after a loop stored it: a lane could "
+                      "read what another lane stored");
+    if (A.E == Write->E)
+      continue;
+    if (A.Array == Write->Array) {
+      if (!A.Index || *A.Index != *Write->Index)
+        return refuse("`" + A.Array->getNameAsString() + "` is read at " +
+                      M.where(A.E) + " at another element than the loop " +
+                      "stores");
+      continue;
+    }
+    // Another array may be the stored one passed twice: an element a fixed
+    // distance from the stored one would be another iteration's.
+    if (!A.Index || isRestrict(A.Array) || isRestrict(Write->Array))
+      continue;
+    std::optional<Polynomial> Delta = Polynomial::sub(*A.Index, *Write->Index);
+    std::optional<int64_t> D = Delta ? Delta->constantValue() : std::nullopt;
+    if (D && *D != 0)
+      return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) + " reads " +
+                    std::to_string(*D < 0 ? -*D : *D) + " element(s) " +
+                    (*D < 0 ? "before" : "after") +
+                    " the one the loop stores: were `" +
+                    A.Array->getNameAsString() + "` and `" +
+                    Write->Array->getNameAsString() +
+                    "` one array, an iteration would read another's store");
+  }
+  Written.emplace_back(Write->Array, L.First);
+  Stores = true;
+  return stride(L);
+}
+
+bool RowsToWarps::work() {
+  const std::vector<const Stmt *> &Work = M.work();
+  if (Work.empty())
+    return refuse("the kernel does no work after its guard");
+  for (size_t I = 0; I < Work.size(); ++I) {
+    const Stmt *S = Work[I];
+    if (S == StoredByLaneZero || llvm::is_contained(PreStoreStmts, S))
+      continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      if (Stores)
+        return refuse("the declaration at " + M.where(S) +
+                      " follows a loop that stores: a lane could read what "
+                      "another lane stored");
+      if (!M.isPure(DS))
+        return refuse("the declaration at " + M.where(S) + " has side effects");
+      continue;
+    }
+    int LI = M.loopIndex(S);
+    if (LI < 0) {
+      // `y[i] = v;` before a loop that accumulates into y[i]: lane 0's.
+      const auto *B = dyn_cast<BinaryOperator>(S);
+      const Expr *LHS = B ? B->getLHS()->IgnoreParens() : nullptr;
+      const ModelAccess *Pre = nullptr;
+      for (const ModelAccess &A : M.accesses())
+        if (LHS && A.E == LHS && A.Index && A.Array)
+          Pre = &A;
+      bool Later = false;
+      if (Pre && B->getOpcode() == BO_Assign && M.isPure(B->getRHS()))
+        for (const ModelReduction &R : M.reductions())
+          if (R.Element >= 0 && M.accesses()[R.Element].Array == Pre->Array &&
+              *M.accesses()[R.Element].Index == *Pre->Index &&
+              SM.isBeforeInTranslationUnit(S->getBeginLoc(),
+                                           R.Update->getBeginLoc()))
+            Later = true;
+      if (!Later || !S->getBeginLoc().isFileID())
+        return refuse("the statement at " + M.where(S) +
+                      " is neither a declaration, a loop over the row nor "
+                      "the row's final store");
+      PreStores.push_back(LHS);
+      PreStoreStmts.push_back(S);
+      std::string Ind = indentOf(S);
+      Edits.push_back(tooling::Replacement(
+          SM, S->getBeginLoc(), 0, "if (" + Lane + " == 0)\n" + Ind + "  "));
+      continue;
+    }
+    const ModelLoop &L = M.loops()[LI];
+    if (!L.counted())
+      return refuse(L.Why);
+    if (L.Step != Polynomial::constant(1))
+      return refuse("the loop at " + M.where(L.S) + " steps by " +
+                    L.Step.str() + ", not 1");
+    const auto *F = cast<ForStmt>(L.S);
+    if (!M.isPure(F->getCond()))
+      return refuse("the loop at " + M.where(F) +
+                    " has side effects in its condition");
+    for (const ModelLoop &Inner : M.loops())
+      if (Inner.Parent == LI)
+        return refuse("the loop at " + M.where(F) + " holds another loop, at " +
+                      M.where(Inner.S));
+    bool Reduces = llvm::any_of(M.reductions(), [&](const ModelReduction &R) {
+      return R.Loop == static_cast<unsigned>(LI);
+    });
+    if (!(Reduces ? reductionLoop(L, LI, I + 1) : storeLoop(L, LI)))
+      return false;
+  }
+  if (!Reduced)
+    return refuse("no loop accumulates a sum, a minimum or a maximum over "
+                  "the row");
+  if (!Stores && !StoredByLaneZero && !ElementReduced)
+    return refuse("nothing stores the row's result");
+  return true;
+}
+
+bool RowsToWarps::run() {
+  if (!M.cooperationWhy().empty())
+    return refuse("its threads may depend on each other: " +
+                  M.cooperationWhy());
+  return rows() && work() && launches();
 }
 
 } // namespace
@@ -93,366 +577,21 @@ std::optional<std::string> WarpPerRow::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-namespace {
-
-/// The math functions a row loop may call: they read their arguments only.
-bool isPureMath(StringRef Name) {
-  static constexpr StringRef Names[] = {
-      "expf",   "exp",   "__expf", "exp2f",     "exp2",  "logf",   "log",
-      "__logf", "log2f", "log2",   "sqrtf",     "sqrt",  "rsqrtf", "rsqrt",
-      "fabsf",  "fabs",  "fmaxf",  "fmax",      "fminf", "fmin",   "max",
-      "min",    "tanhf", "tanh",   "erff",      "erf",   "fmaf",   "fma",
-      "powf",   "pow",   "__powf", "__fdividef"};
-  return llvm::is_contained(Names, Name);
-}
-
-/// Whether every call in \p S is to one of the math functions above or to
-/// a builtin Clang knows to be constant (`__builtin_inff` of `INFINITY`).
-bool callsOnlyMath(const ASTContext &Ctx, const Stmt *S) {
-  if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    const auto *F = dyn_cast_or_null<FunctionDecl>(Call->getCalleeDecl());
-    unsigned Builtin = F ? F->getBuiltinID() : 0;
-    bool ConstBuiltin = Builtin && Ctx.BuiltinInfo.isConst(Builtin);
-    if (!F || !F->getIdentifier() ||
-        (!ConstBuiltin && !isPureMath(F->getName())))
-      return false;
-  }
-  for (const Stmt *C : S->children())
-    if (C && !callsOnlyMath(Ctx, C))
-      return false;
-  return true;
-}
-
-/// Whether evaluating \p E changes nothing: no assignment, increment or
-/// volatile access, and no call but to the math functions (true for a null
-/// \p E).
-bool isPure(const ASTContext &Ctx, const Expr *E) {
-  return !E || (!E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) &&
-                callsOnlyMath(Ctx, E));
-}
-
-/// Whether every subscript in \p S indexes by exactly \p L.
-bool subscriptsOnlyBy(const Stmt *S, const VarDecl *L) {
-  if (!S)
-    return true;
-  if (const auto *A = dyn_cast<ArraySubscriptExpr>(S))
-    if (!isReferenceTo(A->getIdx(), L))
-      return false;
-  for (const Stmt *C : S->children())
-    if (!subscriptsOnlyBy(C, L))
-      return false;
-  return true;
-}
-
-/// One reduction over a row: `S += e` or `S = f(S, e)` with f a minimum or
-/// maximum.
-struct RowReduction {
-  const VarDecl *Var = nullptr;
-  /// The function f, or empty for a sum.
-  std::string Combine;
-};
-
-/// The reduction of \p Last, the last statement of a row loop over \p L,
-/// whose variable \p Declared holds; nullopt when it is not one.
-std::optional<RowReduction>
-matchReduction(const ASTContext &Ctx, const Stmt *Last,
-               const std::vector<const VarDecl *> &Declared) {
-  auto Local = [&](const Expr *E) -> const VarDecl * {
-    for (const VarDecl *V : Declared)
-      if (isReferenceTo(E, V))
-        return V;
-    return nullptr;
-  };
-  auto Carried = [&](const VarDecl *V) {
-    return V && isShuffled(Ctx, V->getType()) &&
-           !V->getType().isConstQualified();
-  };
-  if (const auto *Acc = dyn_cast<CompoundAssignOperator>(Last)) {
-    const VarDecl *S = Local(Acc->getLHS());
-    if (Acc->getOpcode() != BO_AddAssign || !Carried(S) ||
-        !isConstantZero(Ctx, S->getInit()) || mentions(Acc->getRHS(), S) ||
-        !isPure(Ctx, Acc->getRHS()))
-      return std::nullopt;
-    return RowReduction{S, ""};
-  }
-  const auto *Set = dyn_cast<BinaryOperator>(Last);
-  if (!Set || Set->getOpcode() != BO_Assign)
-    return std::nullopt;
-  const VarDecl *S = Local(Set->getLHS());
-  const auto *Call = dyn_cast<CallExpr>(Set->getRHS()->IgnoreParenImpCasts());
-  if (!Carried(S) || !Call || Call->getNumArgs() != 2)
-    return std::nullopt;
-  const auto *F = dyn_cast_or_null<FunctionDecl>(Call->getCalleeDecl());
-  if (!F || !F->getIdentifier() ||
-      !llvm::is_contained({"fmaxf", "fminf", "fmax", "fmin", "max", "min"},
-                          F->getName()))
-    return std::nullopt;
-  const Expr *A = Call->getArg(0), *B = Call->getArg(1);
-  if (isReferenceTo(B, S))
-    std::swap(A, B);
-  if (!isReferenceTo(A, S) || mentions(B, S) || !isPure(Ctx, B))
-    return std::nullopt;
-  return RowReduction{S, F->getName().str()};
-}
-
-} // namespace
-
-namespace {
-
-/// The edits that give a kernel's rows to warps, gathered as the shape is
-/// matched.
-class RowEdits {
-public:
-  RowEdits(ASTContext &Ctx, const FunctionDecl &Kernel)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Lane(freshName(Kernel, "Lane")),
-        Offset(freshName(Kernel, "Offset", {Lane})) {}
-
-  /// Makes the lanes take every 32nd element of the row of \p Loop over
-  /// \p L, from their own.
-  bool stride(const ForStmt *Loop, const VarDecl *L) {
-    const Expr *Lo = L->getInit();
-    auto LoText = sourceText(Ctx, Lo);
-    if (!LoText)
-      return false;
-    Expr::EvalResult LoValue;
-    bool LoZero = Lo->EvaluateAsInt(LoValue, Ctx) && LoValue.Val.getInt() == 0;
-    auto NewLo =
-        replaceExpr(Ctx, Lo,
-                    LoZero ? Lane
-                           : (isa<ArraySubscriptExpr>(Lo->IgnoreImpCasts())
-                                  ? *LoText
-                                  : parenthesize(Lo, *LoText)) +
-                                 " + " + Lane);
-    auto NewInc =
-        replaceExpr(Ctx, Loop->getInc(), L->getNameAsString() + " += " + W);
-    if (!NewLo || !NewInc)
-      return false;
-    Edits.push_back(*NewLo);
-    Edits.push_back(*NewInc);
-    return true;
-  }
-
-  /// Combines the lanes' values of \p R before \p Before: into lane 0
-  /// (`__shfl_down_sync`) or into every lane (`__shfl_xor_sync`, \p ToAll).
-  /// \p Then follows the loop, on the line of \p Before.
-  void combine(const Stmt *Before, const RowReduction &R, bool ToAll,
-               const std::string &Then = "") {
-    std::string Indent(SM.getSpellingColumnNumber(Before->getBeginLoc()) - 1,
-                       ' ');
-    std::string S = R.Var->getNameAsString();
-    std::string Shuffle =
-        std::string(ToAll ? "__shfl_xor_sync" : "__shfl_down_sync") +
-        "(0xffffffff, " + S + ", " + Offset + ")";
-    std::string Step = R.Combine.empty() ? S + " += " + Shuffle + ";"
-                                         : S + " = " + R.Combine + "(" + S +
-                                               ", " + Shuffle + ");";
-    Edits.push_back(tooling::Replacement(
-        SM, Before->getBeginLoc(), 0,
-        "for (int " + Offset + " = " + std::to_string(WarpSize / 2) + "; " +
-            Offset + " > 0; " + Offset + " /= 2)\n" + Indent + "  " + Step +
-            "\n" + Indent + Then));
-  }
-
-  /// The row of the warp, the lane of the thread, and the grids of every
-  /// launch multiplied by 32; false when a launch is not whole warps.
-  bool rowsAndLaunches(const FunctionDecl &Kernel, const OneDimKernel &Shape) {
-    auto Launches = findLaunches(Ctx, Kernel);
-    if (!Launches || Launches->empty())
-      return false;
-    for (const KernelLaunch &KL : *Launches) {
-      auto Block = evaluateInt(KL.Block, Ctx);
-      if (!KL.Block->getType()->isIntegerType() || !Block || *Block <= 0 ||
-          *Block % WarpSize != 0 || !KL.Grid->getType()->isIntegerType() ||
-          KL.Grid->HasSideEffects(Ctx))
-        return false;
-      auto GridText = sourceText(Ctx, KL.Grid);
-      if (!GridText)
-        return false;
-      auto G = replaceExpr(Ctx, KL.Grid,
-                           parenthesize(KL.Grid, *GridText) + " * " + W);
-      if (!G)
-        return false;
-      Edits.push_back(*G);
-    }
-    const Expr *Init = Shape.Index->getInit();
-    auto InitText = sourceText(Ctx, Init);
-    if (!InitText)
-      return false;
-    auto Row = replaceExpr(Ctx, Init, "(" + *InitText + ") / " + W);
-    if (!Row)
-      return false;
-    Edits.push_back(*Row);
-    std::string IndexIndent(
-        SM.getSpellingColumnNumber(Shape.IndexDecl->getBeginLoc()) - 1, ' ');
-    Edits.push_back(tooling::Replacement(
-        SM, Shape.IndexDecl->getEndLoc().getLocWithOffset(1), 0,
-        "\n" + IndexIndent + "// One warp per row: its lanes split the row.\n" +
-            IndexIndent + "int " + Lane + " = threadIdx.x % " + W + ";"));
-    return true;
-  }
-
-  ASTContext &Ctx;
-  const SourceManager &SM;
-  const std::string Lane, Offset;
-  const std::string W = std::to_string(WarpSize);
-  std::vector<tooling::Replacement> Edits;
-};
-
-/// `T S = <init>; for (...) S += <expr>; <lvalue> = <value>;`: the lanes'
-/// sums are added down to lane 0, which stores the row.
-bool matchOneSum(RowEdits &E, const std::vector<const Stmt *> &Work) {
-  ASTContext &Ctx = E.Ctx;
-  if (Work.size() != 3 || !isa<DeclStmt>(Work[0]) || !isa<ForStmt>(Work[1]) ||
-      !isa<BinaryOperator>(Work[2]))
-    return false;
-  const auto *SumDecl = cast<DeclStmt>(Work[0]);
-  if (!SumDecl->isSingleDecl())
-    return false;
-  const auto *Sum = dyn_cast<VarDecl>(SumDecl->getSingleDecl());
-  if (!Sum || !Sum->getInit() || Sum->isStaticLocal() ||
-      !isShuffled(Ctx, Sum->getType()) || Sum->getType().isConstQualified() ||
-      !isConstantZero(Ctx, Sum->getInit()))
-    return false;
-  const auto *Loop = cast<ForStmt>(Work[1]);
-  const VarDecl *L = rowLoop(Ctx, Loop);
-  if (!L || mentions(Loop->getInit(), Sum) || mentions(Loop->getCond(), Sum))
-    return false;
-  const Stmt *Body = Loop->getBody();
-  if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
-    if (CS->size() != 1)
-      return false;
-    Body = CS->body_front();
-  }
-  const auto *Acc = dyn_cast<CompoundAssignOperator>(Body);
-  if (!Acc || Acc->getOpcode() != BO_AddAssign ||
-      !isReferenceTo(Acc->getLHS(), Sum) || mentions(Acc->getRHS(), Sum) ||
-      Acc->getRHS()->HasSideEffects(Ctx))
-    return false;
-  const auto *Store = cast<BinaryOperator>(Work[2]);
-  if (Store->getOpcode() != BO_Assign || Store->getLHS()->HasSideEffects(Ctx) ||
-      Store->getRHS()->HasSideEffects(Ctx) || mentions(Store->getLHS(), Sum))
-    return false;
-  if (!E.stride(Loop, L))
-    return false;
-  std::string Indent(E.SM.getSpellingColumnNumber(Store->getBeginLoc()) - 1,
-                     ' ');
-  E.combine(Store, RowReduction{Sum, ""}, /*ToAll=*/false,
-            "if (" + E.Lane + " == 0)\n" + Indent + "  ");
-  return true;
-}
-
-/// Whether every declaration of \p DS has a side-effect-free initializer;
-/// appends the variables to \p Declared when given.
-bool pureDecls(const ASTContext &Ctx, const DeclStmt *DS,
-               std::vector<const VarDecl *> *Declared) {
-  for (const Decl *D : DS->decls()) {
-    const auto *V = dyn_cast<VarDecl>(D);
-    if (!V || !V->getInit() || V->isStaticLocal() || !isPure(Ctx, V->getInit()))
-      return false;
-    if (Declared)
-      Declared->push_back(V);
-  }
-  return true;
-}
-
-/// Declarations and loops over the row: each loop either reduces the row
-/// into a variable declared before it, or writes element L of arrays from
-/// element L of others. Every lane ends each reduction with the whole row's
-/// value.
-bool matchRowLoops(RowEdits &E, const std::vector<const Stmt *> &Work) {
-  ASTContext &Ctx = E.Ctx;
-  std::vector<const VarDecl *> Declared;
-  std::vector<const VarDecl *> Reduced;
-  bool Writes = false;
-  for (size_t I = 0; I < Work.size(); ++I) {
-    // After a storing loop only storing loops: a lane could otherwise read
-    // what another lane stored, with nothing ordering the two.
-    if (Writes && !isa<ForStmt>(Work[I]))
-      return false;
-    if (const auto *DS = dyn_cast<DeclStmt>(Work[I])) {
-      if (!pureDecls(Ctx, DS, &Declared))
-        return false;
-      continue;
-    }
-    const auto *Loop = dyn_cast<ForStmt>(Work[I]);
-    const VarDecl *L = Loop ? rowLoop(Ctx, Loop) : nullptr;
-    if (!L || !isPure(Ctx, L->getInit()) || !isPure(Ctx, Loop->getCond()))
-      return false;
-    std::vector<const Stmt *> Body = {Loop->getBody()};
-    if (const auto *CS = dyn_cast<CompoundStmt>(Loop->getBody()))
-      Body.assign(CS->body_begin(), CS->body_end());
-    if (Body.empty())
-      return false;
-    // Declarations of the iteration's own values first.
-    for (size_t B = 0; B + 1 < Body.size(); ++B) {
-      const auto *DS = dyn_cast<DeclStmt>(Body[B]);
-      if (!DS || !pureDecls(Ctx, DS, nullptr))
-        return false;
-    }
-    const Stmt *Last = Body.back();
-    if (std::optional<RowReduction> R = matchReduction(Ctx, Last, Declared)) {
-      // One reduction per variable, not read elsewhere in its loop, and
-      // work after it.
-      if (Writes || llvm::is_contained(Reduced, R->Var) ||
-          mentions(Loop->getInit(), R->Var) ||
-          mentions(Loop->getCond(), R->Var) ||
-          llvm::any_of(llvm::ArrayRef(Body).drop_back(),
-                       [&](const Stmt *S) { return mentions(S, R->Var); }) ||
-          I + 1 == Work.size())
-        return false;
-      Reduced.push_back(R->Var);
-      if (!E.stride(Loop, L))
-        return false;
-      E.combine(Work[I + 1], *R, /*ToAll=*/true);
-      continue;
-    }
-    // X[L] = <value>: each iteration touches element L only.
-    const auto *Store = dyn_cast<BinaryOperator>(Last);
-    const auto *Elem =
-        Store ? dyn_cast<ArraySubscriptExpr>(Store->getLHS()->IgnoreParens())
-              : nullptr;
-    if (!Elem || Store->getOpcode() != BO_Assign ||
-        !isPure(Ctx, Elem->getBase()) || !isPure(Ctx, Store->getRHS()) ||
-        !subscriptsOnlyBy(Loop->getBody(), L) ||
-        llvm::any_of(Declared, [&](const VarDecl *V) {
-          return isReferenceTo(Elem->getBase(), V) &&
-                 !V->getType()->isPointerType();
-        }))
-      return false;
-    Writes = true;
-    if (!E.stride(Loop, L))
-      return false;
-  }
-  return !Reduced.empty() && Writes;
-}
-
-} // namespace
-
 Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
                         tooling::Replacements &Out) const {
-  std::optional<OneDimKernel> Shape = matchOneDimKernel(Ctx, Kernel);
-  if (!Shape || Shape->Form == OneDimKernel::GridStride)
+  KernelModel M(Ctx, Kernel);
+  RowsToWarps R(M);
+  if (!R.run())
     return Error::success();
-  std::vector<const Stmt *> Work = Shape->Work;
-  if (Shape->Form == OneDimKernel::Guarded) {
-    const auto *CS = dyn_cast<CompoundStmt>(Work.front());
-    if (!CS)
-      return Error::success();
-    Work.assign(CS->body_begin(), CS->body_end());
-  }
-  Work.push_back(Shape->IndexDecl);
-  for (const Stmt *S : Work)
-    if (!S->getBeginLoc().isFileID() || !S->getEndLoc().isFileID())
-      return Error::success();
-  Work.pop_back();
-
-  RowEdits E(Ctx, Kernel);
-  if (!matchOneSum(E, Work) && !matchRowLoops(E, Work))
-    return Error::success();
-  if (!E.rowsAndLaunches(Kernel, *Shape))
-    return Error::success();
-  for (const tooling::Replacement &R : E.Edits)
-    if (Error Err = Out.add(R))
+  for (const tooling::Replacement &E : R.Edits)
+    if (Error Err = Out.add(E))
       return Err;
   return Error::success();
+}
+
+std::string WarpPerRow::explain(ASTContext &Ctx,
+                                const FunctionDecl &Kernel) const {
+  KernelModel M(Ctx, Kernel);
+  RowsToWarps R(M);
+  return R.run() ? "" : R.Why;
 }
