@@ -993,14 +993,18 @@ ModelValue KernelModel::value(const Expr *E) const {
 std::vector<const Expr *>
 KernelModel::expressionsOfValue(const Polynomial &P,
                                 std::vector<const Expr *> &Uncovered) const {
-  std::vector<const Expr *> Found;
-  llvm::SmallPtrSet<const Expr *, 16> Covered;
-  // Whether S reads a builtin itself.
+  const Stmt *Body = Kernel.getBody();
+  // Locals that hold part of the value: their initializer reads a builtin
+  // and their value is not P (`int tid = threadIdx.x;`).
+  llvm::SmallPtrSet<const VarDecl *, 8> Parts;
   std::function<bool(const Stmt *)> ReadsBuiltin = [&](const Stmt *S) {
     if (!S)
       return false;
     if (const auto *E = dyn_cast<Expr>(S); E && builtinSymbol(E))
       return true;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        return Parts.count(V) > 0;
     if (isa<PseudoObjectExpr>(S))
       return false;
     for (const Stmt *C : S->children())
@@ -1008,33 +1012,56 @@ KernelModel::expressionsOfValue(const Polynomial &P,
         return true;
     return false;
   };
+  std::vector<const VarDecl *> Locals;
+  std::function<void(const Stmt *)> FindLocals = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V->getInit() && V->getType()->isIntegerType())
+          Locals.push_back(V);
+    for (const Stmt *C : S->children())
+      FindLocals(C);
+  };
+  FindLocals(Body);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const VarDecl *V : Locals) {
+      if (Parts.count(V) || !ReadsBuiltin(V->getInit()))
+        continue;
+      ModelValue Val = value(V->getInit());
+      if (Val && *Val.Value == P)
+        continue;
+      Parts.insert(V);
+      Changed = true;
+    }
+  }
+
+  std::vector<const Expr *> Found;
+  llvm::SmallPtrSet<const Stmt *, 16> Covered;
+  std::function<void(const Stmt *)> Mark = [&](const Stmt *X) {
+    if (!X)
+      return;
+    Covered.insert(X);
+    if (isa<PseudoObjectExpr>(X))
+      return;
+    for (const Stmt *C : X->children())
+      Mark(C);
+  };
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
       return;
     if (const auto *E = dyn_cast<Expr>(S)) {
-      if (builtinSymbol(E) && !isa<PseudoObjectExpr>(E))
-        return;
       if (E->getType()->isIntegerType() && ReadsBuiltin(E)) {
-        const Expr *Inner = E->IgnoreParenImpCasts();
         ModelValue V = value(E);
         if (V && *V.Value == P) {
-          // The outermost spelling of the value, without parentheses
-          // or implicit casts.
+          // The outermost spelling of the value, without parentheses or
+          // implicit casts.
           const Expr *Pick = E->IgnoreParens();
           while (const auto *IC = dyn_cast<ImplicitCastExpr>(Pick))
             Pick = IC->getSubExpr()->IgnoreParens();
-          (void)Inner;
           Found.push_back(Pick);
-          std::function<void(const Stmt *)> Mark = [&](const Stmt *X) {
-            if (!X)
-              return;
-            if (const auto *XE = dyn_cast<Expr>(X); XE && builtinSymbol(XE))
-              Covered.insert(XE);
-            if (isa<PseudoObjectExpr>(X))
-              return;
-            for (const Stmt *C : X->children())
-              Mark(C);
-          };
           Mark(E);
           return;
         }
@@ -1045,25 +1072,31 @@ KernelModel::expressionsOfValue(const Polynomial &P,
     for (const Stmt *C : S->children())
       Walk(C);
   };
-  // Walk declarations' initializers too: children() of a DeclStmt does
-  // not reach them.
-  std::function<void(const Stmt *)> WalkAll = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
-          Walk(V->getInit());
-      return;
-    }
-    if (isa<Expr>(S)) {
-      Walk(S);
-      return;
-    }
-    for (const Stmt *C : S->children())
-      WalkAll(C);
+  Walk(Body);
+  // A part is covered when every use of it is; then so are the builtins its
+  // initializer reads.
+  auto UsesCovered = [&](const VarDecl *V) {
+    bool All = true;
+    std::function<void(const Stmt *)> Check = [&](const Stmt *S) {
+      if (!S || !All)
+        return;
+      if (const auto *DR = dyn_cast<DeclRefExpr>(S);
+          DR && DR->getDecl() == V && !Covered.count(DR))
+        All = false;
+      for (const Stmt *C : S->children())
+        Check(C);
+    };
+    Check(Body);
+    return All;
   };
-  WalkAll(Kernel.getBody());
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const VarDecl *V : Locals)
+      if (Parts.count(V) && !Covered.count(V->getInit()) && UsesCovered(V)) {
+        Mark(V->getInit());
+        Changed = true;
+      }
+  }
   for (const Expr *U : BuiltinUses)
     if (!Covered.count(U))
       Uncovered.push_back(U);

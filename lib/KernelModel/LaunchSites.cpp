@@ -229,6 +229,15 @@ std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
         break;
       S = P;
     }
+    // A read of one of its fields (`block.x`) leaves it unchanged too.
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
+      auto Up = Ctx.getParents(*ME);
+      const auto *Read =
+          Up.size() == 1 ? Up[0].get<ImplicitCastExpr>() : nullptr;
+      if (Read && Read->getCastKind() == CK_LValueToRValue)
+        continue;
+      return std::nullopt;
+    }
     const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(P);
     if (!Copy || !Copy->getConstructor()->isCopyOrMoveConstructor())
       return std::nullopt;
@@ -349,6 +358,21 @@ std::string autoprof::freshName(const FunctionDecl &Kernel,
   while (N.Set.contains(Name))
     Name += "_";
   return Name;
+}
+
+std::string autoprof::lineIndent(const SourceManager &SM, SourceLocation Loc) {
+  Loc = SM.getExpansionLoc(Loc);
+  std::pair<FileID, unsigned> At = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  StringRef Buffer = SM.getBufferData(At.first, &Invalid);
+  if (Invalid || At.second > Buffer.size())
+    return "";
+  size_t Start = Buffer.rfind('\n', At.second == 0 ? 0 : At.second - 1);
+  Start = Start == StringRef::npos ? 0 : Start + 1;
+  if (At.second == 0)
+    Start = 0;
+  StringRef Line = Buffer.slice(Start, At.second);
+  return Line.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
 }
 
 std::string autoprof::parenthesize(const Expr *E, llvm::StringRef Text) {

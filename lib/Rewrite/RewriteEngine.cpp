@@ -207,16 +207,24 @@ void RewriteEngine::run(ASTContext &Ctx) {
       Texts[Sources.back().File] =
           SM.getBufferData(SM.getFileID(FD->getBodyRBrace())).str();
     for (const Transformation *T : Transformations) {
-      if (!T->precondition(K))
+      if (!T->precondition(K)) {
+        if (Explain)
+          Refusals.push_back({Index, T,
+                              "the kernel's static features rule it out "
+                              "(its precondition, docs/rewrites.md)"});
         continue;
+      }
       tooling::Replacements Edits;
       if (llvm::Error E = T->apply(Ctx, *FD, Edits)) {
         Failures.push_back(T->name().str() + " on '" + K.QualifiedName +
                            "': " + llvm::toString(std::move(E)));
         continue;
       }
-      if (Edits.empty())
+      if (Edits.empty()) {
+        if (Explain)
+          Refusals.push_back({Index, T, T->explain(Ctx, *FD)});
         continue;
+      }
       Proposal P;
       P.Kernel = Index;
       P.T = T;

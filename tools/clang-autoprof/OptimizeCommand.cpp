@@ -107,6 +107,13 @@ int autoprof::tool::runOptimize(const char *Argv0) {
                 "--dry-run --rewriter=llm");
     return 1;
   }
+  if (O.Explain && (!O.DryRun || UseLLM || O.Diff || !O.ExportFixes.empty() ||
+                    !O.Output.empty())) {
+    reportError("--explain lists why built-in rewrites do not apply: give "
+                "--dry-run without --rewriter=llm, --diff, --export-fixes or "
+                "-o");
+    return 1;
+  }
   if (UseLLM) {
     if (!O.Candidates.empty() || O.TryAll || !O.Transformations.empty()) {
       reportError("--candidate, --try-all and --transformations choose "
@@ -222,6 +229,8 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   if (!kernelFilter(Filter))
     return 1;
   RewriteEngine Engine(Ts, Filter);
+  if (O.Explain)
+    Engine.explainRefusals();
   auto Factory = Engine.newActionFactory();
   int Status = runOnSources(*Factory, Inputs, ArgsAfterDashDash);
   if (Status == 2)
@@ -407,6 +416,9 @@ int autoprof::tool::runOptimize(const char *Argv0) {
       }
       if (!Any)
         OS << "  no proposal\n";
+      for (const Refusal &R : Engine.refusals())
+        if (R.Kernel == I)
+          OS << "  " << R.T->name() << ": not applied: " << R.Reason << "\n";
     }
   }
   OS.flush();

@@ -30,6 +30,11 @@ struct OptimizeOptions {
       llvm::cl::desc("Propose the rewrites that static features "
                      "allow, without a GPU; change no file"),
       llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<bool> Explain{
+      "explain",
+      llvm::cl::desc("With --dry-run, also say for each kernel why each "
+                     "transformation that proposes nothing does not apply"),
+      llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<bool> Diff{
       "diff", llvm::cl::desc("Print the unified diff of each proposal"),
       llvm::cl::sub(optimizeCommand())};

@@ -27,6 +27,8 @@
 
 namespace clang {
 class ASTContext;
+class SourceLocation;
+class SourceManager;
 class CUDAKernelCallExpr;
 class Expr;
 class FunctionDecl;
@@ -58,7 +60,7 @@ using Dim3 = std::array<int64_t, 3>;
 
 /// The constant dimensions of the launch argument \p E: an integer, a dim3
 /// of constants, or a local dim3 variable initialised with one and only
-/// copied; nullopt otherwise.
+/// copied or read field by field; nullopt otherwise.
 std::optional<Dim3> constantDims(clang::ASTContext &Ctx, const clang::Expr *E,
                                  unsigned Depth = 0);
 
@@ -109,6 +111,11 @@ bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 /// Whether \p E is a constant integer or floating-point zero (false for a
 /// null \p E).
 bool isConstantZero(const clang::ASTContext &Ctx, const clang::Expr *E);
+
+/// The spaces and tabs that start the line of \p Loc, for code inserted
+/// beside the statement there.
+std::string lineIndent(const clang::SourceManager &SM,
+                       clang::SourceLocation Loc);
 
 /// \p Text in parentheses unless \p E is an identifier, a literal or a call.
 std::string parenthesize(const clang::Expr *E, llvm::StringRef Text);

@@ -66,6 +66,14 @@ struct KernelSource {
 };
 
 /// Collects proposals over one or more translation units.
+/// Why a transformation made no edit of a kernel.
+struct Refusal {
+  /// Index of the kernel in RewriteEngine::kernels().
+  size_t Kernel = 0;
+  const Transformation *T = nullptr;
+  std::string Reason;
+};
+
 class RewriteEngine {
 public:
   RewriteEngine(std::vector<const Transformation *> Transformations,
@@ -91,6 +99,13 @@ public:
   }
   /// The proposals, by kernel then in the order of the transformations.
   const std::vector<Proposal> &proposals() const { return Proposals; }
+  /// Records, from now on, why each transformation makes no edit of a
+  /// kernel (refusals()).
+  void explainRefusals() { Explain = true; }
+  /// With explainRefusals(): the transformations that made no edit of a
+  /// kernel, each with its reason, by kernel then in the order of the
+  /// transformations.
+  const std::vector<Refusal> &refusals() const { return Refusals; }
   /// Transformations whose precondition held but whose apply() failed.
   const std::vector<std::string> &failures() const { return Failures; }
   /// The text of \p File as it was parsed, or empty.
@@ -107,6 +122,8 @@ private:
   std::vector<std::vector<KernelRecord>> Instances;
   std::vector<Proposal> Proposals;
   std::vector<std::string> Failures;
+  std::vector<Refusal> Refusals;
+  bool Explain = false;
   std::map<std::string, std::string> Texts;
   unsigned TUsWithErrors = 0;
 };

@@ -55,9 +55,7 @@ std::vector<const Stmt *> statementsOf(const Stmt *S) {
 }
 
 /// Whether the pointer \p V is declared `__restrict__`.
-bool isRestrict(const VarDecl *V) {
-  return V->getType().isRestrictQualified();
-}
+bool isRestrict(const VarDecl *V) { return V->getType().isRestrictQualified(); }
 
 /// Whether \p E, through parentheses and implicit casts, is an operand that
 /// `(...) / 32` can replace without parentheses around it.
@@ -103,7 +101,7 @@ private:
     return true;
   }
   std::string indentOf(const Stmt *S) const {
-    return std::string(SM.getSpellingColumnNumber(S->getBeginLoc()) - 1, ' ');
+    return lineIndent(SM, S->getBeginLoc());
   }
   bool rows();
   bool launches();
@@ -210,7 +208,9 @@ bool RowsToWarps::launches() {
     if (KL.Grid->getType()->isIntegerType()) {
       New = parenthesize(KL.Grid, *Text) + " * " + W;
     } else {
-      std::string G = parenthesize(KL.Grid, *Text);
+      std::string G = isa<DeclRefExpr>(KL.Grid->IgnoreUnlessSpelledInSource())
+                          ? *Text
+                          : "(" + *Text + ")";
       New = "dim3(" + G + ".x * " + W + ", " + G + ".y, " + G + ".z)";
     }
     if (!add(replaceExpr(Ctx, KL.Grid, New), KL.Call))

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Verifies a rewrite on every spelling of a kernel, on a GPU.
+
+  spelling_gpu.py --tool=<clang-autoprof> --transformation=<name>
+                  <family-dir> [-o results.json]
+
+For every program <family-dir>/*.cu (a kernel spelled one way, with the
+host code of the family's *_common.cuh), runs `clang-autoprof optimize
+--try-all --transformations=<name>`: build and time the original, build,
+run with several seeds, compare and time the rewrite. Prints one row per
+spelling (verdict, speedup, the ratio to base.cu's speedup) and exits 1
+when a spelling's rewrite is not verified faster or its speedup is more
+than 15% away from the base spelling's.
+"""
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TOLERANCE = 0.15
+
+
+def fail(msg):
+    print("spelling_gpu: error: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def nvcc():
+    cuda = os.environ.get("CUDAToolkit_ROOT", "/usr/local/cuda")
+    path = os.path.join(cuda, "bin", "nvcc")
+    if not os.access(path, os.X_OK):
+        fail("nvcc not found at " + path)
+    return path
+
+
+def verify(tool, transformation, family, src, scratch):
+    name = os.path.splitext(os.path.basename(src))[0]
+    work = os.path.join(scratch, name)
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(family, work)
+    local = os.path.join(work, os.path.basename(src))
+    exe = os.path.join(work, name + ".bin")
+    build = " ".join(shlex.quote(a) for a in
+                     [nvcc(), "-std=c++17", "-O3", "-arch=sm_90", "-o", exe,
+                      local])
+    report = os.path.join(work, "report.json")
+    cmd = [tool, "optimize", local, "--transformations=" + transformation,
+           "--try-all", "--attempts=4", "--build=" + build,
+           "--run=" + shlex.quote(exe), "--report=" + report,
+           "--timeout=120", "--rtol=1e-3", "--atol=1e-3", "--",
+           "-std=c++17", "-I" + work]
+    start = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    row = {"spelling": name, "status": r.returncode,
+           "seconds": round(time.time() - start, 1), "verdict": None,
+           "speedup": None,
+           "stderr": r.stderr.strip().splitlines()[-3:]}
+    if os.path.exists(report):
+        with open(report) as f:
+            rep = json.load(f)
+        for k in rep.get("kernels", []):
+            for a in k.get("attempts", []):
+                if a.get("transformation") == transformation:
+                    row["verdict"] = a.get("verdict")
+                    row["speedup"] = a.get("speedup")
+                    row["accepted"] = a.get("accepted")
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--transformation", required=True)
+    ap.add_argument("family")
+    ap.add_argument("-o", dest="output")
+    args = ap.parse_args()
+    if not os.path.isdir(args.family):
+        fail("'%s' is not a directory" % args.family)
+    sources = sorted(os.path.join(args.family, f)
+                     for f in os.listdir(args.family) if f.endswith(".cu"))
+    if not any(os.path.basename(s) == "base.cu" for s in sources):
+        fail("'%s' has no base.cu" % args.family)
+    scratch = tempfile.mkdtemp(prefix="spelling-")
+    rows = [verify(args.tool, args.transformation, args.family, s, scratch)
+            for s in sources]
+    base = next(r for r in rows if r["spelling"] == "base")
+    ok = True
+    print("| spelling | verdict | speedup | vs base |")
+    print("| --- | --- | --- | --- |")
+    for r in rows:
+        ratio = None
+        if r["speedup"] and base["speedup"]:
+            ratio = r["speedup"] / base["speedup"]
+        r["ratio_to_base"] = ratio
+        good = (r.get("accepted") and ratio is not None and
+                abs(ratio - 1) <= TOLERANCE)
+        ok &= bool(good)
+        print("| %s | %s | %s | %s |" % (
+            r["spelling"], r["verdict"] or "(none: %s)" % " ".join(r["stderr"]),
+            "%.2fx" % r["speedup"] if r["speedup"] else "-",
+            "%.2f" % ratio if ratio else "-"))
+    if args.output:
+        with open(args.output, "w") as f:
+            json.dump({"transformation": args.transformation,
+                       "family": os.path.basename(os.path.normpath(args.family)),
+                       "rows": rows}, f, indent=1)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
