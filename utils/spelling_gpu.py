@@ -40,9 +40,16 @@ def nvcc():
 
 def verify(tool, transformation, family, src, scratch):
     name = os.path.splitext(os.path.basename(src))[0]
-    work = os.path.join(scratch, name)
-    shutil.rmtree(work, ignore_errors=True)
+    # The family's programs include ../../corpus/corpus.cuh: keep the
+    # layout of bench/ in the scratch copy.
+    bench = os.path.dirname(os.path.dirname(os.path.abspath(family)))
+    top = os.path.join(scratch, name)
+    shutil.rmtree(top, ignore_errors=True)
+    work = os.path.join(top, "spelling", os.path.basename(os.path.normpath(family)))
     shutil.copytree(family, work)
+    os.makedirs(os.path.join(top, "corpus"))
+    shutil.copy(os.path.join(bench, "corpus", "corpus.cuh"),
+                os.path.join(top, "corpus"))
     local = os.path.join(work, os.path.basename(src))
     exe = os.path.join(work, name + ".bin")
     build = " ".join(shlex.quote(a) for a in
