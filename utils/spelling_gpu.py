@@ -76,6 +76,11 @@ def verify(tool, transformation, family, src, scratch):
                     row["verdict"] = a.get("verdict")
                     row["speedup"] = a.get("speedup")
                     row["accepted"] = a.get("accepted")
+                    for key in ("original", "candidate"):
+                        t = a.get(key) or {}
+                        row[key + "_median_us"] = (
+                            t["median_ns"] / 1000.0
+                            if t.get("median_ns") is not None else None)
     return row
 
 
@@ -97,8 +102,8 @@ def main():
             for s in sources]
     base = next(r for r in rows if r["spelling"] == "base")
     ok = True
-    print("| spelling | verdict | speedup | vs base |")
-    print("| --- | --- | --- | --- |")
+    print("| spelling | verdict | original | rewritten | speedup | vs base |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for r in rows:
         ratio = None
         if r["speedup"] and base["speedup"]:
@@ -107,8 +112,10 @@ def main():
         good = (r.get("accepted") and ratio is not None and
                 abs(ratio - 1) <= TOLERANCE)
         ok &= bool(good)
-        print("| %s | %s | %s | %s |" % (
+        us = lambda k: ("%.1f us" % r[k]) if r.get(k) is not None else "-"
+        print("| %s | %s | %s | %s | %s | %s |" % (
             r["spelling"], r["verdict"] or "(none: %s)" % " ".join(r["stderr"]),
+            us("original_median_us"), us("candidate_median_us"),
             "%.2fx" % r["speedup"] if r["speedup"] else "-",
             "%.2f" % ratio if ratio else "-"))
     if args.output:

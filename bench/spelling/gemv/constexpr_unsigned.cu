@@ -6,7 +6,7 @@ const char *const KernelName = "gemv_u";
 
 constexpr unsigned kN = kRows;
 constexpr size_t kM = kCols;
-constexpr unsigned kThreads = 128;
+constexpr unsigned kThreads = 256;
 
 __global__ void gemv_u(const float *__restrict__ mat,
                        const float *__restrict__ vec, float *__restrict__ out) {

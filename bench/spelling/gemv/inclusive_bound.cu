@@ -4,7 +4,7 @@
 
 const char *const KernelName = "gemv_ll";
 
-static constexpr int BLOCK = 1024;
+static constexpr int BLOCK = 256;
 
 __global__ void gemv_ll(const float *A, const float *X, float *Y,
                         long long rows, long long cols) {

@@ -15,5 +15,5 @@ __global__ void matVec(const float *m, const float *v, float *res, int n,
 }
 
 void launch(const float *A, const float *X, float *Y, int Rows, int Cols) {
-  matVec<<<Rows / 64 + (Rows % 64 != 0), 64>>>(A, X, Y, Rows, Cols);
+  matVec<<<Rows / 256 + (Rows % 256 != 0), 256>>>(A, X, Y, Rows, Cols);
 }

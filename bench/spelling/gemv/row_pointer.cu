@@ -1,4 +1,4 @@
-// A pointer to the row, the sum in double precision, a grid held in a dim3
+// A pointer to the row, the sum named for what it is, a grid held in a dim3
 // variable.
 #include "gemv_common.cuh"
 
@@ -9,15 +9,15 @@ __global__ void rowDot(const float *A, const float *X, float *Y, int Rows,
   int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r < Rows) {
     const float *Ar = A + (size_t)r * Cols;
-    double d = 0.0;
+    float dot = 0.0f;
     for (int c = 0; c < Cols; ++c)
-      d += (double)Ar[c] * X[c];
-    Y[r] = (float)d;
+      dot += Ar[c] * X[c];
+    Y[r] = dot;
   }
 }
 
 void launch(const float *A, const float *X, float *Y, int Rows, int Cols) {
-  dim3 threads(512);
+  dim3 threads(256);
   dim3 blocks((Rows + threads.x - 1) / threads.x);
   rowDot<<<blocks, threads>>>(A, X, Y, Rows, Cols);
 }
