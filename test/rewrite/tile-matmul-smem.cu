@@ -12,6 +12,7 @@
 // RUN: clang-autoprof optimize --dry-run --transformations=tile-matmul-smem --export-fixes=%t.dir/fixes.yaml %t.dir/src.cu -- -std=c++17
 // RUN: FileCheck %s --input-file=%t.dir/fixes.yaml --check-prefix=YAML
 // RUN: clang-autoprof optimize --dry-run --transformations=tile-matmul-smem %s -- -std=c++17 | FileCheck %s --check-prefix=LIST --match-full-lines
+// RUN: clang-autoprof optimize --dry-run --explain --transformations=tile-matmul-smem %s -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN --match-full-lines
 
 __global__ void matmul(const float *A, const float *B, float *C, int M, int N,
                        int K) {
@@ -123,7 +124,8 @@ __global__ void transposedB(const float *A, const float *B, float *C, int M,
 // CHECK-NOT:    __shared__
 // CHECK:        acc += A[row * K + k] * B[col * K + k];
 
-// Scales the result: another body.
+// Scales the result: the store after the loop is any store of C's element
+// without side effects; it stays under the guard.
 __global__ void scaled(const float *A, const float *B, float *C, int M, int N,
                        int K) {
   int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -136,8 +138,9 @@ __global__ void scaled(const float *A, const float *B, float *C, int M, int N,
   C[row * N + col] = 2.0f * acc;
 }
 // CHECK:      __global__ void scaled(const float *A, const float *B, float *C, int M, int N,
-// CHECK-NOT:    __shared__
-// CHECK:        C[row * N + col] = 2.0f * acc;
+// CHECK:        __shared__ float As[16][16];
+// CHECK:        if (!(row >= M || col >= N))
+// CHECK-NEXT:     C[row * N + col] = 2.0f * acc;
 
 // The accumulator, moved out of the guarded block, would clash with a
 // parameter.
@@ -245,10 +248,11 @@ void run(const float *A, const float *B, float *C, const double *x,
 // DIFF:      -  if (row >= M || col >= N)
 // DIFF-NEXT: -    return;
 // DIFF:      # tile-matmul-smem on kernel guarded
+// DIFF:      # tile-matmul-smem on kernel scaled
 // DIFF:      # tile-matmul-smem on kernel batched
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-3: ReplacementText: {{.*}}
+// YAML-COUNT-4: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel matmul at {{.*}}
@@ -262,7 +266,8 @@ void run(const float *A, const float *B, float *C, const double *x,
 // LIST-NEXT: kernel transposedB at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel scaled at {{.*}}
-// LIST-NEXT:   no proposal
+// LIST-NEXT:   tile-matmul-smem: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel clash at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel batched at {{.*}}
@@ -272,3 +277,14 @@ void run(const float *A, const float *B, float *C, const double *x,
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel inPlace at {{.*}}
 // LIST-NEXT:   no proposal
+
+// EXPLAIN:      kernel smallBlock at {{.*}}
+// EXPLAIN:        tile-matmul-smem: not applied: the launch at line 237 does not have the square constant block of 16 x 16 or 32 x 32 threads that every other launch has
+// EXPLAIN:      kernel transposedB at {{.*}}
+// EXPLAIN:        tile-matmul-smem: not applied: the loop at line 118 does not read A[row * K + k] and B[k * N + col] with row and col the global indices along y and x (or x and y)
+// EXPLAIN:      kernel clash at {{.*}}
+// EXPLAIN:        tile-matmul-smem: not applied: `sum` would leave the guarded block and hide a parameter
+// EXPLAIN:      kernel rowOffset at {{.*}}
+// EXPLAIN:        tile-matmul-smem: not applied: the pointer `Ar` at line 206 moves with the thread: the tiles need one matrix per block
+// EXPLAIN:      kernel inPlace at {{.*}}
+// EXPLAIN:        tile-matmul-smem: not applied: C is A or B

@@ -5,13 +5,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileMatmulSmem.h"
-#include "autoprof/KernelModel/LaunchSites.h"
 #include "OneDimKernel.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 using namespace autoprof;
@@ -19,116 +22,23 @@ using llvm::Error;
 
 namespace {
 
-const VarDecl *refVar(const ASTContext &Ctx, const Expr *E) {
-  const auto *DR = dyn_cast<DeclRefExpr>(stripCasts(Ctx, E));
-  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+/// Whether \p P is the same for every thread of a block and every
+/// iteration: no threadIdx, loop variable or opaque value.
+bool isUniform(const Polynomial &P) {
+  return !P.dependsOn([](const Symbol &S) {
+    return S.Kind == Symbol::ThreadIdx || S.Kind == Symbol::LoopVar ||
+           S.Kind == Symbol::Opaque;
+  });
 }
 
-/// `A * S + B` (products and sums in either order).
-bool isRowMajor(const ASTContext &Ctx, const Expr *E, const VarDecl *A,
-                const VarDecl *S, const VarDecl *B) {
-  const auto *Add = dyn_cast<BinaryOperator>(stripCasts(Ctx, E));
-  if (!Add || Add->getOpcode() != BO_Add)
-    return false;
-  auto IsProduct = [&](const Expr *M) {
-    const auto *Mul = dyn_cast<BinaryOperator>(stripCasts(Ctx, M));
-    return Mul && Mul->getOpcode() == BO_Mul &&
-           ((refVar(Ctx, Mul->getLHS()) == A &&
-             refVar(Ctx, Mul->getRHS()) == S) ||
-            (refVar(Ctx, Mul->getLHS()) == S &&
-             refVar(Ctx, Mul->getRHS()) == A));
-  };
-  return (IsProduct(Add->getLHS()) && refVar(Ctx, Add->getRHS()) == B) ||
-         (IsProduct(Add->getRHS()) && refVar(Ctx, Add->getLHS()) == B);
-}
-
-/// The variable of `T V = blockIdx.F * blockDim.F + threadIdx.F;`, never
-/// modified, with F 'x' or 'y' (set in \p F).
-const VarDecl *indexVar(ASTContext &Ctx, const Stmt *S, char &F) {
-  const auto *DS = dyn_cast<DeclStmt>(S);
-  if (!DS || !DS->isSingleDecl())
-    return nullptr;
-  const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
-  if (!V || !V->getInit() || !V->getType()->isIntegerType() ||
-      Ctx.getTypeSize(V->getType()) < 32 || V->isStaticLocal() ||
-      !isUnmodified(Ctx, *V))
-    return nullptr;
-  for (char D : {'x', 'y'})
-    if (isGlobalIndex(Ctx, V->getInit(), D)) {
-      F = D;
-      return V;
-    }
-  return nullptr;
-}
-
-const ParmVarDecl *unmodifiedParam(ASTContext &Ctx, const Expr *E) {
-  const auto *P = dyn_cast_or_null<ParmVarDecl>(refVar(Ctx, E));
-  return P && isUnmodified(Ctx, *P) ? P : nullptr;
-}
-
-/// The integer parameter P of `V >= P` or `P <= V` (\p Out true), or of
-/// `V < P` or `P > V` (\p Out false).
-const ParmVarDecl *boundOf(ASTContext &Ctx, const Expr *E, const VarDecl *V,
-                           bool Out) {
-  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
-  if (!BO)
-    return nullptr;
-  BinaryOperatorKind Fwd = Out ? BO_GE : BO_LT, Rev = Out ? BO_LE : BO_GT;
-  const Expr *P = nullptr;
-  if (BO->getOpcode() == Fwd && refVar(Ctx, BO->getLHS()) == V)
-    P = BO->getRHS();
-  else if (BO->getOpcode() == Rev && refVar(Ctx, BO->getRHS()) == V)
-    P = BO->getLHS();
-  const ParmVarDecl *Param = P ? unmodifiedParam(Ctx, P) : nullptr;
-  return Param && Param->getType()->isIntegerType() ? Param : nullptr;
-}
-
-/// Whether \p S is `T V = blockIdx.z;` with V never modified.
-bool isBatchIndex(ASTContext &Ctx, const Stmt *S) {
-  const auto *DS = dyn_cast<DeclStmt>(S);
-  if (!DS || !DS->isSingleDecl())
-    return false;
-  const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
-  return V && V->getInit() && V->getType()->isIntegerType() &&
-         !V->isStaticLocal() && isUnmodified(Ctx, *V) &&
-         isBuiltin(Ctx, V->getInit(), "blockIdx", 'z');
-}
-
-/// The variable P of `E *P = Param + <offset>;` (or `<offset> + Param`),
-/// never modified, with Param an unmodified pointer parameter and the
-/// offset an integer without side effects that reads neither \p X nor
-/// \p Y.
-const VarDecl *offsetMatrix(ASTContext &Ctx, const Stmt *S, const VarDecl *X,
-                            const VarDecl *Y) {
-  const auto *DS = dyn_cast<DeclStmt>(S);
-  if (!DS || !DS->isSingleDecl() || !DS->getBeginLoc().isFileID())
-    return nullptr;
-  const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
-  if (!V || !V->getInit() || !V->getType()->isPointerType() ||
-      V->isStaticLocal() || !isUnmodified(Ctx, *V))
-    return nullptr;
-  const auto *Add =
-      dyn_cast<BinaryOperator>(V->getInit()->IgnoreParenImpCasts());
-  if (!Add || Add->getOpcode() != BO_Add || Add->HasSideEffects(Ctx) ||
-      mentions(Add, X) || mentions(Add, Y))
-    return nullptr;
-  for (const Expr *Base : {Add->getLHS(), Add->getRHS()})
-    if (const ParmVarDecl *P = unmodifiedParam(Ctx, Base))
-      if (P->getType()->isPointerType())
-        return V;
-  return nullptr;
-}
-
-/// The pointer parameter \p V is, or that it is declared from.
-const VarDecl *baseParam(ASTContext &Ctx, const VarDecl *V) {
-  if (isa<ParmVarDecl>(V) || !V->getInit())
-    return V;
-  const auto *Add = cast<BinaryOperator>(V->getInit()->IgnoreParenImpCasts());
-  for (const Expr *Base : {Add->getLHS(), Add->getRHS()})
-    if (const ParmVarDecl *P = unmodifiedParam(Ctx, Base))
-      if (P->getType()->isPointerType())
-        return P;
-  return V;
+/// \p P as code, in parentheses unless it is one symbol or a constant.
+std::string polyText(const Polynomial &P) {
+  std::string T = P.str();
+  return P.terms().size() <= 1 && (P.terms().empty() ||
+                                   P.terms().begin()->second == 1 ||
+                                   P.terms().begin()->first.empty())
+             ? T
+             : "(" + T + ")";
 }
 
 bool isReturnOnly(const Stmt *S) {
@@ -138,150 +48,532 @@ bool isReturnOnly(const Stmt *S) {
   return R && !R->getRetValue();
 }
 
-/// \p S itself, or the only statement of a compound \p S.
-const Stmt *onlyStmt(const Stmt *S) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    return CS->size() == 1 ? CS->body_front() : nullptr;
-  return S;
+/// The factors of a product `a * b * c`, through parentheses and implicit
+/// casts.
+void factors(const Expr *E, std::vector<const Expr *> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(E);
+      B && B->getOpcode() == BO_Mul) {
+    factors(B->getLHS(), Out);
+    factors(B->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
 }
 
-/// The naive product, matched.
-struct Matmul {
-  const VarDecl *Row = nullptr, *Col = nullptr;
-  char RowDim = 'y', ColDim = 'x';
-  const ParmVarDecl *M = nullptr, *N = nullptr, *K = nullptr;
-  /// The matrices: pointer parameters, or pointers declared from one plus
-  /// an offset (a batch's matrices).
-  const VarDecl *A = nullptr, *B = nullptr, *C = nullptr;
-  const VarDecl *Acc = nullptr, *I = nullptr;
-  /// Whether the product is written `B[...] * A[...]`.
-  bool BFirst = false;
-  /// The types of the indices of A and B as written.
-  QualType AIdx, BIdx;
-  QualType Elem;
+/// The statements of \p S: its children when it is a compound statement.
+std::vector<const Stmt *> statementsOf(const Stmt *S) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return {CS->body_begin(), CS->body_end()};
+  return {S};
+}
+
+/// The naive product, read from the kernel model, and its tiled text.
+class MatmulTiler {
+public:
+  explicit MatmulTiler(const KernelModel &M)
+      : M(M), Ctx(M.context()), SM(Ctx.getSourceManager()) {}
+
+  /// The edit, or the reason in Why.
+  bool run();
+
+  std::optional<tooling::Replacement> Edit;
+  std::string Why;
+
+private:
+  bool refuse(std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  }
+  std::optional<std::string> text(const Expr *E) const {
+    return sourceText(Ctx, E);
+  }
+  /// The text of the side of the guard bound \p B whose value is \p P.
+  std::string boundText(const GuardBound &B, const Polynomial &P) const;
+  /// The type of the variable that holds the index \p Found, or of the
+  /// expression.
+  std::string indexType(const std::vector<const Expr *> &Found) const;
+  const ModelAccess *accessOf(const Expr *E) const {
+    for (const ModelAccess &A : M.accesses())
+      if (A.E == E->IgnoreParens())
+        return &A;
+    return nullptr;
+  }
+
+  const KernelModel &M;
+  ASTContext &Ctx;
+  const SourceManager &SM;
 };
 
-/// Matches `T Acc = 0; for (T I = 0; I < K; ++I) Acc += A[Row * K + I] *
-/// B[I * N + Col]; C[Row * N + Col] = Acc;` in \p S, with Row and Col the
-/// two index variables in either role.
-bool matchProduct(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> S,
-                  const VarDecl *X, const VarDecl *Y,
-                  llvm::ArrayRef<const VarDecl *> Offset, Matmul &Mm) {
-  // A matrix: an unmodified pointer parameter, or one of \p Offset.
-  auto Matrix = [&](const Expr *E) -> const VarDecl * {
-    if (const ParmVarDecl *P = unmodifiedParam(Ctx, E))
-      return P;
-    const VarDecl *V = refVar(Ctx, E);
-    return V && llvm::is_contained(Offset, V) ? V : nullptr;
-  };
-  if (S.size() != 3)
-    return false;
-  const auto *AccDecl = dyn_cast<DeclStmt>(S[0]);
-  if (!AccDecl || !AccDecl->isSingleDecl())
-    return false;
-  Mm.Acc = dyn_cast<VarDecl>(AccDecl->getSingleDecl());
-  if (!Mm.Acc || !Mm.Acc->getInit() ||
-      !isConstantZero(Ctx, Mm.Acc->getInit()) || Mm.Acc->isStaticLocal())
-    return false;
-  Mm.Elem = Mm.Acc->getType().getCanonicalType();
-  if (Mm.Elem != Ctx.FloatTy && Mm.Elem != Ctx.DoubleTy)
-    return false;
-
-  const auto *Loop = dyn_cast<ForStmt>(S[1]);
-  if (!Loop || Loop->getConditionVariable())
-    return false;
-  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
-  if (!Init || !Init->isSingleDecl())
-    return false;
-  Mm.I = dyn_cast<VarDecl>(Init->getSingleDecl());
-  if (!Mm.I || !Mm.I->getInit() || !Mm.I->getType()->isIntegerType() ||
-      Ctx.getTypeSize(Mm.I->getType()) < 32 ||
-      evaluateInt(Mm.I->getInit()->IgnoreParenImpCasts(), Ctx) != 0 ||
-      !isUnitIncrement(Ctx, Loop->getInc(), Mm.I))
-    return false;
-  const auto *Cond =
-      dyn_cast_or_null<BinaryOperator>(Loop->getCond()->IgnoreParenImpCasts());
-  if (!Cond || Cond->getOpcode() != BO_LT ||
-      refVar(Ctx, Cond->getLHS()) != Mm.I)
-    return false;
-  Mm.K = unmodifiedParam(Ctx, Cond->getRHS());
-  if (!Mm.K || !Mm.K->getType()->isIntegerType())
-    return false;
-  const auto *Add =
-      dyn_cast_or_null<CompoundAssignOperator>(onlyStmt(Loop->getBody()));
-  if (!Add || Add->getOpcode() != BO_AddAssign ||
-      refVar(Ctx, Add->getLHS()) != Mm.Acc)
-    return false;
-  const auto *Mul =
-      dyn_cast<BinaryOperator>(Add->getRHS()->IgnoreParenImpCasts());
-  if (!Mul || Mul->getOpcode() != BO_Mul)
-    return false;
-  const auto *L =
-      dyn_cast<ArraySubscriptExpr>(Mul->getLHS()->IgnoreParenImpCasts());
-  const auto *R =
-      dyn_cast<ArraySubscriptExpr>(Mul->getRHS()->IgnoreParenImpCasts());
-  if (!L || !R)
-    return false;
-  // A[Row * K + I] and B[I * N + Col]: find which of X and Y is the row.
-  auto MatchAB = [&](const ArraySubscriptExpr *AL, const ArraySubscriptExpr *BL,
-                     const VarDecl *Row, const VarDecl *Col) {
-    Mm.A = Matrix(AL->getBase());
-    Mm.B = Matrix(BL->getBase());
-    if (!Mm.A || !Mm.B || !isRowMajor(Ctx, AL->getIdx(), Row, Mm.K, Mm.I))
-      return false;
-    // The column stride N: the other factor of I in B's index.
-    const auto *BAdd = dyn_cast<BinaryOperator>(stripCasts(Ctx, BL->getIdx()));
-    if (!BAdd || BAdd->getOpcode() != BO_Add)
-      return false;
-    for (const Expr *Term : {BAdd->getLHS(), BAdd->getRHS()}) {
-      const auto *P = dyn_cast<BinaryOperator>(stripCasts(Ctx, Term));
-      if (!P || P->getOpcode() != BO_Mul)
-        continue;
-      for (const Expr *F : {P->getLHS(), P->getRHS()})
-        if (const ParmVarDecl *N = unmodifiedParam(Ctx, F))
-          if (N->getType()->isIntegerType() &&
-              isRowMajor(Ctx, BL->getIdx(), Mm.I, N, Col))
-            Mm.N = N;
+std::string MatmulTiler::boundText(const GuardBound &B,
+                                   const Polynomial &P) const {
+  if (const auto *C = dyn_cast_or_null<BinaryOperator>(B.Cond))
+    for (const Expr *Side : {C->getLHS(), C->getRHS()}) {
+      ModelValue V = M.value(Side);
+      auto T = text(Side);
+      if (V && *V.Value == P && T)
+        return parenthesize(Side->IgnoreParenImpCasts(), *T);
     }
-    Mm.Row = Row;
-    Mm.Col = Col;
-    Mm.AIdx = AL->getIdx()->getType();
-    Mm.BIdx = BL->getIdx()->getType();
-    return Mm.N != nullptr;
-  };
-  bool Found = false;
-  for (bool BFirst : {false, true}) {
-    const ArraySubscriptExpr *AL = BFirst ? R : L, *BL = BFirst ? L : R;
-    if (MatchAB(AL, BL, Y, X) || MatchAB(AL, BL, X, Y)) {
-      Mm.BFirst = BFirst;
+  return polyText(P);
+}
+
+std::string MatmulTiler::indexType(const std::vector<const Expr *> &Found) const {
+  const PrintingPolicy &PP = Ctx.getPrintingPolicy();
+  for (const Stmt *S : M.prologue())
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+          for (const Expr *F : Found)
+            if (V->getInit()->IgnoreParenImpCasts() == F ||
+                V->getInit()->IgnoreParens() == F)
+              return V->getType().getUnqualifiedType().getAsString(PP);
+  return Found.front()->getType().getUnqualifiedType().getAsString(PP);
+}
+
+bool MatmulTiler::run() {
+  if (!M.cooperationWhy().empty())
+    return refuse("its threads may depend on each other: " +
+                  M.cooperationWhy());
+  // The two indices; blockIdx.z (a batch) may be read anywhere.
+  std::vector<const Expr *> U0, U1;
+  std::vector<const Expr *> G0 = M.expressionsOfValue(globalIndex(0), U0);
+  std::vector<const Expr *> G1 = M.expressionsOfValue(globalIndex(1), U1);
+  for (const Expr *U : U0) {
+    ModelValue V = M.value(U);
+    if (llvm::is_contained(U1, U) &&
+        !(V && *V.Value == Polynomial::symbol(Symbol::blockIdx(2))))
+      return refuse("`" + M.text(U) + "` at " + M.where(U) +
+                    " is read other than in the global indices along x and "
+                    "y or as the batch blockIdx.z");
+  }
+  if (G0.empty() || G1.empty())
+    return refuse("no global index along " +
+                  std::string(G0.empty() ? "x" : "y") +
+                  ": nothing computes blockIdx * blockDim + threadIdx there");
+  // One guard statement, bounding both indices.
+  if (!M.guardWhy().empty())
+    return refuse(M.guardWhy());
+  if (M.guardStatements().size() != 1)
+    return refuse(M.guardStatements().empty()
+                      ? "no guard bounds the indices: the tiles would read "
+                        "outside the matrices"
+                      : "the guard is made of several statements");
+  const IfStmt *GS = M.guardStatements().front();
+  bool EarlyExit = isReturnOnly(GS->getThen());
+  const auto *Body = cast<CompoundStmt>(M.kernel().getBody());
+
+  // The work: declarations, the loop over k, what is done to C before and
+  // after it.
+  std::vector<const Stmt *> Work(M.work().begin(), M.work().end());
+  int LI = -1;
+  size_t LoopPos = 0;
+  for (size_t I = 0; I < Work.size(); ++I) {
+    int J = M.loopIndex(Work[I]);
+    if (J < 0)
+      continue;
+    if (LI >= 0)
+      return refuse("the work holds more than one loop");
+    LI = J;
+    LoopPos = I;
+  }
+  if (LI < 0)
+    return refuse("no loop over k follows the guard");
+  const ModelLoop &L = M.loops()[LI];
+  std::string At = "the loop at " + M.where(L.S);
+  if (!L.counted())
+    return refuse(L.Why);
+  if (!L.First.isZero() || L.Step != Polynomial::constant(1) ||
+      !isUniform(L.End))
+    return refuse(At + " does not run k from 0 by 1 to a bound fixed for the "
+                       "block");
+  for (const ModelLoop &O : M.loops())
+    if (O.Parent == LI)
+      return refuse(At + " holds another loop");
+  const auto *F = cast<ForStmt>(L.S);
+  std::vector<const Stmt *> LoopBody = statementsOf(F->getBody());
+  const ModelReduction *R = nullptr;
+  for (const ModelReduction &X : M.reductions())
+    if (X.Loop == static_cast<unsigned>(LI) && LoopBody.size() == 1 &&
+        X.Update == LoopBody.front() && X.Combine == "+")
+      R = &X;
+  if (!R)
+    return refuse(At + " does not only add to one sum");
+
+  // The term: A[row * K' + k] * B[k * N + col], times factors fixed for
+  // the loop.
+  std::vector<const Expr *> Fs;
+  factors(R->Term, Fs);
+  std::vector<const ArraySubscriptExpr *> Loads;
+  for (const Expr *X : Fs) {
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
+      Loads.push_back(AS);
+      continue;
+    }
+    bool Fixed = M.isPure(X) && !llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
+      return A.E->getBeginLoc() == X->getBeginLoc() ||
+             (SM.isBeforeInTranslationUnit(X->getBeginLoc(), A.E->getEndLoc()) &&
+              SM.isBeforeInTranslationUnit(A.E->getBeginLoc(), X->getEndLoc()));
+    });
+    if (!Fixed || (X->getType()->isIntegerType() &&
+                   (!M.value(X) || !isUniform(*M.value(X).Value))))
+      return refuse(At + " multiplies by `" + M.text(X) +
+                    "`, which is neither an element of A or B nor fixed");
+  }
+  if (Loads.size() != 2)
+    return refuse(At + " does not add products of one element of A and one "
+                       "of B");
+  Symbol K = Symbol::loopVar(LI, "");
+  struct Side {
+    const ArraySubscriptExpr *AS = nullptr;
+    const ModelAccess *Acc = nullptr;
+  } SA, SB;
+  unsigned RowDim = 0, ColDim = 0;
+  Polynomial StrideA, StrideB;
+  bool BFirst = false, Found = false;
+  for (bool Swap : {false, true}) {
+    const ArraySubscriptExpr *AE = Loads[Swap], *BE = Loads[!Swap];
+    ModelValue VA = M.value(AE->getIdx()), VB = M.value(BE->getIdx());
+    if (!VA || !VB)
+      continue;
+    for (unsigned D : {1u, 0u}) {
+      unsigned E = 1 - D;
+      auto KA = VA.Value->coefficient(K);
+      auto SAx = VA.Value->coefficient(Symbol::threadIdx(D));
+      auto SBx = VB.Value->coefficient(K);
+      if (!KA || *KA != Polynomial::constant(1) || !SAx || !isUniform(*SAx) ||
+          SAx->isZero() || !SBx || !isUniform(*SBx) || SBx->isZero())
+        continue;
+      auto WantA = Polynomial::add(
+          *Polynomial::mul(globalIndex(D), *SAx), Polynomial::symbol(K));
+      auto WantB = Polynomial::add(
+          *Polynomial::mul(Polynomial::symbol(K), *SBx), globalIndex(E));
+      if (!WantA || !WantB || *WantA != *VA.Value || *WantB != *VB.Value)
+        continue;
+      SA = {AE, accessOf(AE)};
+      SB = {BE, accessOf(BE)};
+      RowDim = D;
+      ColDim = E;
+      StrideA = *SAx;
+      StrideB = *SBx;
+      BFirst = Swap;
       Found = true;
       break;
     }
+    if (Found)
+      break;
   }
-  if (!Found)
-    return false;
+  if (!Found || !SA.Acc || !SB.Acc || !SA.Acc->Array || !SB.Acc->Array)
+    return refuse(At + " does not read A[row * K + k] and B[k * N + col] "
+                       "with row and col the global indices along y and x "
+                       "(or x and y)");
 
-  // C[Row * N + Col] = Acc;
-  const auto *Store = dyn_cast<BinaryOperator>(S[2]);
-  if (!Store || Store->getOpcode() != BO_Assign ||
-      refVar(Ctx, Store->getRHS()) != Mm.Acc)
-    return false;
-  const auto *CL =
-      dyn_cast<ArraySubscriptExpr>(Store->getLHS()->IgnoreParens());
-  if (!CL)
-    return false;
-  Mm.C = Matrix(CL->getBase());
-  if (!Mm.C || Mm.C == Mm.A || Mm.C == Mm.B ||
-      !isRowMajor(Ctx, CL->getIdx(), Mm.Row, Mm.N, Mm.Col))
-    return false;
-  for (const VarDecl *P : {Mm.A, Mm.B, Mm.C}) {
-    const auto *PT = P->getType()->getAs<PointerType>();
-    if (!PT || PT->getPointeeType().isVolatileQualified() ||
-        PT->getPointeeType().getCanonicalType().getUnqualifiedType() != Mm.Elem)
-      return false;
+  // The tiles are loaded through the pointers as written: those must be the
+  // same for the whole block (a batch's matrix, not a row's).
+  auto FixedBase = [&](const ModelAccess *A, const ArraySubscriptExpr *AS) {
+    ModelValue Written = M.value(AS->getIdx());
+    auto Offset = A->Index && Written
+                      ? Polynomial::sub(*A->Index, *Written.Value)
+                      : std::nullopt;
+    return Offset && isUniform(*Offset);
+  };
+  for (const Side *X : {&SA, &SB})
+    if (!FixedBase(X->Acc, X->AS))
+      return refuse("the pointer `" + M.text(X->AS->getBase()) + "` at " +
+                    M.where(X->AS) + " moves with the thread: the tiles "
+                    "need one matrix per block");
+
+  // C: the element the loop accumulates, or the one the sum is stored in.
+  const Polynomial Row = globalIndex(RowDim), Col = globalIndex(ColDim);
+  auto IsC = [&](const Expr *E) -> const ModelAccess * {
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
+    const ModelAccess *A = AS ? accessOf(AS) : nullptr;
+    ModelValue V = AS ? M.value(AS->getIdx()) : ModelValue();
+    auto Want = Polynomial::add(*Polynomial::mul(Row, StrideB), Col);
+    return A && A->Array && !A->Shared && V && Want && *V.Value == *Want
+               ? A
+               : nullptr;
+  };
+  const ModelAccess *C = nullptr;
+  std::vector<const Stmt *> Before, After;
+  const VarDecl *AccVar = R->Scalar;
+  std::vector<const DeclStmt *> Moved;
+  for (size_t I = 0; I < Work.size(); ++I) {
+    if (I == LoopPos)
+      continue;
+    const Stmt *S = Work[I];
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      if (I > LoopPos)
+        return refuse("the declaration at " + M.where(S) +
+                      " follows the loop over k");
+      bool IsAcc = AccVar && DS->isSingleDecl() &&
+                   DS->getSingleDecl() == AccVar;
+      if (IsAcc)
+        continue;
+      bool Reads = llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
+        return SM.isBeforeInTranslationUnit(DS->getBeginLoc(),
+                                            A.E->getBeginLoc()) &&
+               SM.isBeforeInTranslationUnit(A.E->getEndLoc(),
+                                            DS->getEndLoc());
+      });
+      if (!M.isPure(DS) || Reads)
+        return refuse("the declaration at " + M.where(S) +
+                      " reads memory or has side effects: every thread "
+                      "would run it, also outside the matrices");
+      Moved.push_back(DS);
+      continue;
+    }
+    const auto *B = dyn_cast<BinaryOperator>(S);
+    const ModelAccess *T = B && B->isAssignmentOp() ? IsC(B->getLHS()) : nullptr;
+    if (!T || !M.isPure(B->getRHS()))
+      return refuse("the statement at " + M.where(S) +
+                    " is neither a declaration, the loop over k nor a store "
+                    "of the product's element");
+    if (C && C->Array != T->Array)
+      return refuse("the statement at " + M.where(S) +
+                    " stores to another matrix");
+    C = T;
+    (I < LoopPos ? Before : After).push_back(S);
   }
-  Mm.RowDim = Mm.Row == X ? 'x' : 'y';
-  Mm.ColDim = Mm.Col == X ? 'x' : 'y';
+  if (R->Element >= 0) {
+    const ModelAccess &E = M.accesses()[R->Element];
+    if (C && (C->Array != E.Array))
+      return refuse("the loop accumulates into another matrix than the one "
+                    "stored");
+    C = IsC(E.E);
+    if (!C)
+      return refuse(At + " accumulates into an element other than "
+                         "C[row * N + col]");
+    if (!After.empty())
+      return refuse("the statement at " + M.where(After.front()) +
+                    " follows the loop that accumulates into C");
+  } else {
+    if (!AccVar->getInit() || !isConstantZero(Ctx, AccVar->getInit()) ||
+        !llvm::any_of(Work, [&](const Stmt *S) {
+          const auto *DS = dyn_cast<DeclStmt>(S);
+          return DS && DS->isSingleDecl() && DS->getSingleDecl() == AccVar;
+        }))
+      return refuse("the sum `" + AccVar->getNameAsString() +
+                    "` is not declared after the guard starting at zero");
+    if (!Before.empty() || After.size() != 1 || !C)
+      return refuse("the sum is not stored once, after the loop, into "
+                    "C[row * N + col]");
+  }
+  if (C->Array == SA.Acc->Array || C->Array == SB.Acc->Array)
+    return refuse("C is A or B");
+  QualType Elem = C->E->getType().getCanonicalType().getUnqualifiedType();
+  if (Elem != Ctx.FloatTy && Elem != Ctx.DoubleTy)
+    return refuse("the matrices hold neither float nor double");
+  for (const ArraySubscriptExpr *X : {SA.AS, SB.AS})
+    if (X->getType().getCanonicalType().getUnqualifiedType() != Elem ||
+        X->getType().isVolatileQualified())
+      return refuse("A, B and C do not hold one element type");
+  if (AccVar && AccVar->getType().getCanonicalType() != Elem)
+    return refuse("the sum's type is not the matrices' element type");
+
+  // The guard: row < M and col < N, with N the stride of B and C.
+  const GuardBound *MB = nullptr, *NB = nullptr;
+  for (const GuardBound &G : M.guard()) {
+    if (G.Strict && G.Lhs == Row && isUniform(G.Rhs) && !MB)
+      MB = &G;
+    else if (G.Strict && G.Lhs == Col && G.Rhs == StrideB && !NB)
+      NB = &G;
+    else
+      return refuse("the guard at " + M.where(GS) +
+                    " is not exactly row < M and col < N, with N the row "
+                    "length of B and C");
+  }
+  if (!MB || !NB)
+    return refuse("the guard at " + M.where(GS) +
+                  " does not bound both the row and the column");
+
+  // Every launch: the same constant block (T, T) with T 16 or 32.
+  const auto &Launches = M.launches();
+  if (!Launches)
+    return refuse(M.launchWhy());
+  if (Launches->empty())
+    return refuse("it is never launched in this translation unit");
+  std::optional<int64_t> T;
+  for (const KernelLaunch &KL : *Launches) {
+    auto Bl = constantDims(Ctx, KL.Block);
+    if (!Bl || (*Bl)[0] != (*Bl)[1] || (*Bl)[2] != 1 ||
+        ((*Bl)[0] != 16 && (*Bl)[0] != 32) || (T && *T != (*Bl)[0]))
+      return refuse("the launch at " + M.where(KL.Call) +
+                    " does not have the square constant block of 16 x 16 or "
+                    "32 x 32 threads that every other launch has");
+    T = (*Bl)[0];
+  }
+
+  // Moved declarations and the sum leave the guarded block: no name of
+  // theirs may be a parameter's or a prologue variable's.
+  if (!EarlyExit) {
+    std::vector<const VarDecl *> Names;
+    for (const DeclStmt *DS : Moved)
+      for (const Decl *D : DS->decls())
+        Names.push_back(cast<VarDecl>(D));
+    if (AccVar)
+      Names.push_back(AccVar);
+    for (const VarDecl *V : Names) {
+      for (const ParmVarDecl *P : M.kernel().parameters())
+        if (P->getName() == V->getName())
+          return refuse("`" + V->getNameAsString() +
+                        "` would leave the guarded block and hide a "
+                        "parameter");
+      for (const Stmt *S : M.prologue())
+        for (const Decl *D : cast<DeclStmt>(S)->decls())
+          if (const auto *P = dyn_cast<VarDecl>(D);
+              P && P->getName() == V->getName())
+            return refuse("`" + V->getNameAsString() +
+                          "` would leave the guarded block and hide another "
+                          "variable");
+    }
+  }
+
+  // The texts.
+  const PrintingPolicy &PP = Ctx.getPrintingPolicy();
+  auto Guard = text(GS->getCond());
+  auto ABase = text(SA.AS->getBase()), BBase = text(SB.AS->getBase());
+  auto TermText = text(R->Term);
+  if (!Guard || !ABase || !BBase || !TermText ||
+      !GS->getBeginLoc().isFileID())
+    return refuse("the product is written through a macro");
+  std::string Ind = lineIndent(SM, GS->getBeginLoc());
+  std::string In2 = Ind + "  ";
+  std::string TS = std::to_string(*T);
+  std::string E = Elem.getAsString(PP);
+  std::string Zero = Elem == Ctx.FloatTy ? "0.0f" : "0.0";
+  std::vector<const Expr *> RowE = RowDim == 1 ? G1 : G0;
+  std::vector<const Expr *> ColE = ColDim == 1 ? G1 : G0;
+  std::string RT = indexType(RowE), CT = indexType(ColE);
+  std::string IT = L.Var->getType().getUnqualifiedType().getAsString(PP);
+  const KernelModel &KM = M;
+  auto Fresh = [&](StringRef Base) { return freshName(KM.kernel(), Base); };
+  std::string As = Fresh("As"), Bs = Fresh("Bs"), K0 = Fresh("K0");
+  std::string ARow = Fresh("ARow"), AK = Fresh("AK"), BK = Fresh("BK");
+  std::string BCol = Fresh("BCol");
+  std::string Acc = AccVar ? AccVar->getNameAsString() : Fresh("Acc");
+  std::string I = L.Var->getNameAsString();
+  std::string KText = L.EndExpr && M.value(L.EndExpr) &&
+                              *M.value(L.EndExpr).Value == L.End &&
+                              text(L.EndExpr)
+                          ? parenthesize(L.EndExpr->IgnoreParenImpCasts(),
+                                         *text(L.EndExpr))
+                          : polyText(L.End);
+  std::string MText = boundText(*MB, MB->Rhs);
+  std::string NText = boundText(*NB, NB->Rhs);
+  std::string SAText = StrideA == L.End ? KText : polyText(StrideA);
+  char RD = "xyz"[RowDim], CD = "xyz"[ColDim];
+  // A row of As is read across a warp when rows follow threadIdx.x: pad it.
+  std::string APad = RowDim == 0 ? TS + " + 1" : TS;
+  std::string ARead = As + "[threadIdx." + RD + "][" + I + "]";
+  std::string BRead = Bs + "[" + I + "][threadIdx." + CD + "]";
+  auto CastTo = [&](QualType Idx) {
+    return Ctx.getTypeSize(Idx) > 32 ? "(" + Idx.getAsString(PP) + ")"
+                                     : std::string();
+  };
+  std::string ACast = CastTo(SA.AS->getIdx()->getType());
+  std::string BCast = CastTo(SB.AS->getIdx()->getType());
+  // The term with the two loads read from the tiles.
+  std::string NewTerm = *TermText;
+  {
+    unsigned TermBegin = SM.getFileOffset(SM.getFileLoc(R->Term->getBeginLoc()));
+    std::vector<std::pair<const ArraySubscriptExpr *, std::string>> Subs = {
+        {SA.AS, ARead}, {SB.AS, BRead}};
+    llvm::sort(Subs, [&](const auto &X, const auto &Y) {
+      return SM.isBeforeInTranslationUnit(Y.first->getBeginLoc(),
+                                          X.first->getBeginLoc());
+    });
+    for (const auto &[X, New] : Subs) {
+      auto Old = text(X);
+      if (!Old || !X->getBeginLoc().isFileID())
+        return refuse("the product is written through a macro");
+      unsigned Off = SM.getFileOffset(X->getBeginLoc()) - TermBegin;
+      if (Off + Old->size() > NewTerm.size())
+        return refuse("the product is written through a macro");
+      NewTerm.replace(Off, Old->size(), New);
+    }
+  }
+
+  std::string Txt;
+  for (const DeclStmt *D : Moved) {
+    CharSourceRange CR = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(D->getSourceRange()), SM,
+        Ctx.getLangOpts());
+    if (CR.isInvalid())
+      return refuse("the declaration at " + M.where(D) +
+                    " is written through a macro");
+    Txt += Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str() + "\n" + Ind;
+  }
+  auto AccInit = AccVar ? text(AccVar->getInit()) : std::optional<std::string>(Zero);
+  if (!AccInit)
+    return refuse("the sum starts through a macro");
+  Txt += "// " + TS + " x " + TS +
+         " tiles of A and B in shared memory: each thread loads one\n";
+  Txt += Ind + "// element of each (zero outside the matrices) and every "
+               "thread reaches\n";
+  Txt += Ind + "// the barriers; the sum keeps the order of k.\n";
+  Txt += Ind + "__shared__ " + E + " " + As + "[" + TS + "][" + APad + "];\n";
+  Txt += Ind + "__shared__ " + E + " " + Bs + "[" + TS + "][" + TS + "];\n";
+  Txt += Ind + E + " " + Acc + " = " + *AccInit + ";\n";
+  Txt += Ind + "for (" + IT + " " + K0 + " = 0; " + K0 + " < " + KText + "; " +
+         K0 + " += " + TS + ") {\n";
+  Txt += In2 + RT + " " + ARow + " = blockIdx." + RD + " * " + TS +
+         " + threadIdx.y;\n";
+  Txt += In2 + IT + " " + AK + " = " + K0 + " + threadIdx.x;\n";
+  Txt += In2 + IT + " " + BK + " = " + K0 + " + threadIdx.y;\n";
+  Txt += In2 + CT + " " + BCol + " = blockIdx." + CD + " * " + TS +
+         " + threadIdx.x;\n";
+  Txt += In2 + As + "[threadIdx.y][threadIdx.x] =\n";
+  Txt += In2 + "    " + ARow + " < " + MText + " && " + AK + " < " + KText +
+         " ? " + *ABase + "[" + ACast + ARow + " * " + SAText + " + " + AK +
+         "] : " + Zero + ";\n";
+  Txt += In2 + Bs + "[threadIdx.y][threadIdx.x] =\n";
+  Txt += In2 + "    " + BK + " < " + KText + " && " + BCol + " < " + NText +
+         " ? " + *BBase + "[" + BCast + BK + " * " + polyText(StrideB) +
+         " + " + BCol + "] : " + Zero + ";\n";
+  Txt += In2 + "__syncthreads();\n";
+  Txt += In2 + "for (" + IT + " " + I + " = 0; " + I + " < " + TS + " && " +
+         K0 + " + " + I + " < " + KText + "; ++" + I + ")\n";
+  Txt += In2 + "  " + Acc + " += " + NewTerm + ";\n";
+  Txt += In2 + "__syncthreads();\n";
+  Txt += Ind + "}\n";
+  Txt +=
+      Ind + (EarlyExit ? "if (!(" + *Guard + "))" : "if (" + *Guard + ")");
+  std::vector<std::string> Stores;
+  for (const Stmt *S : Before) {
+    auto X = text(cast<Expr>(S));
+    if (!X)
+      return refuse("the statement at " + M.where(S) +
+                    " is written through a macro");
+    Stores.push_back(*X + ";");
+  }
+  if (R->Element >= 0) {
+    auto CT2 = text(M.accesses()[R->Element].E);
+    if (!CT2)
+      return refuse("C is written through a macro");
+    Stores.push_back(*CT2 + " += " + Acc + ";");
+  }
+  for (const Stmt *S : After) {
+    auto X = text(cast<Expr>(S));
+    if (!X)
+      return refuse("the statement at " + M.where(S) +
+                    " is written through a macro");
+    Stores.push_back(*X + ";");
+  }
+  if (Stores.size() == 1) {
+    Txt += "\n" + In2 + Stores.front();
+  } else {
+    Txt += " {\n";
+    for (const std::string &X : Stores)
+      Txt += In2 + X + "\n";
+    Txt += Ind + "}";
+  }
+  (void)BFirst;
+
+  unsigned Begin = SM.getFileOffset(GS->getBeginLoc());
+  unsigned End = SM.getFileOffset(Body->getRBracLoc());
+  StringRef Buffer = SM.getBufferData(SM.getFileID(GS->getBeginLoc()));
+  StringRef Between = Buffer.substr(Begin, End - Begin).rtrim();
+  Edit = tooling::Replacement(SM, GS->getBeginLoc(), Between.size(), Txt);
   return true;
 }
 
@@ -324,178 +616,16 @@ TileMatmulSmem::trigger(const MetricValues &M) const {
 
 Error TileMatmulSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
                             tooling::Replacements &Out) const {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel.getBody());
-  if (!Body)
+  KernelModel M(Ctx, Kernel);
+  MatmulTiler T(M);
+  if (!T.run())
     return Error::success();
-  std::vector<const Stmt *> S(Body->body_begin(), Body->body_end());
-  // A batched product starts with `T Batch = blockIdx.z;`, which stays.
-  if (!S.empty() && isBatchIndex(Ctx, S[0]))
-    S.erase(S.begin());
-  if (S.size() < 3)
-    return Error::success();
-  // T X = <index x>; T Y = <index y>; (in either order)
-  char F0 = 0, F1 = 0;
-  const VarDecl *V0 = indexVar(Ctx, S[0], F0);
-  const VarDecl *V1 = indexVar(Ctx, S[1], F1);
-  if (!V0 || !V1 || F0 == F1)
-    return Error::success();
-  const VarDecl *X = F0 == 'x' ? V0 : V1, *Y = F0 == 'x' ? V1 : V0;
+  return Out.add(*T.Edit);
+}
 
-  // if (Row >= M || Col >= N) return; ... or if (Row < M && Col < N) {...}
-  const auto *If = dyn_cast<IfStmt>(S[2]);
-  if (!If || If->getInit() || If->getConditionVariable() || If->getElse() ||
-      If->isConstexpr())
-    return Error::success();
-  bool EarlyExit = isReturnOnly(If->getThen());
-  llvm::ArrayRef<const Stmt *> Work;
-  if (EarlyExit) {
-    Work = llvm::ArrayRef(S).drop_front(3);
-  } else {
-    const auto *Then = dyn_cast<CompoundStmt>(If->getThen());
-    if (!Then || S.size() != 3)
-      return Error::success();
-    Work = llvm::ArrayRef(Then->body_begin(), Then->body_end());
-  }
-  // The matrices of a batch: `E *P = Param + <offset>;` before the product.
-  std::vector<const VarDecl *> Offset;
-  std::vector<const DeclStmt *> OffsetDecls;
-  while (Work.size() > 3) {
-    const VarDecl *V = offsetMatrix(Ctx, Work.front(), X, Y);
-    if (!V)
-      return Error::success();
-    Offset.push_back(V);
-    OffsetDecls.push_back(cast<DeclStmt>(Work.front()));
-    Work = Work.drop_front();
-  }
-  Matmul Mm;
-  if (!matchProduct(Ctx, Work, X, Y, Offset, Mm) ||
-      baseParam(Ctx, Mm.C) == baseParam(Ctx, Mm.A) ||
-      baseParam(Ctx, Mm.C) == baseParam(Ctx, Mm.B))
-    return Error::success();
-  // The accumulator and the batch's matrices move out of the guarded
-  // block: their names must not be those of parameters or indices.
-  if (!EarlyExit) {
-    std::vector<const VarDecl *> Moved = Offset;
-    Moved.push_back(Mm.Acc);
-    for (const VarDecl *V : Moved) {
-      for (const ParmVarDecl *P : Kernel.parameters())
-        if (P->getName() == V->getName())
-          return Error::success();
-      if (X->getName() == V->getName() || Y->getName() == V->getName())
-        return Error::success();
-    }
-  }
-  const auto *Both = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParens());
-  if (!Both || Both->getOpcode() != (EarlyExit ? BO_LOr : BO_LAnd))
-    return Error::success();
-  auto Bounds = [&](const Expr *CR, const Expr *CC) {
-    return boundOf(Ctx, CR, Mm.Row, EarlyExit) &&
-           boundOf(Ctx, CC, Mm.Col, EarlyExit) == Mm.N;
-  };
-  if (Bounds(Both->getLHS(), Both->getRHS()))
-    Mm.M = boundOf(Ctx, Both->getLHS(), Mm.Row, EarlyExit);
-  else if (Bounds(Both->getRHS(), Both->getLHS()))
-    Mm.M = boundOf(Ctx, Both->getRHS(), Mm.Row, EarlyExit);
-  else
-    return Error::success();
-
-  // Every launch: the same block dim3(T, T) with T 16 or 32.
-  auto Launches = findLaunches(Ctx, Kernel);
-  if (!Launches || Launches->empty())
-    return Error::success();
-  std::optional<int64_t> T;
-  for (const KernelLaunch &L : *Launches) {
-    auto B = constantDims(Ctx, L.Block);
-    if (!B || (*B)[0] != (*B)[1] || (*B)[2] != 1 ||
-        ((*B)[0] != 16 && (*B)[0] != 32) || (T && *T != (*B)[0]))
-      return Error::success();
-    T = (*B)[0];
-  }
-
-  const SourceManager &SM = Ctx.getSourceManager();
-  const auto *Store = cast<BinaryOperator>(Work[2]);
-  auto Guard = sourceText(Ctx, If->getCond());
-  auto StoreText = sourceText(Ctx, Store);
-  auto AccInit = sourceText(Ctx, Mm.Acc->getInit());
-  if (!Guard || !StoreText || !AccInit || !S[2]->getBeginLoc().isFileID())
-    return Error::success();
-
-  const PrintingPolicy &PP = Ctx.getPrintingPolicy();
-  std::string Ind(SM.getSpellingColumnNumber(S[2]->getBeginLoc()) - 1, ' ');
-  std::string In2 = Ind + "  ";
-  std::string TS = std::to_string(*T);
-  std::string E = Mm.Elem.getAsString(PP);
-  std::string Zero = Mm.Elem == Ctx.FloatTy ? "0.0f" : "0.0";
-  std::string RT = Mm.Row->getType().getAsString(PP);
-  std::string CT = Mm.Col->getType().getAsString(PP);
-  std::string IT = Mm.I->getType().getAsString(PP);
-  std::string As = freshName(Kernel, "As"), Bs = freshName(Kernel, "Bs");
-  std::string K0 = freshName(Kernel, "K0"), ARow = freshName(Kernel, "ARow");
-  std::string AK = freshName(Kernel, "AK"), BK = freshName(Kernel, "BK");
-  std::string BCol = freshName(Kernel, "BCol");
-  std::string Acc = Mm.Acc->getNameAsString(), I = Mm.I->getNameAsString();
-  std::string M = Mm.M->getNameAsString(), N = Mm.N->getNameAsString();
-  std::string K = Mm.K->getNameAsString();
-  std::string A = Mm.A->getNameAsString(), B = Mm.B->getNameAsString();
-  // A row of As is read across a warp when rows follow threadIdx.x: pad it.
-  std::string APad = Mm.RowDim == 'x' ? TS + " + 1" : TS;
-  std::string ARead = As + "[threadIdx." + Mm.RowDim + "][" + I + "]";
-  std::string BRead = Bs + "[" + I + "][threadIdx." + Mm.ColDim + "]";
-  // An index computed in a wider type than its variables (a cast of the
-  // row) keeps that type.
-  auto CastTo = [&](QualType Idx) {
-    return Ctx.getTypeSize(Idx) > 32 ? "(" + Idx.getAsString(PP) + ")"
-                                     : std::string();
-  };
-  std::string ACast = CastTo(Mm.AIdx), BCast = CastTo(Mm.BIdx);
-
-  std::string Txt;
-  for (const DeclStmt *D : OffsetDecls) {
-    CharSourceRange R = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(D->getSourceRange()), SM,
-        Ctx.getLangOpts());
-    if (R.isInvalid())
-      return Error::success();
-    Txt += Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str() + "\n" + Ind;
-  }
-  Txt += "// " + TS + " x " + TS +
-         " tiles of A and B in shared memory: each thread loads one\n";
-  Txt += Ind + "// element of each (zero outside the matrices) and every "
-               "thread reaches\n";
-  Txt += Ind + "// the barriers; the sum keeps the order of k.\n";
-  Txt += Ind + "__shared__ " + E + " " + As + "[" + TS + "][" + APad + "];\n";
-  Txt += Ind + "__shared__ " + E + " " + Bs + "[" + TS + "][" + TS + "];\n";
-  Txt += Ind + E + " " + Acc + " = " + *AccInit + ";\n";
-  Txt += Ind + "for (" + IT + " " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 +
-         " += " + TS + ") {\n";
-  Txt += In2 + RT + " " + ARow + " = blockIdx." + Mm.RowDim + " * " + TS +
-         " + threadIdx.y;\n";
-  Txt += In2 + IT + " " + AK + " = " + K0 + " + threadIdx.x;\n";
-  Txt += In2 + IT + " " + BK + " = " + K0 + " + threadIdx.y;\n";
-  Txt += In2 + CT + " " + BCol + " = blockIdx." + Mm.ColDim + " * " + TS +
-         " + threadIdx.x;\n";
-  Txt += In2 + As + "[threadIdx.y][threadIdx.x] =\n";
-  Txt += In2 + "    " + ARow + " < " + M + " && " + AK + " < " + K + " ? " + A +
-         "[" + ACast + ARow + " * " + K + " + " + AK + "] : " + Zero + ";\n";
-  Txt += In2 + Bs + "[threadIdx.y][threadIdx.x] =\n";
-  Txt += In2 + "    " + BK + " < " + K + " && " + BCol + " < " + N + " ? " + B +
-         "[" + BCast + BK + " * " + N + " + " + BCol + "] : " + Zero + ";\n";
-  Txt += In2 + "__syncthreads();\n";
-  Txt += In2 + "for (" + IT + " " + I + " = 0; " + I + " < " + TS + " && " +
-         K0 + " + " + I + " < " + K + "; ++" + I + ")\n";
-  Txt += In2 + "  " + Acc +
-         " += " + (Mm.BFirst ? BRead + " * " + ARead : ARead + " * " + BRead) +
-         ";\n";
-  Txt += In2 + "__syncthreads();\n";
-  Txt += Ind + "}\n";
-  Txt +=
-      Ind + (EarlyExit ? "if (!(" + *Guard + "))\n" : "if (" + *Guard + ")\n");
-  Txt += In2 + *StoreText + ";";
-
-  unsigned Begin = SM.getFileOffset(S[2]->getBeginLoc());
-  unsigned End = SM.getFileOffset(Body->getRBracLoc());
-  StringRef Buffer = SM.getBufferData(SM.getFileID(S[2]->getBeginLoc()));
-  StringRef Between = Buffer.substr(Begin, End - Begin).rtrim();
-  return Out.add(
-      tooling::Replacement(SM, S[2]->getBeginLoc(), Between.size(), Txt));
+std::string TileMatmulSmem::explain(ASTContext &Ctx,
+                                    const FunctionDecl &Kernel) const {
+  KernelModel M(Ctx, Kernel);
+  MatmulTiler T(M);
+  return T.run() ? "" : T.Why;
 }
