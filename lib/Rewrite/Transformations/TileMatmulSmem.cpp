@@ -34,9 +34,9 @@ bool isUniform(const Polynomial &P) {
 /// \p P as code, in parentheses unless it is one symbol or a constant.
 std::string polyText(const Polynomial &P) {
   std::string T = P.str();
-  return P.terms().size() <= 1 && (P.terms().empty() ||
-                                   P.terms().begin()->second == 1 ||
-                                   P.terms().begin()->first.empty())
+  return P.terms().size() <= 1 &&
+                 (P.terms().empty() || P.terms().begin()->second == 1 ||
+                  P.terms().begin()->first.empty())
              ? T
              : "(" + T + ")";
 }
@@ -117,8 +117,11 @@ std::string MatmulTiler::boundText(const GuardBound &B,
   return polyText(P);
 }
 
-std::string MatmulTiler::indexType(const std::vector<const Expr *> &Found) const {
+std::string
+MatmulTiler::indexType(const std::vector<const Expr *> &Found) const {
   const PrintingPolicy &PP = Ctx.getPrintingPolicy();
+  if (Found.empty())
+    return "unsigned int";
   for (const Stmt *S : M.prologue())
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
@@ -134,22 +137,13 @@ bool MatmulTiler::run() {
   if (!M.cooperationWhy().empty())
     return refuse("its threads may depend on each other: " +
                   M.cooperationWhy());
-  // The two indices; blockIdx.z (a batch) may be read anywhere.
+  // The row and column as written, for the types of the tiles' indices.
+  // Other reads of the builtins need no check: every thread still computes
+  // its own element with the same statements, only A's and B's elements
+  // come from the tiles.
   std::vector<const Expr *> U0, U1;
   std::vector<const Expr *> G0 = M.expressionsOfValue(globalIndex(0), U0);
   std::vector<const Expr *> G1 = M.expressionsOfValue(globalIndex(1), U1);
-  for (const Expr *U : U0) {
-    ModelValue V = M.value(U);
-    if (llvm::is_contained(U1, U) &&
-        !(V && *V.Value == Polynomial::symbol(Symbol::blockIdx(2))))
-      return refuse("`" + M.text(U) + "` at " + M.where(U) +
-                    " is read other than in the global indices along x and "
-                    "y or as the batch blockIdx.z");
-  }
-  if (G0.empty() || G1.empty())
-    return refuse("no global index along " +
-                  std::string(G0.empty() ? "x" : "y") +
-                  ": nothing computes blockIdx * blockDim + threadIdx there");
   // One guard statement, bounding both indices.
   if (!M.guardWhy().empty())
     return refuse(M.guardWhy());
@@ -209,11 +203,14 @@ bool MatmulTiler::run() {
       Loads.push_back(AS);
       continue;
     }
-    bool Fixed = M.isPure(X) && !llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
-      return A.E->getBeginLoc() == X->getBeginLoc() ||
-             (SM.isBeforeInTranslationUnit(X->getBeginLoc(), A.E->getEndLoc()) &&
-              SM.isBeforeInTranslationUnit(A.E->getBeginLoc(), X->getEndLoc()));
-    });
+    bool Fixed =
+        M.isPure(X) && !llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
+          return A.E->getBeginLoc() == X->getBeginLoc() ||
+                 (SM.isBeforeInTranslationUnit(X->getBeginLoc(),
+                                               A.E->getEndLoc()) &&
+                  SM.isBeforeInTranslationUnit(A.E->getBeginLoc(),
+                                               X->getEndLoc()));
+        });
     if (!Fixed || (X->getType()->isIntegerType() &&
                    (!M.value(X) || !isUniform(*M.value(X).Value))))
       return refuse(At + " multiplies by `" + M.text(X) +
@@ -243,8 +240,8 @@ bool MatmulTiler::run() {
       if (!KA || *KA != Polynomial::constant(1) || !SAx || !isUniform(*SAx) ||
           SAx->isZero() || !SBx || !isUniform(*SBx) || SBx->isZero())
         continue;
-      auto WantA = Polynomial::add(
-          *Polynomial::mul(globalIndex(D), *SAx), Polynomial::symbol(K));
+      auto WantA = Polynomial::add(*Polynomial::mul(globalIndex(D), *SAx),
+                                   Polynomial::symbol(K));
       auto WantB = Polynomial::add(
           *Polynomial::mul(Polynomial::symbol(K), *SBx), globalIndex(E));
       if (!WantA || !WantB || *WantA != *VA.Value || *WantB != *VB.Value)
@@ -279,7 +276,8 @@ bool MatmulTiler::run() {
   for (const Side *X : {&SA, &SB})
     if (!FixedBase(X->Acc, X->AS))
       return refuse("the pointer `" + M.text(X->AS->getBase()) + "` at " +
-                    M.where(X->AS) + " moves with the thread: the tiles "
+                    M.where(X->AS) +
+                    " moves with the thread: the tiles "
                     "need one matrix per block");
 
   // C: the element the loop accumulates, or the one the sum is stored in.
@@ -305,15 +303,20 @@ bool MatmulTiler::run() {
       if (I > LoopPos)
         return refuse("the declaration at " + M.where(S) +
                       " follows the loop over k");
-      bool IsAcc = AccVar && DS->isSingleDecl() &&
-                   DS->getSingleDecl() == AccVar;
-      if (IsAcc)
+      bool IsAcc =
+          AccVar && DS->isSingleDecl() && DS->getSingleDecl() == AccVar;
+      // `int k;` of a loop that sets k: the tiles' loop declares its own.
+      bool IsLoopVar = !L.DeclaredByLoop && DS->isSingleDecl() &&
+                       DS->getSingleDecl() == L.Var &&
+                       llvm::none_of(Work, [&](const Stmt *O) {
+                         return O != DS && O != L.S && mentions(O, L.Var);
+                       });
+      if (IsAcc || IsLoopVar)
         continue;
       bool Reads = llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
         return SM.isBeforeInTranslationUnit(DS->getBeginLoc(),
                                             A.E->getBeginLoc()) &&
-               SM.isBeforeInTranslationUnit(A.E->getEndLoc(),
-                                            DS->getEndLoc());
+               SM.isBeforeInTranslationUnit(A.E->getEndLoc(), DS->getEndLoc());
       });
       if (!M.isPure(DS) || Reads)
         return refuse("the declaration at " + M.where(S) +
@@ -323,7 +326,8 @@ bool MatmulTiler::run() {
       continue;
     }
     const auto *B = dyn_cast<BinaryOperator>(S);
-    const ModelAccess *T = B && B->isAssignmentOp() ? IsC(B->getLHS()) : nullptr;
+    const ModelAccess *T =
+        B && B->isAssignmentOp() ? IsC(B->getLHS()) : nullptr;
     if (!T || !M.isPure(B->getRHS()))
       return refuse("the statement at " + M.where(S) +
                     " is neither a declaration, the loop over k nor a store "
@@ -433,8 +437,7 @@ bool MatmulTiler::run() {
   auto Guard = text(GS->getCond());
   auto ABase = text(SA.AS->getBase()), BBase = text(SB.AS->getBase());
   auto TermText = text(R->Term);
-  if (!Guard || !ABase || !BBase || !TermText ||
-      !GS->getBeginLoc().isFileID())
+  if (!Guard || !ABase || !BBase || !TermText || !GS->getBeginLoc().isFileID())
     return refuse("the product is written through a macro");
   std::string Ind = lineIndent(SM, GS->getBeginLoc());
   std::string In2 = Ind + "  ";
@@ -452,12 +455,11 @@ bool MatmulTiler::run() {
   std::string BCol = Fresh("BCol");
   std::string Acc = AccVar ? AccVar->getNameAsString() : Fresh("Acc");
   std::string I = L.Var->getNameAsString();
-  std::string KText = L.EndExpr && M.value(L.EndExpr) &&
-                              *M.value(L.EndExpr).Value == L.End &&
-                              text(L.EndExpr)
-                          ? parenthesize(L.EndExpr->IgnoreParenImpCasts(),
-                                         *text(L.EndExpr))
-                          : polyText(L.End);
+  std::string KText =
+      L.EndExpr && M.value(L.EndExpr) && *M.value(L.EndExpr).Value == L.End &&
+              text(L.EndExpr)
+          ? parenthesize(L.EndExpr->IgnoreParenImpCasts(), *text(L.EndExpr))
+          : polyText(L.End);
   std::string MText = boundText(*MB, MB->Rhs);
   std::string NText = boundText(*NB, NB->Rhs);
   std::string SAText = StrideA == L.End ? KText : polyText(StrideA);
@@ -475,7 +477,8 @@ bool MatmulTiler::run() {
   // The term with the two loads read from the tiles.
   std::string NewTerm = *TermText;
   {
-    unsigned TermBegin = SM.getFileOffset(SM.getFileLoc(R->Term->getBeginLoc()));
+    unsigned TermBegin =
+        SM.getFileOffset(SM.getFileLoc(R->Term->getBeginLoc()));
     std::vector<std::pair<const ArraySubscriptExpr *, std::string>> Subs = {
         {SA.AS, ARead}, {SB.AS, BRead}};
     llvm::sort(Subs, [&](const auto &X, const auto &Y) {
@@ -503,7 +506,8 @@ bool MatmulTiler::run() {
                     " is written through a macro");
     Txt += Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str() + "\n" + Ind;
   }
-  auto AccInit = AccVar ? text(AccVar->getInit()) : std::optional<std::string>(Zero);
+  auto AccInit =
+      AccVar ? text(AccVar->getInit()) : std::optional<std::string>(Zero);
   if (!AccInit)
     return refuse("the sum starts through a macro");
   Txt += "// " + TS + " x " + TS +
@@ -528,16 +532,15 @@ bool MatmulTiler::run() {
          "] : " + Zero + ";\n";
   Txt += In2 + Bs + "[threadIdx.y][threadIdx.x] =\n";
   Txt += In2 + "    " + BK + " < " + KText + " && " + BCol + " < " + NText +
-         " ? " + *BBase + "[" + BCast + BK + " * " + polyText(StrideB) +
-         " + " + BCol + "] : " + Zero + ";\n";
+         " ? " + *BBase + "[" + BCast + BK + " * " + NText + " + " + BCol +
+         "] : " + Zero + ";\n";
   Txt += In2 + "__syncthreads();\n";
   Txt += In2 + "for (" + IT + " " + I + " = 0; " + I + " < " + TS + " && " +
          K0 + " + " + I + " < " + KText + "; ++" + I + ")\n";
   Txt += In2 + "  " + Acc + " += " + NewTerm + ";\n";
   Txt += In2 + "__syncthreads();\n";
   Txt += Ind + "}\n";
-  Txt +=
-      Ind + (EarlyExit ? "if (!(" + *Guard + "))" : "if (" + *Guard + ")");
+  Txt += Ind + (EarlyExit ? "if (!(" + *Guard + "))" : "if (" + *Guard + ")");
   std::vector<std::string> Stores;
   for (const Stmt *S : Before) {
     auto X = text(cast<Expr>(S));
