@@ -254,4 +254,62 @@ TEST_F(KernelModelTest, ExpressionsOfAValue) {
   ASSERT_EQ(Uncovered.size(), 1u);
 }
 
+TEST_F(KernelModelTest, IndexAssembledFromHelperLocals) {
+  const KernelModel &M = model(R"cu(__global__ void k(float *y, int n) {
+  int tid = threadIdx.x, bid = blockIdx.x;
+  int bsz = blockDim.x;
+  int i = bid * bsz + tid;
+  if (i < n)
+    y[i] = 0.0f;
+})cu");
+  std::vector<const clang::Expr *> Uncovered;
+  auto Found = M.expressionsOfValue(globalIndex(0), Uncovered);
+  ASSERT_EQ(Found.size(), 1u);
+  EXPECT_EQ(M.text(Found[0]), "bid * bsz + tid");
+  EXPECT_TRUE(Uncovered.empty());
+  // Used on its own as well, tid's threadIdx.x is not covered.
+  const KernelModel &N = model(R"cu(__global__ void k(float *y, int n) {
+  int tid = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + tid;
+  if (i < n)
+    y[i] = tid;
+})cu");
+  std::vector<const clang::Expr *> Left;
+  EXPECT_EQ(N.expressionsOfValue(globalIndex(0), Left).size(), 1u);
+  ASSERT_EQ(Left.size(), 1u);
+  EXPECT_EQ(N.text(Left[0]), "threadIdx.x");
+}
+
+TEST_F(KernelModelTest, LoopsWithOpaqueBoundsAndLaunches) {
+  const KernelModel &M =
+      model(R"cu(__global__ void k(const int *ptr, float *y, int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    float s = 0;
+    for (int j = ptr[r]; j < ptr[r + 1]; ++j)
+      s += y[j];
+    y[r] = s;
+  }
+}
+void run(const int *p, float *y, int n) {
+  dim3 block(128);
+  dim3 grid((n + block.x - 1) / block.x);
+  k<<<grid, block>>>(p, y, n);
+})cu");
+  ASSERT_EQ(M.loops().size(), 1u);
+  const ModelLoop &L = M.loops()[0];
+  EXPECT_TRUE(L.counted()) << L.Why;
+  EXPECT_TRUE(L.OpaqueBounds);
+  EXPECT_EQ(L.First.str(), "ptr[r]");
+  EXPECT_EQ(L.End.str(), "ptr[r + 1]");
+  EXPECT_FALSE(L.TripCount);
+  ASSERT_TRUE(M.launches());
+  ASSERT_EQ(M.launches()->size(), 1u);
+  // The block is a dim3 of constants read field by field.
+  auto B = constantDims(M.context(), M.launches()->front().Block);
+  ASSERT_TRUE(B);
+  EXPECT_EQ((*B)[0], 128);
+  EXPECT_FALSE(constantDims(M.context(), M.launches()->front().Grid));
+}
+
 } // namespace
