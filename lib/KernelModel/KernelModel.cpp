@@ -68,22 +68,6 @@ bool isWithin(ASTContext &Ctx, const Stmt *Inner, const Stmt *Outer) {
   return false;
 }
 
-/// The statements of \p S: its children when it is a compound statement.
-std::vector<const Stmt *> statementsOf(const Stmt *S) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    return {CS->body_begin(), CS->body_end()};
-  if (!S)
-    return {};
-  return {S};
-}
-
-bool isReturnOnly(const Stmt *S) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    return CS->size() == 1 && isReturnOnly(CS->body_front());
-  const auto *R = dyn_cast_or_null<ReturnStmt>(S);
-  return R && !R->getRetValue();
-}
-
 /// Whether \p E, through parentheses and casts, refers to \p V.
 bool refersTo(const Expr *E, const VarDecl *V) {
   E = E->IgnoreParenCasts();

@@ -360,6 +360,21 @@ std::string autoprof::freshName(const FunctionDecl &Kernel,
   return Name;
 }
 
+bool autoprof::isReturnOnly(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return CS->size() == 1 && isReturnOnly(CS->body_front());
+  const auto *R = dyn_cast_or_null<ReturnStmt>(S);
+  return R && !R->getRetValue();
+}
+
+std::vector<const Stmt *> autoprof::statementsOf(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return {CS->body_begin(), CS->body_end()};
+  if (!S)
+    return {};
+  return {S};
+}
+
 std::string autoprof::lineIndent(const SourceManager &SM, SourceLocation Loc) {
   Loc = SM.getExpansionLoc(Loc);
   std::pair<FileID, unsigned> At = SM.getDecomposedLoc(Loc);

@@ -112,6 +112,13 @@ bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 /// null \p E).
 bool isConstantZero(const clang::ASTContext &Ctx, const clang::Expr *E);
 
+/// Whether \p S is `return;` or a block holding only that.
+bool isReturnOnly(const clang::Stmt *S);
+
+/// The statements of \p S: its children when it is a compound statement,
+/// else \p S itself (none for a null \p S).
+std::vector<const clang::Stmt *> statementsOf(const clang::Stmt *S);
+
 /// The spaces and tabs that start the line of \p Loc, for code inserted
 /// beside the statement there.
 std::string lineIndent(const clang::SourceManager &SM,

@@ -181,13 +181,6 @@ const VarDecl *boundOf(const Expr *Cond, const VarDecl *I, bool Less) {
   return nullptr;
 }
 
-bool isReturnOnly(const Stmt *S) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    return CS->size() == 1 && isReturnOnly(CS->body_front());
-  const auto *R = dyn_cast_or_null<ReturnStmt>(S);
-  return R && !R->getRetValue();
-}
-
 /// Every reference to \p V reads it, except \p Allowed.
 bool onlyReads(ASTContext &Ctx, const VarDecl *V, const Stmt *Body,
                const Expr *Allowed) {

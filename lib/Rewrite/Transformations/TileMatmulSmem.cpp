@@ -41,13 +41,6 @@ std::string polyText(const Polynomial &P) {
              : "(" + T + ")";
 }
 
-bool isReturnOnly(const Stmt *S) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    return CS->size() == 1 && isReturnOnly(CS->body_front());
-  const auto *R = dyn_cast_or_null<ReturnStmt>(S);
-  return R && !R->getRetValue();
-}
-
 /// The factors of a product `a * b * c`, through parentheses and implicit
 /// casts.
 void factors(const Expr *E, std::vector<const Expr *> &Out) {
@@ -59,13 +52,6 @@ void factors(const Expr *E, std::vector<const Expr *> &Out) {
     return;
   }
   Out.push_back(E);
-}
-
-/// The statements of \p S: its children when it is a compound statement.
-std::vector<const Stmt *> statementsOf(const Stmt *S) {
-  if (const auto *CS = dyn_cast<CompoundStmt>(S))
-    return {CS->body_begin(), CS->body_end()};
-  return {S};
 }
 
 /// The naive product, read from the kernel model, and its tiled text.

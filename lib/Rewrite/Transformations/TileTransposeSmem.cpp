@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileTransposeSmem.h"
-#include "autoprof/KernelModel/LaunchSites.h"
 #include "OneDimKernel.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -69,13 +69,6 @@ const VarDecl *indexVar(ASTContext &Ctx, const Stmt *S, char F) {
 const ParmVarDecl *unmodifiedParam(ASTContext &Ctx, const Expr *E) {
   const auto *P = dyn_cast_or_null<ParmVarDecl>(refVar(Ctx, E));
   return P && isUnmodified(Ctx, *P) ? P : nullptr;
-}
-
-bool isReturnOnly(const Stmt *S) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    return CS->size() == 1 && isReturnOnly(CS->body_front());
-  const auto *R = dyn_cast_or_null<ReturnStmt>(S);
-  return R && !R->getRetValue();
 }
 
 } // namespace

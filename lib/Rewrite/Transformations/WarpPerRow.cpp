@@ -47,13 +47,6 @@ bool isShuffled(QualType T) {
   }
 }
 
-/// The statements of \p S: its children when it is a compound statement.
-std::vector<const Stmt *> statementsOf(const Stmt *S) {
-  if (const auto *CS = dyn_cast<CompoundStmt>(S))
-    return {CS->body_begin(), CS->body_end()};
-  return {S};
-}
-
 /// Whether the pointer \p V is declared `__restrict__`.
 bool isRestrict(const VarDecl *V) { return V->getType().isRestrictQualified(); }
 
