@@ -167,28 +167,21 @@ public:
 
   bool shouldVisitImplicitCode() const { return false; }
 
-  bool VisitForStmt(ForStmt *F) {
+  bool VisitForStmt(ForStmt *F) { return addLoop(F, ""); }
+  bool VisitWhileStmt(WhileStmt *W) { return addLoop(W, notCounted(W)); }
+  bool VisitDoStmt(DoStmt *D) { return addLoop(D, notCounted(D)); }
+
+  /// Records the loop \p S; a `for` is described later (describeLoop()).
+  bool addLoop(const Stmt *S, std::string Why) {
     ModelLoop L;
-    L.S = F;
-    M.LoopOfStmt[F] = M.Loops.size();
+    L.S = S;
+    L.Why = std::move(Why);
+    M.LoopOfStmt[S] = M.Loops.size();
     M.Loops.push_back(L);
     return true;
   }
-  bool VisitWhileStmt(WhileStmt *W) {
-    ModelLoop L;
-    L.S = W;
-    L.Why = "the loop at " + M.where(W) + " is not a counted `for` loop";
-    M.LoopOfStmt[W] = M.Loops.size();
-    M.Loops.push_back(L);
-    return true;
-  }
-  bool VisitDoStmt(DoStmt *D) {
-    ModelLoop L;
-    L.S = D;
-    L.Why = "the loop at " + M.where(D) + " is not a counted `for` loop";
-    M.LoopOfStmt[D] = M.Loops.size();
-    M.Loops.push_back(L);
-    return true;
+  std::string notCounted(const Stmt *S) const {
+    return "the loop at " + M.where(S) + " is not a counted `for` loop";
   }
   bool VisitVarDecl(VarDecl *V) {
     if (V->hasAttr<CUDASharedAttr>())
