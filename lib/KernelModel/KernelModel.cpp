@@ -60,32 +60,11 @@ const Stmt *parentOf(ASTContext &Ctx, const Stmt *S) {
   return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
 }
 
-/// Whether \p Inner is \p Outer or inside it.
-bool isWithin(ASTContext &Ctx, const Stmt *Inner, const Stmt *Outer) {
-  for (const Stmt *S = Inner; S; S = parentOf(Ctx, S))
-    if (S == Outer)
-      return true;
-  return false;
-}
-
 /// Whether \p E, through parentheses and casts, refers to \p V.
 bool refersTo(const Expr *E, const VarDecl *V) {
   E = E->IgnoreParenCasts();
   const auto *DR = dyn_cast<DeclRefExpr>(E);
   return DR && DR->getDecl() == V;
-}
-
-/// Whether \p S reads or writes \p V anywhere.
-bool uses(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (DR->getDecl() == V)
-      return true;
-  for (const Stmt *C : S->children())
-    if (uses(C, V))
-      return true;
-  return false;
 }
 
 /// Whether every reference to \p V inside \p S only reads it.
@@ -317,7 +296,7 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
         StepExpr = Sum->getLHS();
     }
   }
-  if (!UnitStep && (!StepExpr || uses(StepExpr, V))) {
+  if (!UnitStep && (!StepExpr || mentions(StepExpr, V))) {
     L.Why =
         At + " does not step `" + V->getNameAsString() + "` by a fixed amount";
     return;
@@ -336,7 +315,7 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     End = C->getLHS();
     Inclusive = C->getOpcode() == BO_GE;
   }
-  if (!End || uses(End, V)) {
+  if (!End || mentions(End, V)) {
     L.Why = At + " does not end at a bound `" + V->getNameAsString() + " < N`";
     return;
   }
@@ -351,7 +330,7 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   // A bound fixed for the loop that the model does not see through is an
   // opaque symbol.
   for (auto [X, E] : {std::pair(&FirstV, First), std::pair(&EndV, End)})
-    if (!*X && ::isPure(Ctx, E) && !uses(E, V)) {
+    if (!*X && ::isPure(Ctx, E) && !mentions(E, V)) {
       X->Value = Polynomial::symbol(Symbol::opaque(NextOpaque++, M.text(E)));
       L.OpaqueBounds = true;
     }
@@ -715,12 +694,12 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
       bool DeclaredInside = SM.isPointWithin(SM.getFileLoc(V->getLocation()),
                                              SM.getFileLoc(F->getBeginLoc()),
                                              SM.getFileLoc(F->getEndLoc()));
-      if (DeclaredInside || uses(R.Term, V))
+      if (DeclaredInside || mentions(R.Term, V))
         continue;
       // Nothing else in the loop touches it.
-      bool Other = uses(F->getCond(), V) || uses(F->getInc(), V);
+      bool Other = mentions(F->getCond(), V) || mentions(F->getInc(), V);
       for (const Stmt *O : statementsOf(F->getBody()))
-        Other |= O != S && uses(O, V);
+        Other |= O != S && mentions(O, V);
       if (Other)
         continue;
       R.Scalar = V;

@@ -406,6 +406,16 @@ bool autoprof::isConstantZero(const ASTContext &Ctx, const Expr *E) {
   return R.Val.isFloat() && R.Val.getFloat().isZero();
 }
 
+bool autoprof::isWithin(ASTContext &Ctx, const Stmt *Inner, const Stmt *Outer) {
+  for (const Stmt *S = Inner; S;) {
+    if (S == Outer)
+      return true;
+    auto Parents = Ctx.getParents(*S);
+    S = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+  }
+  return false;
+}
+
 bool autoprof::mentions(const Stmt *S, const VarDecl *V) {
   if (!S)
     return false;

@@ -105,6 +105,11 @@ bool isReferenceTo(const clang::Expr *E, const clang::VarDecl *V);
 bool isUnitIncrement(const clang::ASTContext &Ctx, const clang::Expr *E,
                      const clang::VarDecl *I);
 
+/// Whether \p Inner is \p Outer or inside it, following the one parent of
+/// each node.
+bool isWithin(clang::ASTContext &Ctx, const clang::Stmt *Inner,
+              const clang::Stmt *Outer);
+
 /// Whether \p S refers to \p V anywhere in it.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 

@@ -212,7 +212,7 @@ bool MatmulTiler::run() {
   } SA, SB;
   unsigned RowDim = 0, ColDim = 0;
   Polynomial StrideA, StrideB;
-  bool BFirst = false, Found = false;
+  bool Found = false;
   for (bool Swap : {false, true}) {
     const ArraySubscriptExpr *AE = Loads[Swap], *BE = Loads[!Swap];
     ModelValue VA = M.value(AE->getIdx()), VB = M.value(BE->getIdx());
@@ -238,7 +238,6 @@ bool MatmulTiler::run() {
       ColDim = E;
       StrideA = *SAx;
       StrideB = *SBx;
-      BFirst = Swap;
       Found = true;
       break;
     }
@@ -434,8 +433,7 @@ bool MatmulTiler::run() {
   std::vector<const Expr *> ColE = ColDim == 1 ? G1 : G0;
   std::string RT = indexType(RowE), CT = indexType(ColE);
   std::string IT = L.Var->getType().getUnqualifiedType().getAsString(PP);
-  const KernelModel &KM = M;
-  auto Fresh = [&](StringRef Base) { return freshName(KM.kernel(), Base); };
+  auto Fresh = [&](StringRef Base) { return freshName(M.kernel(), Base); };
   std::string As = Fresh("As"), Bs = Fresh("Bs"), K0 = Fresh("K0");
   std::string ARow = Fresh("ARow"), AK = Fresh("AK"), BK = Fresh("BK");
   std::string BCol = Fresh("BCol");
@@ -556,7 +554,6 @@ bool MatmulTiler::run() {
       Txt += In2 + X + "\n";
     Txt += Ind + "}";
   }
-  (void)BFirst;
 
   unsigned Begin = SM.getFileOffset(GS->getBeginLoc());
   unsigned End = SM.getFileOffset(Body->getRBracLoc());

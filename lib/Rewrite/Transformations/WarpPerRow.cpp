@@ -111,8 +111,8 @@ private:
   const SourceManager &SM;
   const std::string Lane, Offset;
   const std::string W = std::to_string(WarpSize);
-  /// Arrays written by a loop so far, with the first value of its loop.
-  std::vector<std::pair<const VarDecl *, Polynomial>> Written;
+  /// Arrays written by a loop so far.
+  std::vector<const VarDecl *> Written;
   std::vector<std::string> Taken;
   /// Stores of an element before the loop that accumulates it, done by
   /// lane 0 only.
@@ -287,16 +287,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
             llvm::is_contained(PreStores, O.E))
           continue;
         // The read of the element in `y[i] = y[i] + e` goes with the update.
-        auto Parents = Ctx.getParents(*O.E);
-        bool InUpdate = false;
-        for (const Stmt *P = O.E; P;) {
-          if (P == R->Update) {
-            InUpdate = true;
-            break;
-          }
-          auto Up = Ctx.getParents(*P);
-          P = Up.size() == 1 ? Up[0].get<Stmt>() : nullptr;
-        }
+        bool InUpdate = isWithin(Ctx, O.E, R->Update);
         if (InUpdate && O.Index && *O.Index == *A.Index && !O.Write)
           continue;
         return refuse("`" + A.Array->getNameAsString() + "` is accessed at " +
@@ -422,7 +413,7 @@ bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
   for (const ModelAccess &A : M.accesses()) {
     if (!llvm::is_contained(A.Loops, Index))
       continue;
-    for (const auto &[Array, First] : Written)
+    for (const VarDecl *Array : Written)
       if (A.Array == Array)
         return refuse("`" + Array->getNameAsString() + "` is read at " +
                       M.where(A.E) +
@@ -452,7 +443,7 @@ bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
                     Write->Array->getNameAsString() +
                     "` one array, an iteration would read another's store");
   }
-  Written.emplace_back(Write->Array, L.First);
+  Written.push_back(Write->Array);
   Stores = true;
   return stride(L);
 }
