@@ -185,7 +185,8 @@ public:
     std::string Name = FD->getNameAsString();
     for (const char *S : SyncNames)
       if (StringRef(Name).starts_with(S)) {
-        cooperates("it calls `" + Name + "`");
+        cooperates("it calls `" + Name + "`",
+                   /*Atomic=*/StringRef(Name).starts_with("atomic"));
         return true;
       }
     const SourceManager &SM = Ctx.getSourceManager();
@@ -203,7 +204,9 @@ public:
       M.BuiltinUses.push_back(PO);
     return true;
   }
-  void cooperates(std::string Why) {
+  void cooperates(std::string Why, bool Atomic = false) {
+    if (!Atomic && M.NonAtomicWhy.empty())
+      M.NonAtomicWhy = Why;
     if (M.CooperationWhy.empty())
       M.CooperationWhy = std::move(Why);
   }

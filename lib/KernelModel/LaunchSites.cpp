@@ -308,6 +308,25 @@ bool autoprof::gridCoversBound(ASTContext &Ctx, const Expr *Grid, int64_t Block,
   return N && N == unmodifiedVar(Ctx, Bound);
 }
 
+bool autoprof::gridCoversCount(ASTContext &Ctx, const Expr *Grid, int64_t Block,
+                               int64_t Count) {
+  if (Block <= 0 || Count < 0)
+    return false;
+  const Expr *G = followLocals(Ctx, Grid);
+  if (auto GC = evaluateInt(G, Ctx))
+    return *GC >= 0 && *GC * Block >= Count;
+  const auto *Div = dyn_cast<BinaryOperator>(G);
+  if (!Div || Div->getOpcode() != BO_Div ||
+      evaluateInt(Div->getRHS(), Ctx) != Block)
+    return false;
+  const Expr *Term;
+  int64_t C;
+  if (!splitConstant(Ctx, Div->getLHS(), Term, C) || !Term || C != Block - 1)
+    return false;
+  auto N = evaluateInt(followLocals(Ctx, Term), Ctx);
+  return N && *N >= Count;
+}
+
 std::optional<std::string> autoprof::sourceText(const ASTContext &Ctx,
                                                 const Expr *E) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -407,13 +426,20 @@ bool autoprof::isConstantZero(const ASTContext &Ctx, const Expr *E) {
 }
 
 bool autoprof::isWithin(ASTContext &Ctx, const Stmt *Inner, const Stmt *Outer) {
-  for (const Stmt *S = Inner; S;) {
-    if (S == Outer)
+  // Through the declarations of variables, to the statements declaring
+  // them.
+  DynTypedNode N = DynTypedNode::create(*Inner);
+  while (true) {
+    const auto *S = N.get<Stmt>();
+    if (S && S == Outer)
       return true;
-    auto Parents = Ctx.getParents(*S);
-    S = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+    if (!S && !N.get<VarDecl>())
+      return false;
+    auto Parents = Ctx.getParents(N);
+    if (Parents.size() != 1)
+      return false;
+    N = Parents[0];
   }
-  return false;
 }
 
 bool autoprof::mentions(const Stmt *S, const VarDecl *V) {

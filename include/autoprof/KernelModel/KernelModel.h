@@ -171,8 +171,12 @@ public:
   /// Why the kernel's threads may depend on each other (`__shared__`
   /// memory, barriers, shuffles, votes, atomics, calls to functions defined
   /// outside system headers, inline assembly, kernel launches); empty when
-  /// they cannot.
-  const std::string &cooperationWhy() const { return CooperationWhy; }
+  /// they cannot. With \p CountAtomics false, atomic operations are not
+  /// counted: a rewrite that keeps each atomic operation as it is, done by
+  /// some thread, may ignore them.
+  const std::string &cooperationWhy(bool CountAtomics = true) const {
+    return CountAtomics ? CooperationWhy : NonAtomicWhy;
+  }
 
   /// Every read of threadIdx, blockIdx, blockDim or gridDim in the body.
   llvm::ArrayRef<const clang::Expr *> builtinUses() const {
@@ -207,7 +211,7 @@ private:
   llvm::DenseMap<const clang::Stmt *, unsigned> LoopOfStmt;
   std::vector<ModelAccess> Accesses;
   std::vector<ModelReduction> Reductions;
-  std::string CooperationWhy;
+  std::string CooperationWhy, NonAtomicWhy;
   std::vector<const clang::Expr *> BuiltinUses;
   std::optional<std::vector<KernelLaunch>> Launches;
   std::string LaunchWhy;

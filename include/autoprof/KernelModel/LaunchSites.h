@@ -80,6 +80,13 @@ bool isUnmodified(clang::ASTContext &Ctx, const clang::VarDecl &V);
 bool gridCoversBound(clang::ASTContext &Ctx, const clang::Expr *Grid,
                      int64_t Block, const clang::Expr *Bound);
 
+/// Whether \p Grid blocks of \p Block threads provably cover \p Count
+/// threads: the grid is a constant (through unmodified locals) with
+/// Grid * Block >= Count, or `(N + Block - 1) / Block` with N a constant of
+/// at least \p Count.
+bool gridCoversCount(clang::ASTContext &Ctx, const clang::Expr *Grid,
+                     int64_t Block, int64_t Count);
+
 /// The source text of \p E, or nullopt when it is not a plain range of one
 /// file.
 std::optional<std::string> sourceText(const clang::ASTContext &Ctx,
@@ -105,7 +112,8 @@ bool isReferenceTo(const clang::Expr *E, const clang::VarDecl *V);
 bool isUnitIncrement(const clang::ASTContext &Ctx, const clang::Expr *E,
                      const clang::VarDecl *I);
 
-/// Whether \p Inner is \p Outer or inside it, following the one parent of
+/// Whether \p Inner is \p Outer or inside it (also through the declaration
+/// of a variable it initialises), following the one parent of
 /// each node.
 bool isWithin(clang::ASTContext &Ctx, const clang::Stmt *Inner,
               const clang::Stmt *Outer);

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchBlockSize.h"
-#include "autoprof/KernelModel/LaunchSites.h"
 #include "OneDimKernel.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -61,58 +62,114 @@ LaunchBlockSize::trigger(const MetricValues &M) const {
   return std::nullopt;
 }
 
-Error LaunchBlockSize::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                             tooling::Replacements &Out) const {
-  if (Kernel.hasAttr<CUDALaunchBoundsAttr>())
-    return Error::success();
-  std::optional<OneDimKernel> Shape = matchOneDimKernel(Ctx, Kernel);
-  if (!Shape)
-    return Error::success();
-  auto Launches = findLaunches(Ctx, Kernel);
-  if (!Launches || Launches->empty())
-    return Error::success();
+namespace {
+
+/// The edits that give every launch of the kernel of \p M blocks of
+/// LaunchBlockSize::NewBlockSize threads, or false with the reason in
+/// \p Why.
+bool resizeBlocks(const KernelModel &M,
+                  std::vector<tooling::Replacement> &Edits, std::string &Why) {
+  ASTContext &Ctx = M.context();
+  constexpr int64_t NewBlockSize = LaunchBlockSize::NewBlockSize;
+  auto Refuse = [&](std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  };
+  if (M.kernel().hasAttr<CUDALaunchBoundsAttr>())
+    return Refuse("its __launch_bounds__ fix its block size");
+  // Atomic operations stay as they are, done by the same index's thread.
+  if (!M.cooperationWhy(/*CountAtomics=*/false).empty())
+    return Refuse("its threads may depend on each other: " +
+                  M.cooperationWhy(false));
+  std::optional<PerIndexKernel> K = matchPerIndex(M, Why);
+  if (!K)
+    return false;
+  const auto &Launches = M.launches();
+  if (!Launches)
+    return Refuse(M.launchWhy());
+  if (Launches->empty())
+    return Refuse("it is never launched in this translation unit");
   const std::string NewBlock = std::to_string(NewBlockSize);
-  std::vector<tooling::Replacement> Edits;
   for (const KernelLaunch &L : *Launches) {
-    if (!L.Block->getType()->isIntegerType())
-      return Error::success();
-    auto Block = evaluateInt(L.Block, Ctx);
-    if (!Block || *Block < 32 || *Block > 1024 || *Block % 32 != 0 ||
-        *Block == NewBlockSize)
-      return Error::success();
+    std::string At = "the launch at " + M.where(L.Call);
+    std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
+    if (!Dims)
+      return Refuse(At + " has a block whose size is not a compile-time "
+                         "constant");
+    int64_t Block = (*Dims)[0];
+    if ((*Dims)[1] != 1 || (*Dims)[2] != 1)
+      return Refuse(At + " has blocks of more than one dimension");
+    if (Block < 32 || Block > 1024 || Block % 32 != 0)
+      return Refuse(At + " has blocks of " + std::to_string(Block) +
+                    " threads, not whole warps");
+    if (Block == NewBlockSize)
+      return Refuse(At + " already has blocks of " + NewBlock + " threads");
     std::string NewGrid;
-    if (Shape->Form == OneDimKernel::GridStride) {
+    if (K->Form == PerIndexKernel::GridStride) {
       // Any grid covers the bound; keep the number of threads when the
       // block shrinks by a whole factor.
-      if (*Block > NewBlockSize && *Block % NewBlockSize == 0) {
+      if (Block > NewBlockSize && Block % NewBlockSize == 0) {
         auto Text = sourceText(Ctx, L.Grid);
-        if (!Text)
-          return Error::success();
-        NewGrid = parenthesize(L.Grid, *Text) + " * " +
-                  std::to_string(*Block / NewBlockSize);
+        if (!Text || L.Grid->HasSideEffects(Ctx))
+          return Refuse(At + " writes its grid through a macro or with side "
+                             "effects");
+        std::string F = std::to_string(Block / NewBlockSize);
+        if (L.Grid->getType()->isIntegerType()) {
+          NewGrid = parenthesize(L.Grid, *Text) + " * " + F;
+        } else {
+          std::string G =
+              isa<DeclRefExpr>(L.Grid->IgnoreUnlessSpelledInSource())
+                  ? *Text
+                  : "(" + *Text + ")";
+          NewGrid = "dim3(" + G + ".x * " + F + ", " + G + ".y, " + G + ".z)";
+        }
       }
     } else {
-      if (Shape->BoundParam >= L.Call->getNumArgs())
-        return Error::success();
-      const Expr *Bound = L.Call->getArg(Shape->BoundParam);
-      auto Text = sourceText(Ctx, Bound);
-      if (!Text || !gridCoversBound(Ctx, L.Grid, *Block, Bound))
-        return Error::success();
-      NewGrid = "(" + *Text + " + " + NewBlock + " - 1) / " + NewBlock;
+      auto Bound = textAtLaunch(Ctx, L, K->Bound);
+      if (!Bound)
+        return Refuse(At + " passes the bound `" + K->Bound.str() +
+                      "` through a macro or with side effects");
+      if (!gridCoversAtLaunch(Ctx, L, Block, K->Bound))
+        return Refuse(At +
+                      " has a grid that does not provably cover the "
+                      "bound `" +
+                      K->Bound.str() + "` with blocks of " +
+                      std::to_string(Block));
+      NewGrid = "(" + *Bound + " + " + NewBlock + " - 1) / " + NewBlock;
     }
     auto B = replaceExpr(Ctx, L.Block, NewBlock);
     if (!B)
-      return Error::success();
+      return Refuse(At + " writes its block through a macro");
     Edits.push_back(*B);
     if (!NewGrid.empty()) {
       auto G = replaceExpr(Ctx, L.Grid, NewGrid);
       if (!G)
-        return Error::success();
+        return Refuse(At + " writes its grid through a macro");
       Edits.push_back(*G);
     }
   }
+  return true;
+}
+
+} // namespace
+
+Error LaunchBlockSize::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
+                             tooling::Replacements &Out) const {
+  KernelModel M(Ctx, Kernel);
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+  if (!resizeBlocks(M, Edits, Why))
+    return Error::success();
   for (const tooling::Replacement &R : Edits)
     if (Error E = Out.add(R))
       return E;
   return Error::success();
+}
+
+std::string LaunchBlockSize::explain(ASTContext &Ctx,
+                                     const FunctionDecl &Kernel) const {
+  KernelModel M(Ctx, Kernel);
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+  return resizeBlocks(M, Edits, Why) ? "" : Why;
 }

@@ -12,10 +12,12 @@
 ///
 /// Precondition: the kernel is not a template, has no `__launch_bounds__`,
 /// no shared arrays, barriers, shuffles, votes or cooperative groups.
-/// It is edited only when it has one of the shapes of OneDimKernel.h and
-/// every launch in the translation unit has an integer block size B, a
-/// multiple of 32 other than 128, and (for a guarded index) a grid that
-/// provably covers the bound argument.
+/// It is edited only when the kernel model shows one thread per index
+/// (PerIndex.h: a guarded global index or a grid-stride loop, the thread
+/// hierarchy read nowhere else), its threads do not cooperate but through
+/// atomic operations, and every launch in the translation unit has a
+/// constant 1-D block size B, a multiple of 32 other than 128, and (for a
+/// guarded index) a grid that provably covers the bound at that launch.
 ///
 /// Trigger (occupancy or tail effect):
 /// `sm__warps_active.avg.pct_of_peak_sustained_active` < 50,
@@ -44,6 +46,8 @@ public:
   std::optional<std::string> trigger(const MetricValues &M) const override;
   llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
                     clang::tooling::Replacements &Out) const override;
+  std::string explain(clang::ASTContext &Ctx,
+                      const clang::FunctionDecl &Kernel) const override;
 };
 
 } // namespace autoprof

@@ -1,0 +1,91 @@
+//===- PerIndex.h - Kernels of one thread per index -------------*- C++ -*-===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Reads from a kernel model whether each thread of a kernel does the work
+/// of its 1-D global index `blockIdx.x * blockDim.x + threadIdx.x` below a
+/// bound N, or of every index from it below N in steps of the grid's size,
+/// and reads the thread hierarchy nowhere else. The work done for an index
+/// then does not depend on how the threads are grouped into blocks, which
+/// the rewrites that regroup it (float4 vectors, other block sizes, a
+/// grid-stride loop) need. The facts are of values, not spellings: the
+/// index may be held in a local or written inline, the bound may be a
+/// parameter, a macro or a constant, the guard an early return or an
+/// enclosing `if`.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef AUTOPROF_KERNELMODEL_PERINDEX_H
+#define AUTOPROF_KERNELMODEL_PERINDEX_H
+
+#include "autoprof/KernelModel/KernelModel.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ForStmt;
+} // namespace clang
+
+namespace autoprof {
+
+/// A kernel of one thread per index.
+struct PerIndexKernel {
+  enum FormKind {
+    /// One `if` (an early return or an enclosing `if`) bounds the index:
+    /// `if (I >= N) return; S...` or `if (I < N) { S... }`.
+    Guarded,
+    /// The work is a loop `for (I = index; I < N; I += gridDim.x *
+    /// blockDim.x)`, after declarations.
+    GridStride,
+  };
+  FormKind Form = Guarded;
+  /// N, the number of indices: a value of parameters and constants.
+  Polynomial Bound;
+  /// N as written in the guard or the loop's condition, or null when the
+  /// comparison is written otherwise (`I <= N - 1`).
+  const clang::Expr *BoundExpr = nullptr;
+  /// Guarded: the expressions that compute the index; each reads the
+  /// thread hierarchy itself.
+  std::vector<const clang::Expr *> IndexExprs;
+  /// The variable that holds the index: a local of the prologue initialised
+  /// with one of IndexExprs and never modified (Guarded), or the loop's
+  /// variable (GridStride); null when the index is written inline.
+  const clang::VarDecl *IndexVar = nullptr;
+  /// Guarded: the guard's `if`. GridStride: the loop.
+  const clang::IfStmt *Guard = nullptr;
+  const clang::ForStmt *Loop = nullptr;
+  /// The statements done for one index: the guarded statements, or the
+  /// loop's body.
+  std::vector<const clang::Stmt *> Work;
+};
+
+/// The per-index shape of the kernel of \p M, or nullopt with the reason in
+/// \p Why.
+std::optional<PerIndexKernel> matchPerIndex(const KernelModel &M,
+                                            std::string &Why);
+
+/// Whether every symbol of \p P is a parameter: its value is known at each
+/// launch.
+bool isOfParameters(const Polynomial &P);
+
+/// The text of \p P, a value of parameters and constants (isOfParameters()),
+/// at the launch \p L: each parameter replaced by the launch's argument.
+/// Nullopt when an argument is written through a macro or has side effects.
+std::optional<std::string> textAtLaunch(clang::ASTContext &Ctx,
+                                        const KernelLaunch &L,
+                                        const Polynomial &P);
+
+/// Whether \p Grid blocks of \p Block threads provably cover the \p Bound
+/// indices at the launch \p L (gridCoversBound() for a parameter, the
+/// constants compared for a constant).
+bool gridCoversAtLaunch(clang::ASTContext &Ctx, const KernelLaunch &L,
+                        int64_t Block, const Polynomial &Bound);
+
+} // namespace autoprof
+
+#endif // AUTOPROF_KERNELMODEL_PERINDEX_H

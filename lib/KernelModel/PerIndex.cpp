@@ -1,0 +1,253 @@
+//===- PerIndex.cpp - Kernels of one thread per index ---------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "autoprof/KernelModel/PerIndex.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <functional>
+
+using namespace clang;
+using namespace autoprof;
+
+namespace {
+
+const char IndexName[] = "blockIdx.x * blockDim.x + threadIdx.x";
+
+/// `gridDim.x * blockDim.x`, the step of a grid-stride loop.
+Polynomial gridSize() {
+  return *Polynomial::mul(Polynomial::symbol(Symbol::gridDim(0)),
+                          Polynomial::symbol(Symbol::blockDim(0)));
+}
+
+/// Every reference to \p V in \p S.
+void referencesTo(const Stmt *S, const VarDecl *V,
+                  std::vector<const DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
+    Out.push_back(DR);
+  for (const Stmt *C : S->children())
+    referencesTo(C, V, Out);
+}
+
+/// The side of the comparison \p Cond whose value is \p P, or null.
+const Expr *sideOfValue(const KernelModel &M, const Expr *Cond,
+                        const Polynomial &P) {
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Cond);
+  if (!B)
+    return nullptr;
+  for (const Expr *Side : {B->getLHS(), B->getRHS()}) {
+    ModelValue V = M.value(Side);
+    if (V && *V.Value == P)
+      return Side;
+  }
+  return nullptr;
+}
+
+/// Whether \p X is the initializer of a local variable.
+const VarDecl *initializedVar(const KernelModel &M, const Expr *X,
+                              llvm::ArrayRef<const Stmt *> Decls) {
+  for (const Stmt *S : Decls)
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+          if (V->getInit()->IgnoreParenImpCasts() == X ||
+              V->getInit()->IgnoreParens() == X)
+            return V;
+  return nullptr;
+}
+
+bool isIndexVariable(ASTContext &Ctx, const VarDecl *V) {
+  return V && V->getType()->isIntegerType() && !V->isStaticLocal() &&
+         Ctx.getTypeSize(V->getType()) >= 32 && isUnmodified(Ctx, *V);
+}
+
+std::string uncoveredWhy(const KernelModel &M, const Expr *E,
+                         const std::string &What) {
+  return "`" + M.text(E) + "` at " + M.where(E) + " is read other than in " +
+         What;
+}
+
+std::optional<PerIndexKernel> matchGuarded(const KernelModel &M,
+                                           std::string &Why) {
+  ASTContext &Ctx = M.context();
+  const GuardBound &B = M.guard().front();
+  if (B.Lhs != globalIndex(0)) {
+    Why = "its guard does not bound the global index " + std::string(IndexName);
+    return std::nullopt;
+  }
+  PerIndexKernel K;
+  K.Form = PerIndexKernel::Guarded;
+  K.Bound = B.Strict ? B.Rhs
+                     : Polynomial::add(B.Rhs, Polynomial::constant(1))
+                           .value_or(Polynomial());
+  if (!isOfParameters(K.Bound) || (!B.Strict && K.Bound.isZero())) {
+    Why = "its bound `" + B.Rhs.str() +
+          "` is not a value of parameters and constants";
+    return std::nullopt;
+  }
+  if (B.Strict)
+    K.BoundExpr = sideOfValue(M, B.Cond, B.Rhs);
+  std::vector<const Expr *> Uncovered;
+  K.IndexExprs = M.expressionsOfValue(globalIndex(0), Uncovered);
+  if (!Uncovered.empty()) {
+    Why = uncoveredWhy(M, Uncovered.front(),
+                       "the global index " + std::string(IndexName));
+    return std::nullopt;
+  }
+  for (const Expr *X : K.IndexExprs)
+    if (const VarDecl *V = initializedVar(M, X, M.prologue());
+        V && isIndexVariable(Ctx, V)) {
+      K.IndexVar = V;
+      break;
+    }
+  K.Guard = M.guardStatements().front();
+  K.Work.assign(M.work().begin(), M.work().end());
+  return K;
+}
+
+std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
+                                              std::string &Why) {
+  ASTContext &Ctx = M.context();
+  llvm::ArrayRef<const Stmt *> Work = M.work();
+  auto NoLoop = [&] {
+    Why = "it has no guard of the global index " + std::string(IndexName) +
+          " and does not end with a grid-stride loop";
+    return std::nullopt;
+  };
+  if (Work.empty())
+    return NoLoop();
+  const auto *F = dyn_cast<ForStmt>(Work.back());
+  int LoopIndex = F ? M.loopIndex(F) : -1;
+  if (LoopIndex < 0)
+    return NoLoop();
+  for (const Stmt *S : Work.drop_back())
+    if (!isa<DeclStmt>(S) || !M.isPure(S)) {
+      Why = "the statement at " + M.where(S) +
+            " comes before the grid-stride loop and is not a declaration";
+      return std::nullopt;
+    }
+  const ModelLoop &L = M.loops()[LoopIndex];
+  if (!L.counted()) {
+    Why = L.Why;
+    return std::nullopt;
+  }
+  if (L.First != globalIndex(0) || L.Step != gridSize())
+    return NoLoop();
+  if (L.OpaqueBounds || !isOfParameters(L.End)) {
+    Why = "the loop at " + M.where(F) + " ends at `" + L.End.str() +
+          "`, not a value of parameters and constants";
+    return std::nullopt;
+  }
+  // The index and the stride are read only to start and step the loop.
+  std::vector<const Expr *> UI, US;
+  std::vector<const Expr *> Found = M.expressionsOfValue(globalIndex(0), UI);
+  std::vector<const Expr *> Strides = M.expressionsOfValue(gridSize(), US);
+  for (const Expr *U : UI)
+    if (llvm::is_contained(US, U)) {
+      Why =
+          uncoveredWhy(M, U, "the start and the step of the grid-stride loop");
+      return std::nullopt;
+    }
+  Found.insert(Found.end(), Strides.begin(), Strides.end());
+  auto InHeader = [&](const Stmt *S) {
+    return (F->getInit() && isWithin(Ctx, S, F->getInit())) ||
+           (F->getInc() && isWithin(Ctx, S, F->getInc()));
+  };
+  for (const Expr *X : Found) {
+    if (InHeader(X))
+      continue;
+    const VarDecl *V = initializedVar(M, X, Work.drop_back());
+    std::vector<const DeclRefExpr *> Refs;
+    if (V)
+      referencesTo(M.kernel().getBody(), V, Refs);
+    if (!V || !llvm::all_of(Refs, InHeader)) {
+      Why = "`" + M.text(X) + "` at " + M.where(X) +
+            " is read other than to start or step the grid-stride loop";
+      return std::nullopt;
+    }
+  }
+  PerIndexKernel K;
+  K.Form = PerIndexKernel::GridStride;
+  K.Bound = L.End;
+  if (L.EndExpr) {
+    ModelValue E = M.value(L.EndExpr);
+    if (E && *E.Value == L.End)
+      K.BoundExpr = L.EndExpr;
+  }
+  K.IndexVar = L.Var;
+  K.Loop = F;
+  K.Work = statementsOf(F->getBody());
+  return K;
+}
+
+} // namespace
+
+bool autoprof::isOfParameters(const Polynomial &P) {
+  return !P.dependsOn([](const Symbol &S) { return S.Kind != Symbol::Param; });
+}
+
+std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
+                                                      std::string &Why) {
+  if (!M.guardWhy().empty()) {
+    Why = M.guardWhy();
+    return std::nullopt;
+  }
+  if (M.guardStatements().empty())
+    return matchGridStride(M, Why);
+  if (M.guardStatements().size() > 1) {
+    Why = "its guard is made of " + std::to_string(M.guardStatements().size()) +
+          " statements, not one bound of the global index";
+    return std::nullopt;
+  }
+  if (M.guard().size() != 1) {
+    Why = "its guard at " + M.where(M.guardStatements().front()) +
+          " bounds more than the global index";
+    return std::nullopt;
+  }
+  return matchGuarded(M, Why);
+}
+
+std::optional<std::string> autoprof::textAtLaunch(ASTContext &Ctx,
+                                                  const KernelLaunch &L,
+                                                  const Polynomial &P) {
+  if (!isOfParameters(P))
+    return std::nullopt;
+  Polynomial Out = P;
+  unsigned Number = 0;
+  for (const Symbol &S : P.symbols()) {
+    if (S.Index >= L.Call->getNumArgs())
+      return std::nullopt;
+    const Expr *Arg = L.Call->getArg(S.Index);
+    auto Text = sourceText(Ctx, Arg);
+    if (!Text || Arg->HasSideEffects(Ctx))
+      return std::nullopt;
+    // The argument, printed in the parameter's place.
+    Symbol A = Symbol::opaque(Number++, parenthesize(Arg, *Text));
+    auto Next = Out.substitute(S, Polynomial::symbol(A));
+    if (!Next)
+      return std::nullopt;
+    Out = *Next;
+  }
+  return Out.str();
+}
+
+bool autoprof::gridCoversAtLaunch(ASTContext &Ctx, const KernelLaunch &L,
+                                  int64_t Block, const Polynomial &Bound) {
+  if (auto C = Bound.constantValue())
+    return gridCoversCount(Ctx, L.Grid, Block, *C);
+  std::vector<Symbol> Symbols = Bound.symbols();
+  if (Symbols.size() != 1 || Bound != Polynomial::symbol(Symbols.front()) ||
+      Symbols.front().Index >= L.Call->getNumArgs())
+    return false;
+  return gridCoversBound(Ctx, L.Grid, Block,
+                         L.Call->getArg(Symbols.front().Index));
+}
