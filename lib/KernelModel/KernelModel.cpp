@@ -435,6 +435,17 @@ void KernelModel::Builder::buildGuard(const Stmt *Body) {
     // An enclosing `if` holds the rest of the kernel.
     if (!EarlyExit && I + 1 != Stmts.size())
       break;
+    // Inside the guard, an `if` that bounds nothing is work: the guard
+    // ends with the last conjunction of bounds.
+    if (!M.GuardStmts.empty()) {
+      std::vector<GuardBound> Kept = M.Guard;
+      addBounds(If->getCond(), /*Negate=*/EarlyExit);
+      bool Bounds = M.GuardWhy.empty();
+      M.Guard = std::move(Kept);
+      M.GuardWhy.clear();
+      if (!Bounds)
+        break;
+    }
     M.Prologue.insert(M.Prologue.end(), Pending.begin(), Pending.end());
     Pending.clear();
     M.GuardStmts.push_back(If);

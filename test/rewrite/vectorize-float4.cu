@@ -79,16 +79,20 @@ __global__ void iota(float *p, int n) {
 // CHECK:      __global__ void iota(float *p, int n) {
 // CHECK-NEXT:   int i = blockIdx.x * blockDim.x + threadIdx.x;
 
-// Loads what it stores.
+// Loads what it stores: the vector is loaded first and stored last.
 __global__ void scale(float *p, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     p[i] = p[i] * s;
 }
 // CHECK:      __global__ void scale(float *p, float s, int n) {
-// CHECK-NEXT:   int i = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:   int i4 = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK:          float4 p4 = reinterpret_cast<const float4 *>(p)[i4];
+// CHECK-NEXT:     {
+// CHECK-NEXT:       p4.x = p4.x * s;
+// CHECK:          reinterpret_cast<float4 *>(p)[i4] = p4;
 
-// Stores conditionally.
+// Stores conditionally: the elements not stored keep the values loaded.
 __global__ void clamp(const float *x, float *y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
@@ -97,7 +101,14 @@ __global__ void clamp(const float *x, float *y, int n) {
   }
 }
 // CHECK:      __global__ void clamp(const float *x, float *y, int n) {
-// CHECK-NEXT:   int i = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:   int i4 = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK:          const float4 x4 = reinterpret_cast<const float4 *>(x)[i4];
+// CHECK-NEXT:     float4 y4 = reinterpret_cast<const float4 *>(y)[i4];
+// CHECK-NEXT:     {
+// CHECK-NEXT:       if (x4.x > 0)
+// CHECK-NEXT:         y4.x = x4.x;
+// CHECK-NEXT:     }
+// CHECK:          reinterpret_cast<float4 *>(y)[i4] = y4;
 
 // Doubles are not vectorised.
 __global__ void twice(const double *x, double *y, int n) {
@@ -134,8 +145,8 @@ void run(float *x, float *y, float *z, int n) {
 // CHECK-NEXT:   axpb<<<((n + 3) / 4 + Block - 1) / Block, Block>>>(x, y, 2.0f, n);
 // CHECK-NEXT:   add<<<((n + 3) / 4 + 128 - 1) / 128, 128>>>(x, y, z, n);
 // CHECK-NEXT:   iota<<<(n + 255) / 256, 256>>>(y, n);
-// CHECK-NEXT:   scale<<<(n + 255) / 256, 256>>>(y, 2.0f, n);
-// CHECK-NEXT:   clamp<<<(n + 255) / 256, 256>>>(x, y, n);
+// CHECK-NEXT:   scale<<<((n + 3) / 4 + 256 - 1) / 256, 256>>>(y, 2.0f, n);
+// CHECK-NEXT:   clamp<<<((n + 3) / 4 + 256 - 1) / 256, 256>>>(x, y, n);
 // CHECK-NEXT:   twice<<<(n + 255) / 256, 256>>>((double *)x, (double *)y, n);
 // CHECK-NEXT:   partial<<<n / 256, 256>>>(x, y, n);
 // CHECK-NEXT: }
@@ -146,9 +157,11 @@ void run(float *x, float *y, float *z, int n) {
 // DIFF:      -  axpb<<<grid, Block>>>(x, y, 2.0f, n);
 // DIFF-NEXT: +  axpb<<<((n + 3) / 4 + Block - 1) / Block, Block>>>(x, y, 2.0f, n);
 // DIFF:      # vectorize-float4 on kernel add
+// DIFF:      # vectorize-float4 on kernel scale
+// DIFF:      # vectorize-float4 on kernel clamp
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-4: ReplacementText: {{.*}}
+// YAML-COUNT-8: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel axpb at {{.*}}
@@ -160,9 +173,11 @@ void run(float *x, float *y, float *z, int n) {
 // LIST-NEXT: kernel iota at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel scale at {{.*}}
-// LIST-NEXT:   no proposal
+// LIST-NEXT:   vectorize-float4: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel clamp at {{.*}}
-// LIST-NEXT:   no proposal
+// LIST-NEXT:   vectorize-float4: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel twice at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel partial at {{.*}}

@@ -5,15 +5,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "VectorizeFloat4.h"
-#include "autoprof/KernelModel/LaunchSites.h"
 #include "OneDimKernel.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <functional>
 
 #include <map>
 
@@ -22,44 +25,6 @@ using namespace autoprof;
 using llvm::Error;
 
 namespace {
-
-/// Everything the work statements refer to.
-class WorkScan : public RecursiveASTVisitor<WorkScan> {
-public:
-  bool VisitDeclRefExpr(DeclRefExpr *DR) {
-    Refs.push_back(DR);
-    Names.insert(DR->getDecl()->getName());
-    return true;
-  }
-  bool VisitNamedDecl(NamedDecl *D) {
-    Names.insert(D->getName());
-    return true;
-  }
-  bool VisitReturnStmt(ReturnStmt *) { return Unsafe = true, true; }
-  bool VisitGotoStmt(GotoStmt *) { return Unsafe = true, true; }
-  bool VisitLabelStmt(LabelStmt *) { return Unsafe = true, true; }
-  std::vector<const DeclRefExpr *> Refs;
-  llvm::StringSet<> Names;
-  bool Unsafe = false;
-};
-
-const Stmt *parentOf(ASTContext &Ctx, const Stmt *S) {
-  auto Parents = Ctx.getParents(*S);
-  return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
-}
-
-/// \p S, skipping parentheses and implicit casts upwards.
-const Stmt *parentThroughCasts(ASTContext &Ctx, const Stmt *S) {
-  const Stmt *P = parentOf(Ctx, S);
-  while (P && isa<ParenExpr, ImplicitCastExpr>(P))
-    P = parentOf(Ctx, P);
-  return P;
-}
-
-bool isLoad(const Stmt *P) {
-  const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
-  return IC && IC->getCastKind() == CK_LValueToRValue;
-}
 
 bool isFloatPointer(QualType T) {
   const auto *PT = T->getAs<PointerType>();
@@ -122,254 +87,380 @@ VectorizeFloat4::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error VectorizeFloat4::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                             tooling::Replacements &Out) const {
-  std::optional<OneDimKernel> Shape = matchOneDimKernel(Ctx, Kernel);
-  if (!Shape || Shape->Form == OneDimKernel::GridStride)
-    return Error::success();
-  const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
-  const auto *Body = cast<CompoundStmt>(Kernel.getBody());
+namespace {
 
-  // The top-level statements of the work and the text they span.
+/// One text edit inside the work's text: [Offset, Offset + Length) becomes
+/// Text.
+struct TextEdit {
+  unsigned Offset, Length;
+  std::string Text;
+};
+
+std::string applyEdits(std::string S, std::vector<TextEdit> Edits) {
+  llvm::sort(Edits, [](const TextEdit &A, const TextEdit &B) {
+    return A.Offset > B.Offset;
+  });
+  for (const TextEdit &E : Edits)
+    S.replace(E.Offset, E.Length, E.Text);
+  return S;
+}
+
+/// The float4 rewrite of a kernel of one thread per index, read from the
+/// kernel model.
+class Vectorizer {
+public:
+  explicit Vectorizer(const KernelModel &M)
+      : M(M), Ctx(M.context()), SM(Ctx.getSourceManager()) {}
+
+  /// The edits, or false with the reason in Why.
+  bool run();
+
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+
+private:
+  bool refuse(std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  }
+  /// The offset in the work's text of \p E, or nullopt.
+  std::optional<std::pair<unsigned, unsigned>> rangeOf(const Expr *E) const;
+  bool classify();
+  bool launches();
+
+  const KernelModel &M;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  PerIndexKernel K;
   std::vector<const Stmt *> Top;
   SourceLocation WorkBegin, WorkEnd;
-  if (Shape->Form == OneDimKernel::Guarded) {
-    const Stmt *Then = Shape->Work.front();
-    if (const auto *CS = dyn_cast<CompoundStmt>(Then)) {
-      Top.assign(CS->body_begin(), CS->body_end());
-      WorkBegin = CS->getLBracLoc().getLocWithOffset(1);
-      WorkEnd = CS->getRBracLoc();
-    } else {
-      Top.push_back(Then);
-      WorkBegin = Then->getBeginLoc();
-      WorkEnd = Body->getRBracLoc();
+  unsigned Begin = 0, End = 0;
+  std::string Lead;
+  /// The accesses of element I, and the pointer parameter each reaches.
+  std::vector<const ModelAccess *> Vectorised;
+  /// Pointers only loaded, only stored by top-level assignments, and the
+  /// others (loaded first, updated, stored last), in order of appearance.
+  std::vector<const ParmVarDecl *> Loaded, Stored, Updated;
+};
+
+std::optional<std::pair<unsigned, unsigned>>
+Vectorizer::rangeOf(const Expr *E) const {
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (R.isInvalid() || SM.getFileID(R.getBegin()) != SM.getFileID(WorkBegin))
+    return std::nullopt;
+  unsigned B = SM.getFileOffset(R.getBegin()), F = SM.getFileOffset(R.getEnd());
+  if (B < Begin || F > End)
+    return std::nullopt;
+  return std::make_pair(B - Begin + unsigned(Lead.size()), F - B);
+}
+
+bool Vectorizer::classify() {
+  auto TopIndex = [&](const Stmt *S) -> int {
+    for (size_t I = 0; I < Top.size(); ++I)
+      if (isWithin(Ctx, S, Top[I]))
+        return I;
+    return -1;
+  };
+  auto InWork = [&](const Stmt *S) { return TopIndex(S) >= 0; };
+  const Polynomial Index = globalIndex(0);
+  // Every access of the work reaches a parameter's memory: element I of a
+  // float pointer, or an element the same for every index, only loaded.
+  std::vector<const ModelAccess *> Others;
+  for (const ModelAccess &A : M.accesses()) {
+    if (!InWork(A.E))
+      continue;
+    if (!A.Array || !A.Index)
+      return refuse(A.Why.empty() ? "the access `" + M.text(A.E) + "` at " +
+                                        M.where(A.E) +
+                                        " reaches memory the model cannot name"
+                                  : A.Why);
+    if (*A.Index == Index) {
+      const auto *P = dyn_cast<ParmVarDecl>(A.Array);
+      if (!P || !isFloatPointer(P->getType()))
+        return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
+                      " is not an element of a `float *` parameter");
+      Vectorised.push_back(&A);
+      continue;
     }
-  } else {
-    Top = Shape->Work;
+    if (A.Write ||
+        A.Index->dependsOn([](const Symbol &S) { return S.isBuiltin(); }))
+      return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
+                    " is an element other than the index's");
+    Others.push_back(&A);
+  }
+  // Each pointer: only loaded, stored only by top-level assignments, or
+  // updated.
+  int FirstStore = Top.size(), LastLoad = -1;
+  std::vector<const ParmVarDecl *> Order;
+  for (const ModelAccess *A : Vectorised)
+    if (!llvm::is_contained(Order, A->Array))
+      Order.push_back(cast<ParmVarDecl>(A->Array));
+  for (const ParmVarDecl *P : Order) {
+    bool Reads = false, Writes = false, PlainStores = true;
+    for (const ModelAccess *A : Vectorised) {
+      if (A->Array != P)
+        continue;
+      Reads |= A->Read;
+      Writes |= A->Write;
+      if (A->Write) {
+        int T = TopIndex(A->E);
+        FirstStore = std::min(FirstStore, T);
+        const auto *Assign = dyn_cast<BinaryOperator>(Top[T]);
+        PlainStores &= !A->Read && Assign && Assign->getOpcode() == BO_Assign &&
+                       Assign->getLHS()->IgnoreParens() == A->E;
+      }
+    }
+    if (!Writes)
+      Loaded.push_back(P);
+    else if (!Reads && PlainStores)
+      Stored.push_back(P);
+    else
+      Updated.push_back(P);
+  }
+  if (Stored.empty() && Updated.empty())
+    return refuse("it stores no element of the index");
+  for (const ModelAccess *A : Vectorised)
+    if (llvm::is_contained(Loaded, A->Array))
+      LastLoad = std::max(LastLoad, TopIndex(A->E));
+  for (const ModelAccess *A : Others) {
+    if (!llvm::is_contained(Loaded, A->Array) &&
+        llvm::is_contained(Order, A->Array))
+      return refuse("`" + M.text(A->E) + "` at " + M.where(A->E) +
+                    " reads an array the kernel writes");
+    LastLoad = std::max(LastLoad, TopIndex(A->E));
+  }
+  if (LastLoad > FirstStore)
+    return refuse("it loads an element after it stores one");
+
+  // The index is read only as the element of a vectorised access, and
+  // pointers only to reach elements.
+  std::function<bool(const Stmt *)> Check = [&](const Stmt *S) {
+    if (!S)
+      return true;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      bool IsIndex = llvm::is_contained(K.IndexExprs, E->IgnoreParens());
+      if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+        IsIndex |= K.IndexVar && DR->getDecl() == K.IndexVar;
+      bool IsPointer = false;
+      if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+        IsPointer = DR->getDecl()->getType()->isPointerType();
+      if (IsIndex && llvm::none_of(Vectorised, [&](const ModelAccess *A) {
+            return isWithin(Ctx, E, A->E);
+          }))
+        return refuse("the index is read at " + M.where(E) +
+                      " other than as the element of a `float *` parameter");
+      if (IsPointer && llvm::none_of(M.accesses(), [&](const ModelAccess &A) {
+            return isWithin(Ctx, E, A.E);
+          }))
+        return refuse("the pointer `" + M.text(E) + "` at " + M.where(E) +
+                      " is used other than to reach an element");
+    }
+    if (isa<ReturnStmt, GotoStmt, LabelStmt>(S))
+      return refuse("the work at " + M.where(S) +
+                    " returns or jumps, which would leave the other elements");
+    for (const Stmt *C : S->children())
+      if (!Check(C))
+        return false;
+    return true;
+  };
+  for (const Stmt *S : Top)
+    if (!Check(S))
+      return false;
+  return true;
+}
+
+bool Vectorizer::launches() {
+  const auto &Launches = M.launches();
+  if (!Launches)
+    return refuse(M.launchWhy());
+  if (Launches->empty())
+    return refuse("it is never launched in this translation unit");
+  for (const KernelLaunch &L : *Launches) {
+    std::string At = "the launch at " + M.where(L.Call);
+    std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
+    if (!Dims || (*Dims)[0] <= 0 || (*Dims)[1] != 1 || (*Dims)[2] != 1)
+      return refuse(At + " has a block that is not a constant number of "
+                         "threads in x");
+    auto Bound = textAtLaunch(Ctx, L, K.Bound);
+    if (!Bound)
+      return refuse(At + " passes the bound `" + K.Bound.str() +
+                    "` through a macro or with side effects");
+    if (!gridCoversAtLaunch(Ctx, L, (*Dims)[0], K.Bound))
+      return refuse(At +
+                    " has a grid that does not provably cover the bound `" +
+                    K.Bound.str() + "`");
+    std::string B = std::to_string((*Dims)[0]);
+    if (L.Block->getType()->isIntegerType())
+      if (auto Text = sourceText(Ctx, L.Block))
+        B = parenthesize(L.Block, *Text);
+    auto G = replaceExpr(Ctx, L.Grid,
+                         "((" + *Bound + " + 3) / 4 + " + B + " - 1) / " + B);
+    if (!G)
+      return refuse(At + " writes its grid through a macro");
+    Edits.push_back(*G);
+  }
+  return true;
+}
+
+bool Vectorizer::run() {
+  if (!M.cooperationWhy().empty())
+    return refuse("its threads may depend on each other: " +
+                  M.cooperationWhy());
+  std::optional<PerIndexKernel> Shape = matchPerIndex(M, Why);
+  if (!Shape)
+    return false;
+  K = *Shape;
+  if (K.Form != PerIndexKernel::Guarded)
+    return refuse("its threads stride over the grid; four consecutive "
+                  "elements per thread need one index per thread");
+  const auto *Body = cast<CompoundStmt>(M.kernel().getBody());
+  const IfStmt *Guard = K.Guard;
+  if (!llvm::is_contained(Body->body(), static_cast<const Stmt *>(Guard)))
+    return refuse("its guard at " + M.where(Guard) +
+                  " is not a statement of the kernel's body");
+
+  // The top-level statements of the work and the text they span.
+  if (isReturnOnly(Guard->getThen())) {
+    Top = K.Work;
+    if (Top.empty())
+      return refuse("it does nothing after its guard");
     WorkBegin = Top.front()->getBeginLoc();
+    WorkEnd = Body->getRBracLoc();
+  } else if (const auto *CS = dyn_cast<CompoundStmt>(Guard->getThen())) {
+    Top.assign(CS->body_begin(), CS->body_end());
+    WorkBegin = CS->getLBracLoc().getLocWithOffset(1);
+    WorkEnd = CS->getRBracLoc();
+  } else {
+    Top.push_back(Guard->getThen());
+    WorkBegin = Guard->getThen()->getBeginLoc();
     WorkEnd = Body->getRBracLoc();
   }
   if (Top.empty() || !WorkBegin.isFileID() || !WorkEnd.isFileID() ||
-      !Shape->IndexDecl->getBeginLoc().isFileID())
-    return Error::success();
+      !Guard->getBeginLoc().isFileID() ||
+      SM.getFileID(WorkBegin) != SM.getFileID(WorkEnd) ||
+      SM.getFileID(Guard->getBeginLoc()) != SM.getFileID(WorkBegin))
+    return refuse("its work is written through a macro");
+  Begin = SM.getFileOffset(WorkBegin);
+  End = SM.getFileOffset(WorkEnd);
+  if (End <= Begin)
+    return refuse("its work is written through a macro");
+  Lead = std::string(SM.getSpellingColumnNumber(WorkBegin) - 1, ' ');
+  if (isa<CompoundStmt>(Guard->getThen()))
+    Lead.clear();
+  if (!classify() || !launches())
+    return false;
 
-  WorkScan Scan;
-  for (const Stmt *S : Top)
-    Scan.TraverseStmt(const_cast<Stmt *>(S));
-  if (Scan.Unsafe)
-    return Error::success();
-
-  // Every use of the index is p[i] on a float pointer parameter; each such
-  // pointer is only loaded or only stored, and stored only by a top-level
-  // assignment that comes after every load.
-  struct Access {
-    const ArraySubscriptExpr *E;
-    bool Store;
+  // Names: the index's, the group of four's, one per pointer.
+  std::vector<std::string> Taken;
+  auto Fresh = [&](const std::string &Base) {
+    std::string N = freshName(M.kernel(), Base, Taken);
+    Taken.push_back(N);
+    return N;
   };
-  std::vector<Access> Accesses;
-  std::vector<const ParmVarDecl *> Loaded, Stored;
-  auto TopIndex = [&](const Stmt *S) -> int {
-    DynTypedNode Node = DynTypedNode::create(*S);
-    while (true) {
-      if (const auto *P = Node.get<Stmt>())
-        for (size_t I = 0; I < Top.size(); ++I)
-          if (Top[I] == P)
-            return I;
-      auto Parents = Ctx.getParents(Node);
-      if (Parents.size() != 1)
-        return -1;
-      Node = Parents[0];
-    }
-  };
-  int FirstStore = Top.size(), LastLoad = -1;
-  for (const DeclRefExpr *DR : Scan.Refs) {
-    if (DR->getDecl() != Shape->Index)
-      continue;
-    const auto *Sub =
-        dyn_cast_or_null<ArraySubscriptExpr>(parentThroughCasts(Ctx, DR));
-    if (!Sub || Sub->getIdx()->IgnoreParenImpCasts() != DR)
-      return Error::success();
-    const auto *Base =
-        dyn_cast<DeclRefExpr>(Sub->getBase()->IgnoreParenImpCasts());
-    const auto *P = Base ? dyn_cast<ParmVarDecl>(Base->getDecl()) : nullptr;
-    if (!P || !isFloatPointer(P->getType()))
-      return Error::success();
-    const Stmt *Use = parentOf(Ctx, Sub);
-    while (Use && isa<ParenExpr>(Use))
-      Use = parentOf(Ctx, Use);
-    int T = TopIndex(Sub);
-    if (T < 0)
-      return Error::success();
-    if (isLoad(Use)) {
-      Accesses.push_back({Sub, false});
-      Loaded.push_back(P);
-      LastLoad = std::max(LastLoad, T);
-      continue;
-    }
-    const auto *Assign = dyn_cast_or_null<BinaryOperator>(Use);
-    if (!Assign || Assign->getOpcode() != BO_Assign ||
-        Assign->getLHS()->IgnoreParens() != Sub || Top[T] != Assign)
-      return Error::success();
-    Accesses.push_back({Sub, true});
-    Stored.push_back(P);
-    FirstStore = std::min(FirstStore, T);
-  }
-  if (Stored.empty() || LastLoad > FirstStore)
-    return Error::success();
-  for (const ParmVarDecl *L : Loaded)
-    if (llvm::is_contained(Stored, L))
-      return Error::success();
-  // The vectorised pointers are used only as p[i]; other pointer
-  // parameters only to load elements.
-  for (const DeclRefExpr *DR : Scan.Refs) {
-    const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl());
-    if (!P || !P->getType()->isPointerType())
-      continue;
-    const Stmt *Parent = parentThroughCasts(Ctx, DR);
-    const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Parent);
-    bool Vectorised =
-        llvm::is_contained(Loaded, P) || llvm::is_contained(Stored, P);
-    if (!Sub || Sub->getBase()->IgnoreParenImpCasts() != DR)
-      return Error::success();
-    if (Vectorised) {
-      bool Known = false;
-      for (const Access &A : Accesses)
-        Known |= A.E == Sub;
-      if (!Known)
-        return Error::success();
-    } else {
-      const Stmt *Use = parentOf(Ctx, Sub);
-      while (Use && isa<ParenExpr>(Use))
-        Use = parentOf(Ctx, Use);
-      if (!isLoad(Use))
-        return Error::success();
-    }
-  }
-
-  // Fresh names.
-  llvm::StringSet<> Taken = Scan.Names;
-  for (const ParmVarDecl *P : Kernel.parameters())
-    Taken.insert(P->getName());
-  Taken.insert(Shape->Index->getName());
-  auto Fresh = [&](std::string Name) {
-    while (Taken.count(Name))
-      Name += "_";
-    Taken.insert(Name);
-    return Name;
-  };
-  std::string I = Shape->Index->getNameAsString();
+  std::string I = K.IndexVar ? K.IndexVar->getNameAsString() : Fresh("i");
   std::string Group = Fresh(I + "4");
   std::map<const ParmVarDecl *, std::string> Vec;
-  std::vector<const ParmVarDecl *> Order; // Loads first, then stores.
-  for (const ParmVarDecl *P : Loaded)
-    if (!Vec.count(P)) {
-      Vec[P] = Fresh(P->getNameAsString() + "4");
-      Order.push_back(P);
-    }
-  for (const ParmVarDecl *P : Stored)
-    if (!Vec.count(P)) {
+  std::vector<const ParmVarDecl *> Order; // Loaded, updated, stored.
+  for (const auto *List : {&Loaded, &Updated, &Stored})
+    for (const ParmVarDecl *P : *List) {
       Vec[P] = Fresh(P->getNameAsString() + "4");
       Order.push_back(P);
     }
 
-  // The work's text, and its text for one lane of the vectors.
-  unsigned Begin = SM.getFileOffset(WorkBegin);
-  unsigned End = SM.getFileOffset(WorkEnd);
-  if (SM.getFileID(WorkBegin) != SM.getFileID(WorkEnd) || End <= Begin)
-    return Error::success();
+  // The work's text, for one lane of the vectors and for one element.
   StringRef Buffer = SM.getBufferData(SM.getFileID(WorkBegin));
-  std::string Lead(SM.getSpellingColumnNumber(WorkBegin) - 1, ' ');
-  if (Shape->Form == OneDimKernel::Guarded && isa<CompoundStmt>(Shape->Work[0]))
-    Lead.clear();
   std::string Work = Lead + Buffer.substr(Begin, End - Begin).str();
-  std::vector<std::pair<unsigned, unsigned>> Ranges; // Offset, length.
-  std::vector<const ParmVarDecl *> RangePtr;
-  for (const Access &A : Accesses) {
-    CharSourceRange R = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(A.E->getSourceRange()), SM, LO);
-    if (R.isInvalid() || SM.getFileID(R.getBegin()) != SM.getFileID(WorkBegin))
-      return Error::success();
-    unsigned B = SM.getFileOffset(R.getBegin()),
-             E = SM.getFileOffset(R.getEnd());
-    if (B < Begin || E > End)
-      return Error::success();
-    Ranges.push_back({B - Begin + Lead.size(), E - B});
-    const auto *Base = cast<DeclRefExpr>(A.E->getBase()->IgnoreParenImpCasts());
-    RangePtr.push_back(cast<ParmVarDecl>(Base->getDecl()));
+  std::vector<TextEdit> ToVectors, ToIndex;
+  for (const ModelAccess *A : Vectorised) {
+    auto R = rangeOf(A->E);
+    if (!R)
+      return refuse("`" + M.text(A->E) + "` at " + M.where(A->E) +
+                    " is written through a macro");
+    ToVectors.push_back(
+        {R->first, R->second, Vec[cast<ParmVarDecl>(A->Array)] + "."});
   }
+  if (!K.IndexVar)
+    for (const Expr *X : K.IndexExprs) {
+      auto R = rangeOf(X);
+      if (!R)
+        continue;
+      ToIndex.push_back({R->first, R->second, I});
+    }
   auto Lane = [&](char C) {
-    std::vector<size_t> Idx(Ranges.size());
-    for (size_t K = 0; K < Idx.size(); ++K)
-      Idx[K] = K;
-    llvm::sort(Idx, [&](size_t A, size_t B) {
-      return Ranges[A].first > Ranges[B].first;
-    });
-    std::string S = Work;
-    for (size_t K : Idx)
-      S.replace(Ranges[K].first, Ranges[K].second,
-                Vec[RangePtr[K]] + "." + std::string(1, C));
-    return S;
+    std::vector<TextEdit> E = ToVectors;
+    for (TextEdit &T : E)
+      T.Text += C;
+    return applyEdits(Work, E);
   };
+  std::string One = applyEdits(Work, ToIndex);
 
-  // The launches: a constant block size and a grid that covers the bound.
-  auto Launches = findLaunches(Ctx, Kernel);
-  if (!Launches || Launches->empty())
-    return Error::success();
-  std::vector<tooling::Replacement> Edits;
-  for (const KernelLaunch &L : *Launches) {
-    auto Block = evaluateInt(L.Block, Ctx);
-    if (!L.Block->getType()->isIntegerType() || !Block || *Block <= 0 ||
-        Shape->BoundParam >= L.Call->getNumArgs())
-      return Error::success();
-    const Expr *Bound = L.Call->getArg(Shape->BoundParam);
-    auto BoundText = sourceText(Ctx, Bound);
-    auto BlockText = sourceText(Ctx, L.Block);
-    if (!BoundText || !BlockText ||
-        !gridCoversBound(Ctx, L.Grid, *Block, Bound))
-      return Error::success();
-    std::string B = parenthesize(L.Block, *BlockText);
-    auto G = replaceExpr(
-        Ctx, L.Grid, "((" + *BoundText + " + 3) / 4 + " + B + " - 1) / " + B);
-    if (!G)
-      return Error::success();
-    Edits.push_back(*G);
+  // The index's type and value: from its declaration when it comes right
+  // before the guard (which the group of four then replaces), else read
+  // after the declarations.
+  const DeclStmt *IndexDecl = nullptr;
+  if (K.IndexVar) {
+    auto It = llvm::find(Body->body(), static_cast<const Stmt *>(Guard));
+    const auto *DS =
+        It != Body->body_begin() ? dyn_cast<DeclStmt>(*std::prev(It)) : nullptr;
+    if (DS && DS->isSingleDecl() && DS->getSingleDecl() == K.IndexVar &&
+        DS->getBeginLoc().isFileID() &&
+        SM.getFileID(DS->getBeginLoc()) == SM.getFileID(WorkBegin))
+      IndexDecl = DS;
   }
+  const PrintingPolicy &PP = Ctx.getPrintingPolicy();
+  std::string T, Value;
+  if (IndexDecl) {
+    auto InitText = sourceText(Ctx, K.IndexVar->getInit());
+    if (!InitText)
+      return refuse("the index's declaration is written through a macro");
+    T = K.IndexVar->getType().getAsString(PP);
+    Value = *InitText;
+  } else if (K.IndexVar) {
+    T = K.IndexVar->getType().getUnqualifiedType().getAsString(PP);
+    Value = I;
+  } else {
+    T = K.IndexExprs.front()->getType().getUnqualifiedType().getAsString(PP);
+    Value = "blockIdx.x * blockDim.x + threadIdx.x";
+  }
+  const Stmt *First = IndexDecl ? static_cast<const Stmt *>(IndexDecl) : Guard;
+  std::string N = "(" + K.Bound.str() + ")";
+  if (K.BoundExpr)
+    if (auto Text = sourceText(Ctx, K.BoundExpr))
+      N = parenthesize(K.BoundExpr->IgnoreParenImpCasts(), *Text);
+  if (K.Bound.terms().size() == 1 && K.Bound.terms().begin()->second == 1 &&
+      !K.BoundExpr)
+    N = K.Bound.str();
 
-  // The new body, from the index's declaration to the closing brace.
-  const Expr *Init = Shape->Index->getInit();
-  auto InitText = sourceText(Ctx, Init);
-  if (!InitText)
-    return Error::success();
-  std::string Indent(
-      SM.getSpellingColumnNumber(Shape->IndexDecl->getBeginLoc()) - 1, ' ');
+  // The new body, from the index's declaration (or the guard) to the
+  // closing brace.
+  std::string Indent = lineIndent(SM, First->getBeginLoc());
   std::string In2 = Indent + "  ", In3 = In2 + "  ";
-  std::string T = Shape->Index->getType().getAsString(Ctx.getPrintingPolicy());
-  std::string N = Shape->Bound->getNameAsString();
   std::string Aligned;
   for (const ParmVarDecl *P : Order)
     Aligned += std::string(Aligned.empty() ? "" : " |\n" + In2 + "     ") +
                "reinterpret_cast<unsigned long long>(" + P->getNameAsString() +
                ")";
   std::string S;
-  S += T + " " + Group + " = " + *InitText + ";\n";
+  S += T + " " + Group + " = " + Value + ";\n";
   S += Indent + "// Four elements per thread: float4 when every vectorised "
                 "pointer is\n";
   S += Indent + "// 16-byte aligned, one by one otherwise and for the tail.\n";
   S += Indent + "if (" + Group + " < " + N + " / 4 &&\n";
   S += In2 + "((" + Aligned + ") % 16) == 0) {\n";
   for (const ParmVarDecl *P : Order) {
-    bool Load = llvm::is_contained(Loaded, P);
-    if (Load)
-      S += In2 + "const float4 " + Vec[P] +
-           " = reinterpret_cast<const float4 *>(" + P->getNameAsString() +
-           ")[" + Group + "];\n";
+    std::string Load = "reinterpret_cast<const float4 *>(" +
+                       P->getNameAsString() + ")[" + Group + "]";
+    if (llvm::is_contained(Loaded, P))
+      S += In2 + "const float4 " + Vec[P] + " = " + Load + ";\n";
+    else if (llvm::is_contained(Updated, P))
+      S += In2 + "float4 " + Vec[P] + " = " + Load + ";\n";
     else
       S += In2 + "float4 " + Vec[P] + ";\n";
   }
-  for (char C : {'x', 'y', 'z', 'w'}) {
+  for (char C : {'x', 'y', 'z', 'w'})
     S += In2 + "{\n" + indentLines(Lane(C), In3) + In2 + "}\n";
-  }
   for (const ParmVarDecl *P : Order)
     if (!llvm::is_contained(Loaded, P))
       S += In2 + "reinterpret_cast<float4 *>(" + P->getNameAsString() + ")[" +
@@ -377,18 +468,34 @@ Error VectorizeFloat4::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   S += Indent + "} else if (" + Group + " < (" + N + " + 3) / 4) {\n";
   S += In2 + "for (" + T + " " + I + " = 4 * " + Group + "; " + I + " < " + N +
        " && " + I + " < 4 * " + Group + " + 4; ++" + I + ") {\n";
-  S += indentLines(Work, In3);
+  S += indentLines(One, In3);
   S += In2 + "}\n" + Indent + "}\n";
-  unsigned DeclOffset = SM.getFileOffset(Shape->IndexDecl->getBeginLoc());
+  unsigned From = SM.getFileOffset(First->getBeginLoc());
   unsigned BodyEnd = SM.getFileOffset(Body->getRBracLoc());
-  if (SM.getFileID(Shape->IndexDecl->getBeginLoc()) !=
-          SM.getFileID(WorkBegin) ||
-      BodyEnd < End)
+  if (BodyEnd < End)
+    return refuse("its work is written through a macro");
+  Edits.push_back(
+      tooling::Replacement(SM, First->getBeginLoc(), BodyEnd - From, S));
+  return true;
+}
+
+} // namespace
+
+Error VectorizeFloat4::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
+                             tooling::Replacements &Out) const {
+  KernelModel M(Ctx, Kernel);
+  Vectorizer V(M);
+  if (!V.run())
     return Error::success();
-  Edits.push_back(tooling::Replacement(SM, Shape->IndexDecl->getBeginLoc(),
-                                       BodyEnd - DeclOffset, S));
-  for (const tooling::Replacement &R : Edits)
+  for (const tooling::Replacement &R : V.Edits)
     if (Error E = Out.add(R))
       return E;
   return Error::success();
+}
+
+std::string VectorizeFloat4::explain(ASTContext &Ctx,
+                                     const FunctionDecl &Kernel) const {
+  KernelModel M(Ctx, Kernel);
+  Vectorizer V(M);
+  return V.run() ? "" : V.Why;
 }
