@@ -15,6 +15,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <functional>
+
 using namespace clang;
 using namespace autoprof;
 
@@ -89,13 +91,112 @@ const Expr *followLocals(ASTContext &Ctx, const Expr *E) {
   return E->IgnoreParenImpCasts();
 }
 
+/// The local variable of record type (a dim3) that \p E refers to, when
+/// every reference to it copies it whole or reads a field; null otherwise.
+const VarDecl *unchangedRecordVar(ASTContext &Ctx, const Expr *E) {
+  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDecl() || !V->getInit() ||
+      !V->getType()->isRecordType())
+    return nullptr;
+  // Every reference is copied whole, never changed.
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return nullptr;
+  class Refs : public RecursiveASTVisitor<Refs> {
+  public:
+    explicit Refs(const VarDecl *V) : V(V) {}
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == V)
+        Found.push_back(D);
+      return true;
+    }
+    const VarDecl *V;
+    std::vector<const DeclRefExpr *> Found;
+  } R(V);
+  R.TraverseStmt(FD->getBody());
+  for (const DeclRefExpr *D : R.Found) {
+    const Stmt *S = D;
+    const Stmt *P = nullptr;
+    while (true) {
+      auto Parents = Ctx.getParents(*S);
+      P = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+      if (!P || !isa<ImplicitCastExpr, ParenExpr>(P))
+        break;
+      S = P;
+    }
+    // A read of one of its fields (`block.x`) leaves it unchanged too.
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
+      auto Up = Ctx.getParents(*ME);
+      const auto *Read =
+          Up.size() == 1 ? Up[0].get<ImplicitCastExpr>() : nullptr;
+      if (Read && Read->getCastKind() == CK_LValueToRValue)
+        continue;
+      return nullptr;
+    }
+    const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(P);
+    if (!Copy || !Copy->getConstructor()->isCopyOrMoveConstructor())
+      return nullptr;
+  }
+  return V;
+}
+
+/// The value of the integer \p E of a launch's host code: a constant, or a
+/// field of a dim3 local of constant dimensions (`block.x`).
+std::optional<int64_t> launchInt(ASTContext &Ctx, const Expr *E) {
+  if (auto V = evaluateInt(E, Ctx))
+    return V;
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+  if (!ME || !ME->getMemberDecl()->getIdentifier())
+    return std::nullopt;
+  StringRef Field = ME->getMemberDecl()->getName();
+  int Dim = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : -1;
+  if (Dim < 0 || ME->isArrow())
+    return std::nullopt;
+  if (std::optional<Dim3> D = constantDims(Ctx, ME->getBase()))
+    return (*D)[Dim];
+  return std::nullopt;
+}
+
+/// The integer expression of the x dimension of the launch argument
+/// \p Grid, when its y and z are 1: Grid itself when it is an integer,
+/// `X` of `dim3(X)`, `dim3(X, 1, 1)` or of a dim3 local so initialised and
+/// never changed; null otherwise.
+const Expr *gridX(ASTContext &Ctx, const Expr *Grid, unsigned Depth = 0) {
+  if (!Grid || Depth > 4)
+    return nullptr;
+  const Expr *E = Grid->IgnoreImplicit()->IgnoreParens();
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = FC->getSubExpr()->IgnoreImplicit();
+  if (E->getType()->isIntegerType())
+    return E;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 1)
+      return gridX(Ctx, CE->getArg(0), Depth + 1);
+    if (CE->getNumArgs() != 3)
+      return nullptr;
+    for (unsigned I = 1; I < 3; ++I) {
+      const Expr *A = CE->getArg(I);
+      if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(A))
+        A = DA->getExpr();
+      if (evaluateInt(A->IgnoreImpCasts(), Ctx) != 1)
+        return nullptr;
+    }
+    return CE->getArg(0)->IgnoreImpCasts();
+  }
+  if (const VarDecl *V = unchangedRecordVar(Ctx, E))
+    return gridX(Ctx, V->getInit(), Depth + 1);
+  return nullptr;
+}
+
 /// Splits \p E into a term and a constant: E = Term + C, Term null when E
 /// is a constant. False when E has more than one non-constant term or a
 /// subtracted one.
-bool splitConstant(const ASTContext &Ctx, const Expr *E, const Expr *&Term,
+bool splitConstant(ASTContext &Ctx, const Expr *E, const Expr *&Term,
                    int64_t &C) {
   E = E->IgnoreParenImpCasts();
-  if (auto V = evaluateInt(E, Ctx)) {
+  if (auto V = launchInt(Ctx, E)) {
     Term = nullptr;
     C = *V;
     return true;
@@ -125,10 +226,28 @@ bool splitConstant(const ASTContext &Ctx, const Expr *E, const Expr *&Term,
   return true;
 }
 
-const VarDecl *unmodifiedVar(ASTContext &Ctx, const Expr *E) {
-  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-  return V && isUnmodified(Ctx, *V) ? V : nullptr;
+/// Whether \p A and \p B are the same expression of variables that keep
+/// their values, without side effects: they have the same value wherever
+/// both are evaluated.
+bool sameValue(ASTContext &Ctx, const Expr *A, const Expr *B) {
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
+  if (A->HasSideEffects(Ctx) || B->HasSideEffects(Ctx))
+    return false;
+  llvm::FoldingSetNodeID IA, IB;
+  A->Profile(IA, Ctx, /*Canonical=*/true);
+  B->Profile(IB, Ctx, /*Canonical=*/true);
+  if (IA != IB)
+    return false;
+  std::function<bool(const Stmt *)> Fixed = [&](const Stmt *S) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+          V && !isUnmodified(Ctx, *V))
+        return false;
+    return llvm::all_of(S->children(),
+                        [&](const Stmt *C) { return !C || Fixed(C); });
+  };
+  return Fixed(A);
 }
 
 } // namespace
@@ -197,51 +316,9 @@ std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
     }
     return D;
   }
-  const auto *DR = dyn_cast<DeclRefExpr>(E);
-  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-  if (!V || !V->isLocalVarDecl() || !V->getInit() ||
-      !V->getType()->isRecordType())
+  const VarDecl *V = unchangedRecordVar(Ctx, E);
+  if (!V)
     return std::nullopt;
-  // Every reference is copied whole, never changed.
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  if (!FD || !FD->getBody())
-    return std::nullopt;
-  class Refs : public RecursiveASTVisitor<Refs> {
-  public:
-    explicit Refs(const VarDecl *V) : V(V) {}
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
-      if (D->getDecl() == V)
-        Found.push_back(D);
-      return true;
-    }
-    const VarDecl *V;
-    std::vector<const DeclRefExpr *> Found;
-  } R(V);
-  R.TraverseStmt(FD->getBody());
-  for (const DeclRefExpr *D : R.Found) {
-    const Stmt *S = D;
-    const Stmt *P = nullptr;
-    while (true) {
-      auto Parents = Ctx.getParents(*S);
-      P = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
-      if (!P || !isa<ImplicitCastExpr, ParenExpr>(P))
-        break;
-      S = P;
-    }
-    // A read of one of its fields (`block.x`) leaves it unchanged too.
-    if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
-      auto Up = Ctx.getParents(*ME);
-      const auto *Read =
-          Up.size() == 1 ? Up[0].get<ImplicitCastExpr>() : nullptr;
-      if (Read && Read->getCastKind() == CK_LValueToRValue)
-        continue;
-      return std::nullopt;
-    }
-    const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(P);
-    if (!Copy || !Copy->getConstructor()->isCopyOrMoveConstructor())
-      return std::nullopt;
-  }
   return constantDims(Ctx, V->getInit(), Depth + 1);
 }
 
@@ -291,33 +368,38 @@ bool autoprof::gridCoversBound(ASTContext &Ctx, const Expr *Grid, int64_t Block,
                                const Expr *Bound) {
   if (Block <= 0 || Bound->HasSideEffects(Ctx))
     return false;
-  const Expr *G = followLocals(Ctx, Grid);
-  auto GC = evaluateInt(G, Ctx);
+  const Expr *X = gridX(Ctx, Grid);
+  if (!X)
+    return false;
+  const Expr *G = followLocals(Ctx, X);
+  auto GC = launchInt(Ctx, G);
   auto NC = evaluateInt(followLocals(Ctx, Bound), Ctx);
   if (GC && NC)
     return *NC >= 0 && *GC >= 0 && *GC * Block >= *NC;
   const auto *Div = dyn_cast<BinaryOperator>(G);
   if (!Div || Div->getOpcode() != BO_Div ||
-      evaluateInt(Div->getRHS(), Ctx) != Block)
+      launchInt(Ctx, Div->getRHS()) != Block)
     return false;
   const Expr *Term;
   int64_t C;
   if (!splitConstant(Ctx, Div->getLHS(), Term, C) || !Term || C != Block - 1)
     return false;
-  const VarDecl *N = unmodifiedVar(Ctx, Term);
-  return N && N == unmodifiedVar(Ctx, Bound);
+  return sameValue(Ctx, followLocals(Ctx, Term), followLocals(Ctx, Bound));
 }
 
 bool autoprof::gridCoversCount(ASTContext &Ctx, const Expr *Grid, int64_t Block,
                                int64_t Count) {
   if (Block <= 0 || Count < 0)
     return false;
-  const Expr *G = followLocals(Ctx, Grid);
-  if (auto GC = evaluateInt(G, Ctx))
+  const Expr *X = gridX(Ctx, Grid);
+  if (!X)
+    return false;
+  const Expr *G = followLocals(Ctx, X);
+  if (auto GC = launchInt(Ctx, G))
     return *GC >= 0 && *GC * Block >= Count;
   const auto *Div = dyn_cast<BinaryOperator>(G);
   if (!Div || Div->getOpcode() != BO_Div ||
-      evaluateInt(Div->getRHS(), Ctx) != Block)
+      launchInt(Ctx, Div->getRHS()) != Block)
     return false;
   const Expr *Term;
   int64_t C;
@@ -411,7 +493,9 @@ std::string autoprof::lineIndent(const SourceManager &SM, SourceLocation Loc) {
 
 std::string autoprof::parenthesize(const Expr *E, llvm::StringRef Text) {
   E = E->IgnoreImpCasts();
-  if (isa<DeclRefExpr, IntegerLiteral, ParenExpr, CallExpr>(E))
+  if (isa<DeclRefExpr, IntegerLiteral, FloatingLiteral, ParenExpr, CallExpr,
+          CXXFunctionalCastExpr, CXXNamedCastExpr, MemberExpr,
+          ArraySubscriptExpr>(E))
     return Text.str();
   return "(" + Text.str() + ")";
 }

@@ -10,6 +10,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <functional>
@@ -76,10 +77,9 @@ std::string uncoveredWhy(const KernelModel &M, const Expr *E,
          What;
 }
 
-std::optional<PerIndexKernel> matchGuarded(const KernelModel &M,
-                                           std::string &Why) {
+std::optional<PerIndexKernel>
+matchGuarded(const KernelModel &M, const GuardBound &B, std::string &Why) {
   ASTContext &Ctx = M.context();
-  const GuardBound &B = M.guard().front();
   if (B.Lhs != globalIndex(0)) {
     Why = "its guard does not bound the global index " + std::string(IndexName);
     return std::nullopt;
@@ -208,19 +208,47 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
           " statements, not one bound of the global index";
     return std::nullopt;
   }
-  if (M.guard().size() != 1) {
+  // `0 <= I` holds for every thread: the bound that counts is the other.
+  std::vector<const GuardBound *> Bounds;
+  for (const GuardBound &B : M.guard()) {
+    std::optional<int64_t> Low = B.Lhs.constantValue();
+    if (B.Rhs == globalIndex(0) && Low && (B.Strict ? *Low < 0 : *Low <= 0))
+      continue;
+    Bounds.push_back(&B);
+  }
+  if (Bounds.size() != 1) {
     Why = "its guard at " + M.where(M.guardStatements().front()) +
-          " bounds more than the global index";
+          " is not one bound of the global index";
     return std::nullopt;
   }
-  return matchGuarded(M, Why);
+  return matchGuarded(M, *Bounds.front(), Why);
 }
 
 std::optional<std::string> autoprof::textAtLaunch(ASTContext &Ctx,
                                                   const KernelLaunch &L,
-                                                  const Polynomial &P) {
+                                                  const Polynomial &P,
+                                                  const Expr *Spelled) {
   if (!isOfParameters(P))
     return std::nullopt;
+  // A constant keeps its name when the name means the same at the launch:
+  // a global constant or a macro, written before the launch.
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (P.constantValue() && Spelled) {
+    const Expr *E = Spelled->IgnoreParenImpCasts();
+    bool Before = SM.isBeforeInTranslationUnit(Spelled->getBeginLoc(),
+                                               L.Call->getBeginLoc());
+    bool Named = false;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        Named = !DR->getBeginLoc().isMacroID() && V->hasGlobalStorage() &&
+                !V->isLocalVarDeclOrParm() &&
+                SM.isBeforeInTranslationUnit(V->getLocation(),
+                                             L.Call->getBeginLoc());
+    Named |= Spelled->getBeginLoc().isMacroID();
+    if (Named && Before)
+      if (auto Text = sourceText(Ctx, Spelled))
+        return parenthesize(Spelled, *Text);
+  }
   Polynomial Out = P;
   unsigned Number = 0;
   for (const Symbol &S : P.symbols()) {
@@ -244,9 +272,14 @@ bool autoprof::gridCoversAtLaunch(ASTContext &Ctx, const KernelLaunch &L,
                                   int64_t Block, const Polynomial &Bound) {
   if (auto C = Bound.constantValue())
     return gridCoversCount(Ctx, L.Grid, Block, *C);
+  // A parameter, less a constant: the grid covers it when it covers the
+  // parameter.
   std::vector<Symbol> Symbols = Bound.symbols();
-  if (Symbols.size() != 1 || Bound != Polynomial::symbol(Symbols.front()) ||
-      Symbols.front().Index >= L.Call->getNumArgs())
+  if (Symbols.size() != 1 || Symbols.front().Index >= L.Call->getNumArgs())
+    return false;
+  auto Less = Polynomial::sub(Bound, Polynomial::symbol(Symbols.front()));
+  auto Slack = Less ? Less->constantValue() : std::nullopt;
+  if (!Slack || *Slack > 0)
     return false;
   return gridCoversBound(Ctx, L.Grid, Block,
                          L.Call->getArg(Symbols.front().Index));

@@ -137,7 +137,9 @@ std::vector<const clang::Stmt *> statementsOf(const clang::Stmt *S);
 std::string lineIndent(const clang::SourceManager &SM,
                        clang::SourceLocation Loc);
 
-/// \p Text in parentheses unless \p E is an identifier, a literal or a call.
+/// \p Text in parentheses unless \p E is a primary or postfix expression (an
+/// identifier, a literal, a call, a cast written as a call, a member or an
+/// element).
 std::string parenthesize(const clang::Expr *E, llvm::StringRef Text);
 
 } // namespace autoprof

@@ -75,14 +75,17 @@ bool isOfParameters(const Polynomial &P);
 
 /// The text of \p P, a value of parameters and constants (isOfParameters()),
 /// at the launch \p L: each parameter replaced by the launch's argument.
+/// A constant is written as \p Spelled, its spelling in the kernel, when
+/// that is a macro or names a global constant, both before the launch.
 /// Nullopt when an argument is written through a macro or has side effects.
 std::optional<std::string> textAtLaunch(clang::ASTContext &Ctx,
                                         const KernelLaunch &L,
-                                        const Polynomial &P);
+                                        const Polynomial &P,
+                                        const clang::Expr *Spelled = nullptr);
 
 /// Whether \p Grid blocks of \p Block threads provably cover the \p Bound
-/// indices at the launch \p L (gridCoversBound() for a parameter, the
-/// constants compared for a constant).
+/// indices at the launch \p L: gridCoversBound() for a parameter, or a
+/// parameter less a constant, and gridCoversCount() for a constant.
 bool gridCoversAtLaunch(clang::ASTContext &Ctx, const KernelLaunch &L,
                         int64_t Block, const Polynomial &Bound);
 

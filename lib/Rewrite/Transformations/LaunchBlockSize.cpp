@@ -125,7 +125,7 @@ bool resizeBlocks(const KernelModel &M,
         }
       }
     } else {
-      auto Bound = textAtLaunch(Ctx, L, K->Bound);
+      auto Bound = textAtLaunch(Ctx, L, K->Bound, K->BoundExpr);
       if (!Bound)
         return Refuse(At + " passes the bound `" + K->Bound.str() +
                       "` through a macro or with side effects");

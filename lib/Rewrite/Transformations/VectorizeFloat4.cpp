@@ -283,7 +283,7 @@ bool Vectorizer::launches() {
     if (!Dims || (*Dims)[0] <= 0 || (*Dims)[1] != 1 || (*Dims)[2] != 1)
       return refuse(At + " has a block that is not a constant number of "
                          "threads in x");
-    auto Bound = textAtLaunch(Ctx, L, K.Bound);
+    auto Bound = textAtLaunch(Ctx, L, K.Bound, K.BoundExpr);
     if (!Bound)
       return refuse(At + " passes the bound `" + K.Bound.str() +
                     "` through a macro or with side effects");
@@ -424,11 +424,15 @@ bool Vectorizer::run() {
     T = K.IndexExprs.front()->getType().getUnqualifiedType().getAsString(PP);
     Value = "blockIdx.x * blockDim.x + threadIdx.x";
   }
+  // The tail's loop changes its variable.
+  std::string LoopT = T;
+  if (K.IndexVar)
+    LoopT = K.IndexVar->getType().getUnqualifiedType().getAsString(PP);
   const Stmt *First = IndexDecl ? static_cast<const Stmt *>(IndexDecl) : Guard;
   std::string N = "(" + K.Bound.str() + ")";
   if (K.BoundExpr)
     if (auto Text = sourceText(Ctx, K.BoundExpr))
-      N = parenthesize(K.BoundExpr->IgnoreParenImpCasts(), *Text);
+      N = parenthesize(K.BoundExpr, *Text);
   if (K.Bound.terms().size() == 1 && K.Bound.terms().begin()->second == 1 &&
       !K.BoundExpr)
     N = K.Bound.str();
@@ -466,8 +470,8 @@ bool Vectorizer::run() {
       S += In2 + "reinterpret_cast<float4 *>(" + P->getNameAsString() + ")[" +
            Group + "] = " + Vec[P] + ";\n";
   S += Indent + "} else if (" + Group + " < (" + N + " + 3) / 4) {\n";
-  S += In2 + "for (" + T + " " + I + " = 4 * " + Group + "; " + I + " < " + N +
-       " && " + I + " < 4 * " + Group + " + 4; ++" + I + ") {\n";
+  S += In2 + "for (" + LoopT + " " + I + " = 4 * " + Group + "; " + I + " < " +
+       N + " && " + I + " < 4 * " + Group + " + 4; ++" + I + ") {\n";
   S += indentLines(One, In3);
   S += In2 + "}\n" + Indent + "}\n";
   unsigned From = SM.getFileOffset(First->getBeginLoc());
