@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -310,6 +311,118 @@ void run(const int *p, float *y, int n) {
   ASSERT_TRUE(B);
   EXPECT_EQ((*B)[0], 128);
   EXPECT_FALSE(constantDims(M.context(), M.launches()->front().Grid));
+}
+
+} // namespace
+
+namespace {
+
+/// The per-index shape as "form N [var] work=<count>", or "? why".
+std::string perIndexText(const KernelModel &M) {
+  std::string Why;
+  std::optional<PerIndexKernel> K = matchPerIndex(M, Why);
+  if (!K)
+    return "? " + Why;
+  return std::string(K->Form == PerIndexKernel::Guarded ? "guarded "
+                                                        : "stride ") +
+         K->Bound.str() + " " +
+         (K->IndexVar ? K->IndexVar->getNameAsString() : "inline") +
+         " work=" + std::to_string(K->Work.size());
+}
+
+TEST_F(KernelModelTest, PerIndexIsTheSameForEverySpelling) {
+  const char *Prefix = "#define LEN (1 << 20)\n"
+                       "constexpr unsigned kLen = 1u << 20;\n";
+  // Guarded by the parameter n, in a variable.
+  for (const char *Body :
+       {"int i = blockIdx.x * blockDim.x + threadIdx.x;"
+        " if (i < n) y[i] = x[i];",
+        "unsigned i = threadIdx.x + blockDim.x * blockIdx.x;"
+        " if (i >= n) return; y[i] = x[i];",
+        "int t = threadIdx.x, b = blockIdx.x * blockDim.x; int i = b + t;"
+        " if (!(i < n)) return; y[i] = x[i];",
+        "long i = (long)blockIdx.x * blockDim.x + threadIdx.x;"
+        " if (i >= 0 && n > i) { y[i] = x[i]; }",
+        "int i = blockIdx.x * blockDim.x + threadIdx.x;"
+        " if (i <= n - 1) y[i] = x[i];"}) {
+    std::string Code = std::string(Prefix) +
+                       "__global__ void k(const float *x, float *y, int n) {" +
+                       Body + "}";
+    EXPECT_EQ(perIndexText(model(Code)), "guarded n i work=1") << Body;
+  }
+  // A constant bound, spelled as a macro or a constexpr; an inline index.
+  EXPECT_EQ(perIndexText(model(std::string(Prefix) +
+                               "__global__ void k(float *y) {"
+                               " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                               " if (i < LEN) y[i] = 1; }")),
+            "guarded 1048576 i work=1");
+  EXPECT_EQ(perIndexText(model(std::string(Prefix) +
+                               "__global__ void k(float *y) {"
+                               " if (blockIdx.x * blockDim.x + threadIdx.x < "
+                               "kLen) y[blockIdx.x * blockDim.x + threadIdx.x]"
+                               " = 1; }")),
+            "guarded 1048576 inline work=1");
+  // Grid-stride loops, the stride in a local or inline.
+  EXPECT_EQ(perIndexText(model(
+                "__global__ void k(float *y, int n) {"
+                " int s = gridDim.x * blockDim.x;"
+                " for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;"
+                " i += s) { y[i] = 0; y[i] += 1; } }")),
+            "stride n i work=2");
+  EXPECT_EQ(perIndexText(model(
+                "__global__ void k(float *y, size_t n) {"
+                " for (size_t i = threadIdx.x + (size_t)blockIdx.x * "
+                "blockDim.x; n > i; i += blockDim.x * gridDim.x) y[i] = 0; }")),
+            "stride n i work=1");
+}
+
+TEST_F(KernelModelTest, PerIndexRefusesWithItsReason) {
+  // The thread's position is read beyond the index.
+  EXPECT_EQ(perIndexText(model("__global__ void k(float *y, int n) {"
+                               " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                               " if (i < n) y[i] = threadIdx.x; }")),
+            "? `threadIdx.x` at line 1 is read other than in the global index "
+            "blockIdx.x * blockDim.x + threadIdx.x");
+  // A guard of two bounds on the index, or of something else.
+  EXPECT_EQ(perIndexText(model("__global__ void k(float *y, int n, int m) {"
+                               " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                               " if (i < n && i < m) y[i] = 0; }")),
+            "? its guard at line 1 is not one bound of the global index");
+  EXPECT_EQ(perIndexText(model("__global__ void k(float *y, int n) {"
+                               " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                               " if (2 * i < n) y[i] = 0; }")),
+            "? its guard does not bound the global index blockIdx.x * "
+            "blockDim.x + threadIdx.x");
+  // A bound that varies by thread, and the start of a grid-stride loop
+  // read in its body.
+  EXPECT_EQ(perIndexText(model("__global__ void k(float *y, const int *n) {"
+                               " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                               " int m = n[0];"
+                               " if (i < m) y[i] = 0; }")),
+            "? the guard at line 1: `n[0]` at line 1 is loaded from memory");
+  EXPECT_EQ(
+      perIndexText(model("__global__ void k(float *y, int n) {"
+                         " int g = blockIdx.x * blockDim.x + threadIdx.x;"
+                         " for (int i = g; i < n; i += gridDim.x * blockDim.x)"
+                         " y[i] = g; }")),
+      "? `blockIdx.x * blockDim.x + threadIdx.x` at line 1 is read other "
+      "than to start or step the grid-stride loop");
+  // No guard at all.
+  EXPECT_EQ(perIndexText(model("__global__ void k(float *y) {"
+                               " y[blockIdx.x * blockDim.x + threadIdx.x] = 0;"
+                               " }")),
+            "? it has no guard of the global index blockIdx.x * blockDim.x + "
+            "threadIdx.x and does not end with a grid-stride loop");
+}
+
+TEST_F(KernelModelTest, AnIfInsideTheGuardThatBoundsNothingIsWork) {
+  const KernelModel &M =
+      model("__global__ void k(const float *x, float *y, int n) {"
+            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (i < n) { if (x[i] > 0) y[i] = x[i]; } }");
+  EXPECT_EQ(guardText(M), "blockIdx.x * blockDim.x + threadIdx.x < n");
+  EXPECT_EQ(M.guardStatements().size(), 1u);
+  EXPECT_EQ(M.work().size(), 1u);
 }
 
 } // namespace

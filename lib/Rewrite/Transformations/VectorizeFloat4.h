@@ -13,11 +13,15 @@
 ///
 /// Precondition: the kernel is not a template, writes global memory, and has
 /// no shared arrays, barriers, shuffles, votes, atomics, cooperative groups
-/// or vector accesses. It is edited only when it has the Guarded or
-/// EarlyExit shape of OneDimKernel.h, every use of the index is `p[i]` on a
-/// `float *` parameter that is only loaded or only stored (by top-level
-/// assignments, after the last load), and every launch has a constant block
-/// size and a grid that provably covers the bound.
+/// or vector accesses. It is edited only when the kernel model shows one
+/// thread per index behind one guard (PerIndex.h), its threads do not
+/// cooperate, every access of its work is element I of a `float *`
+/// parameter (only loaded, only stored by top-level assignments after the
+/// last load of another pointer, or updated: loaded first, stored last) or
+/// a load of an element the same for every thread of a parameter it does
+/// not write, the index is read only in those accesses, and every launch
+/// has a constant 1-D block size and a grid that provably covers the
+/// bound.
 ///
 /// Trigger (memory-bound):
 /// `gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed`
