@@ -295,7 +295,7 @@ std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
     E = FC->getSubExpr()->IgnoreImplicit();
   if (E->getType()->isIntegerType()) {
-    if (auto V = evaluateInt(E, Ctx))
+    if (auto V = evaluateInt(followLocals(Ctx, E), Ctx))
       return Dim3{*V, 1, 1};
     return std::nullopt;
   }

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "PrivatizeAtomicsSmem.h"
-#include "autoprof/KernelModel/LaunchSites.h"
-#include "OneDimKernel.h"
+#include "BuiltinReads.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
@@ -55,28 +56,44 @@ std::optional<AtomicAdd> matchAtomicAdd(const CallExpr *C) {
   const auto *F = C->getDirectCallee();
   if (!F || F->getName() != "atomicAdd" || C->getNumArgs() != 2)
     return std::nullopt;
-  const auto *Addr =
-      dyn_cast<UnaryOperator>(C->getArg(0)->IgnoreParenImpCasts());
-  if (!Addr || Addr->getOpcode() != UO_AddrOf)
+  // The address: `&P[X]` or `P + X`.
+  const Expr *Addr = C->getArg(0)->IgnoreParenImpCasts();
+  const Expr *BaseE = nullptr, *Index = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(Addr);
+      U && U->getOpcode() == UO_AddrOf) {
+    const auto *Sub =
+        dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens());
+    if (!Sub)
+      return std::nullopt;
+    BaseE = Sub->getBase();
+    Index = Sub->getIdx();
+  } else if (const auto *B = dyn_cast<BinaryOperator>(Addr);
+             B && B->getOpcode() == BO_Add &&
+             B->getLHS()->getType()->isPointerType()) {
+    BaseE = B->getLHS();
+    Index = B->getRHS();
+  } else {
     return std::nullopt;
-  const auto *Sub =
-      dyn_cast<ArraySubscriptExpr>(Addr->getSubExpr()->IgnoreParens());
-  if (!Sub)
-    return std::nullopt;
-  const auto *Base =
-      dyn_cast<DeclRefExpr>(Sub->getBase()->IgnoreParenImpCasts());
+  }
+  const auto *Base = dyn_cast<DeclRefExpr>(BaseE->IgnoreParenImpCasts());
   if (!Base || !isa<ParmVarDecl>(Base->getDecl()))
     return std::nullopt;
   AtomicAdd A;
   A.Call = C;
   A.Base = Base;
-  A.Index = Sub->getIdx();
+  A.Index = Index;
   return A;
 }
 
-/// The entries that the index \p X provably stays below, or 0.
-int64_t indexBound(const ASTContext &Ctx, const Expr *X) {
+/// The entries that the index \p X provably stays below, or 0. A local
+/// that keeps its value stands for its initializer.
+int64_t indexBound(ASTContext &Ctx, const Expr *X, unsigned Depth = 0) {
   const Expr *E = X->IgnoreParenImpCasts();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && Depth < 4 && V->isLocalVarDecl() && V->getInit() &&
+        V->getType()->isIntegerType() && isUnmodified(Ctx, *V))
+      return indexBound(Ctx, V->getInit(), Depth + 1);
   if (const auto *BT = E->getType().getCanonicalType()->getAs<BuiltinType>())
     if (BT->getKind() == BuiltinType::UChar ||
         BT->getKind() == BuiltinType::Char_U)
@@ -150,21 +167,156 @@ PrivatizeAtomicsSmem::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                                  tooling::Replacements &Out) const {
-  std::optional<OneDimKernel> Shape = matchOneDimKernel(Ctx, Kernel);
+namespace {
+
+/// The edits that make the guarded kernel \p K stride over the grid: its
+/// guard becomes the loop `for (T I = <index>; I < N; I += gridDim.x *
+/// blockDim.x)` around its work (closed at the end of the body when
+/// \p CloseLoop is set), the index's declaration moves into it, and an
+/// index written inline becomes the loop's variable.
+bool strideOverGrid(const KernelModel &M, const PerIndexKernel &K,
+                    const std::string &Indent,
+                    std::vector<tooling::Replacement> &Edits, bool &CloseLoop,
+                    std::string &Why) {
+  ASTContext &Ctx = M.context();
+  const SourceManager &SM = Ctx.getSourceManager();
+  const PrintingPolicy &PP = Ctx.getPrintingPolicy();
+  const auto *Body = cast<CompoundStmt>(M.kernel().getBody());
+  auto Refuse = [&](std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  };
+  const IfStmt *Guard = K.Guard;
+  auto GuardAt = llvm::find(Body->body(), static_cast<const Stmt *>(Guard));
+  if (GuardAt == Body->body_end())
+    return Refuse("its guard at " + M.where(Guard) +
+                  " is not a statement of the kernel's body");
+  std::string I, T, Init;
+  const DeclStmt *IndexDecl = nullptr;
+  const Stmt *AfterDecl = nullptr;
+  if (K.IndexVar) {
+    I = K.IndexVar->getNameAsString();
+    T = K.IndexVar->getType().getUnqualifiedType().getAsString(PP);
+    auto Text = sourceText(Ctx, K.IndexVar->getInit());
+    if (!Text)
+      return Refuse("the index's declaration is written through a macro");
+    Init = *Text;
+    // Its declaration moves into the loop: nothing between reads it.
+    for (auto It = Body->body_begin(); It != GuardAt; ++It) {
+      if (IndexDecl) {
+        if (mentions(*It, K.IndexVar))
+          return Refuse("the statement at " + M.where(*It) +
+                        " reads the index before its guard");
+        continue;
+      }
+      const auto *DS = dyn_cast<DeclStmt>(*It);
+      if (DS && DS->isSingleDecl() && DS->getSingleDecl() == K.IndexVar) {
+        IndexDecl = DS;
+        AfterDecl = *std::next(It);
+      }
+    }
+    if (!IndexDecl)
+      return Refuse("the index is not declared on its own in the kernel's "
+                    "body");
+  } else {
+    I = freshName(M.kernel(), "i");
+    T = K.IndexExprs.front()->getType().getUnqualifiedType().getAsString(PP);
+    Init = "blockIdx.x * blockDim.x + threadIdx.x";
+    for (const Expr *X : K.IndexExprs) {
+      if (llvm::none_of(K.Work,
+                        [&](const Stmt *W) { return isWithin(Ctx, X, W); }))
+        continue;
+      auto R = replaceExpr(Ctx, X, I);
+      if (!R)
+        return Refuse("the index at " + M.where(X) +
+                      " is written through a macro");
+      Edits.push_back(*R);
+    }
+  }
+  std::string N = K.Bound.str();
+  if (K.BoundExpr) {
+    if (auto Text = sourceText(Ctx, K.BoundExpr))
+      N = parenthesize(K.BoundExpr, *Text);
+  } else if (K.Bound.terms().size() > 1) {
+    N = "(" + N + ")";
+  }
+  std::string Header = "for (" + T + " " + I + " = " + Init + "; " + I + " < " +
+                       N + ";\n" + Indent + "     " + I +
+                       " += gridDim.x * blockDim.x)";
+  // The loop's header replaces the declaration and the guard when they
+  // are next to each other; else the declaration goes, up to the next
+  // statement.
+  SourceLocation B = Guard->getBeginLoc();
+  if (IndexDecl && AfterDecl == Guard) {
+    B = IndexDecl->getBeginLoc();
+  } else if (IndexDecl) {
+    SourceLocation D = IndexDecl->getBeginLoc(),
+                   Next = AfterDecl->getBeginLoc();
+    if (!D.isFileID() || !Next.isFileID() ||
+        SM.getFileID(D) != SM.getFileID(Next))
+      return Refuse("the index's declaration is written through a macro");
+    Edits.push_back(tooling::Replacement(
+        SM, D, SM.getFileOffset(Next) - SM.getFileOffset(D), ""));
+  }
+  if (!isReturnOnly(Guard->getThen())) {
+    SourceLocation E = Guard->getRParenLoc().getLocWithOffset(1);
+    if (!B.isFileID() || !E.isFileID() || SM.getFileID(B) != SM.getFileID(E))
+      return Refuse("its guard is written through a macro");
+    Edits.push_back(tooling::Replacement(
+        SM, B, SM.getFileOffset(E) - SM.getFileOffset(B), Header));
+    return true;
+  }
+  if (K.Work.empty())
+    return Refuse("it does nothing after its guard");
+  SourceLocation W = K.Work.front()->getBeginLoc();
+  if (!B.isFileID() || !W.isFileID() || SM.getFileID(B) != SM.getFileID(W))
+    return Refuse("its guard is written through a macro");
+  Edits.push_back(
+      tooling::Replacement(SM, B, SM.getFileOffset(W) - SM.getFileOffset(B),
+                           Header + " {\n" + Indent + "  "));
+  // The work's other lines move into the loop.
+  StringRef Buffer = SM.getBufferData(SM.getFileID(W));
+  unsigned From = SM.getFileOffset(W);
+  unsigned To = SM.getFileOffset(Body->getRBracLoc());
+  for (unsigned O = From; O < To; ++O)
+    if (Buffer[O] == '\n' && O + 1 < To && Buffer[O + 1] != '\n' &&
+        !Buffer.substr(O + 1, To - O - 1)
+             .take_until([](char C) { return C == '\n'; })
+             .trim()
+             .empty())
+      Edits.push_back(tooling::Replacement(
+          SM, SM.getComposedLoc(SM.getFileID(W), O + 1), 0, "  "));
+  CloseLoop = true;
+  return true;
+}
+
+/// The edits that privatize the atomic additions of the kernel of \p M, or
+/// false with the reason in \p Why.
+bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
+               std::string &Why) {
+  ASTContext &Ctx = M.context();
+  const FunctionDecl &Kernel = M.kernel();
+  auto Refuse = [&](std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  };
+  // Atomic operations are what it rewrites; nothing else may tie threads.
+  if (!M.cooperationWhy(/*CountAtomics=*/false).empty())
+    return Refuse("its threads may depend on each other: " +
+                  M.cooperationWhy(false));
+  std::optional<PerIndexKernel> Shape = matchPerIndex(M, Why);
   if (!Shape)
-    return Error::success();
+    return false;
   const SourceManager &SM = Ctx.getSourceManager();
   const auto *Body = cast<CompoundStmt>(Kernel.getBody());
   if (Body->body_empty() || !Body->getRBracLoc().isFileID())
-    return Error::success();
+    return Refuse("the kernel's body ends in a macro");
 
   WorkScan Scan;
   for (const Stmt *S : Shape->Work)
     Scan.TraverseStmt(const_cast<Stmt *>(S));
   if (Scan.HasReturn)
-    return Error::success();
+    return Refuse("its work returns, which would leave the grid-stride loop");
 
   // The atomic additions into one pointer parameter P, whose values are not
   // used; P is referred to by nothing else.
@@ -176,23 +328,30 @@ Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
       continue;
     const auto *Param = cast<ParmVarDecl>(A->Base->getDecl());
     if (P && Param != P)
-      return Error::success();
+      return Refuse("it adds atomically into more than one parameter");
     P = Param;
     auto Parents = Ctx.getParents(*C);
     if (Parents.size() != 1 || !Parents[0].get<Stmt>() ||
-        isa<Expr>(Parents[0].get<Stmt>()) || A->Index->HasSideEffects(Ctx) ||
-        C->getArg(1)->HasSideEffects(Ctx) || !C->getBeginLoc().isFileID() ||
+        isa<Expr>(Parents[0].get<Stmt>()) || !M.isPure(A->Index) ||
+        !M.isPure(C->getArg(1)) || !C->getBeginLoc().isFileID() ||
         !C->getEndLoc().isFileID())
-      return Error::success();
+      return Refuse("the atomic addition at " + M.where(C) +
+                    " is used as a value, has side effects or is written "
+                    "through a macro");
     A->Bound = indexBound(Ctx, A->Index);
     Adds.push_back(*A);
   }
-  if (!P || !isCounterType(P->getType()->getPointeeType()))
-    return Error::success();
+  if (!P)
+    return Refuse("it has no `atomicAdd(&p[x], v)` into a parameter");
+  if (!isCounterType(P->getType()->getPointeeType()))
+    return Refuse("`" + P->getNameAsString() +
+                  "` holds counters of a type other than int, unsigned, "
+                  "unsigned long long or float");
   for (const DeclRefExpr *DR : Scan.Refs)
     if (DR->getDecl() == P &&
         llvm::none_of(Adds, [&](const AtomicAdd &A) { return A.Base == DR; }))
-      return Error::success();
+      return Refuse("`" + P->getNameAsString() + "` at " + M.where(DR) +
+                    " is used other than by an atomic addition");
   int64_t Entries = 0;
   bool Unbounded = false;
   for (const AtomicAdd &A : Adds) {
@@ -202,26 +361,31 @@ Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   if (Unbounded)
     Entries = MaxEntries;
 
-  // Every launch: an integer grid without side effects and a constant
-  // integer block.
-  auto Launches = findLaunches(Ctx, Kernel);
-  if (!Launches || Launches->empty())
-    return Error::success();
-  std::vector<tooling::Replacement> Edits;
+  // Every launch: a 1-D grid without side effects and a constant 1-D
+  // block.
+  const auto &Launches = M.launches();
+  if (!Launches)
+    return Refuse(M.launchWhy());
+  if (Launches->empty())
+    return Refuse("it is never launched in this translation unit");
   std::string Cap = std::to_string(GridCap);
   for (const KernelLaunch &L : *Launches) {
-    auto Block = evaluateInt(L.Block, Ctx);
-    if (!L.Block->getType()->isIntegerType() || !Block || *Block <= 0 ||
-        !L.Grid->getType()->isIntegerType() || L.Grid->HasSideEffects(Ctx))
-      return Error::success();
+    std::string At = "the launch at " + M.where(L.Call);
+    std::optional<Dim3> Block = constantDims(Ctx, L.Block);
+    if (!Block || (*Block)[0] <= 0 || (*Block)[1] != 1 || (*Block)[2] != 1)
+      return Refuse(At + " has a block that is not a constant number of "
+                         "threads in x");
+    if (!L.Grid->getType()->isIntegerType() || L.Grid->HasSideEffects(Ctx))
+      return Refuse(At + " has a grid that is not an integer without side "
+                         "effects");
     auto GridText = sourceText(Ctx, L.Grid);
     if (!GridText)
-      return Error::success();
+      return Refuse(At + " writes its grid through a macro");
     std::string G = parenthesize(L.Grid, *GridText);
     auto R = replaceExpr(Ctx, L.Grid,
                          "(" + G + " < " + Cap + " ? " + G + " : " + Cap + ")");
     if (!R)
-      return Error::success();
+      return Refuse(At + " writes its grid through a macro");
     Edits.push_back(*R);
   }
 
@@ -231,11 +395,9 @@ Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
       P->getType()->getPointeeType().getUnqualifiedType().getAsString(
           Ctx.getPrintingPolicy());
   std::string NStr = std::to_string(Entries);
-  const Stmt *First = Shape->Form == OneDimKernel::GridStride
-                          ? Body->body_front()
-                          : static_cast<const Stmt *>(Shape->IndexDecl);
+  const Stmt *First = Body->body_front();
   if (!First->getBeginLoc().isFileID())
-    return Error::success();
+    return Refuse("the kernel's body starts in a macro");
   std::string Indent(SM.getSpellingColumnNumber(First->getBeginLoc()) - 1, ' ');
   std::string EachEntry = "for (int " + Entry + " = threadIdx.x; " + Entry +
                           " < " + NStr + "; " + Entry + " += blockDim.x)\n";
@@ -251,51 +413,10 @@ Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
           "__syncthreads();\n" + Indent));
 
   // One index per thread becomes a stride over the grid.
-  std::string I = Shape->Index->getNameAsString();
-  std::string N = Shape->Bound->getNameAsString();
-  auto InitText = Shape->Index->getInit()
-                      ? sourceText(Ctx, Shape->Index->getInit())
-                      : std::nullopt;
-  std::string Header;
-  if (InitText)
-    Header = "for (" +
-             Shape->Index->getType().getAsString(Ctx.getPrintingPolicy()) +
-             " " + I + " = " + *InitText + "; " + I + " < " + N + ";\n" +
-             Indent + "     " + I + " += gridDim.x * blockDim.x)";
   bool CloseLoop = false;
-  if (Shape->Form == OneDimKernel::Guarded) {
-    if (!InitText || Shape->Guard->getElse())
-      return Error::success();
-    SourceLocation B = Shape->IndexDecl->getBeginLoc();
-    SourceLocation E = Shape->Guard->getRParenLoc().getLocWithOffset(1);
-    if (!E.isFileID() || SM.getFileID(B) != SM.getFileID(E))
-      return Error::success();
-    Edits.push_back(tooling::Replacement(
-        SM, B, SM.getFileOffset(E) - SM.getFileOffset(B), Header));
-  } else if (Shape->Form == OneDimKernel::EarlyExit) {
-    if (!InitText || Shape->Work.empty())
-      return Error::success();
-    SourceLocation B = Shape->IndexDecl->getBeginLoc();
-    SourceLocation W = Shape->Work.front()->getBeginLoc();
-    if (!W.isFileID() || SM.getFileID(B) != SM.getFileID(W))
-      return Error::success();
-    Edits.push_back(
-        tooling::Replacement(SM, B, SM.getFileOffset(W) - SM.getFileOffset(B),
-                             Header + " {\n" + Indent + "  "));
-    // The work's other lines move into the loop.
-    StringRef Buffer = SM.getBufferData(SM.getFileID(W));
-    unsigned From = SM.getFileOffset(W);
-    unsigned To = SM.getFileOffset(Body->getRBracLoc());
-    for (unsigned O = From; O < To; ++O)
-      if (Buffer[O] == '\n' && O + 1 < To && Buffer[O + 1] != '\n' &&
-          !Buffer.substr(O + 1, To - O - 1)
-               .take_until([](char C) { return C == '\n'; })
-               .trim()
-               .empty())
-        Edits.push_back(tooling::Replacement(
-            SM, SM.getComposedLoc(SM.getFileID(W), O + 1), 0, "  "));
-    CloseLoop = true;
-  }
+  if (Shape->Form == PerIndexKernel::Guarded &&
+      !strideOverGrid(M, *Shape, Indent, Edits, CloseLoop, Why))
+    return false;
 
   // The additions go to the copy; with no static bound, only the indices
   // that fall inside it.
@@ -303,21 +424,24 @@ Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
     if (A.Bound) {
       auto R = replaceExpr(Ctx, A.Base, Copy);
       if (!R)
-        return Error::success();
+        return Refuse("the atomic addition at " + M.where(A.Call) +
+                      " is written through a macro");
       Edits.push_back(*R);
       continue;
     }
     auto X = sourceText(Ctx, A.Index);
     auto V = sourceText(Ctx, A.Call->getArg(1));
     if (!X || !V)
-      return Error::success();
+      return Refuse("the atomic addition at " + M.where(A.Call) +
+                    " is written through a macro");
     auto R = replaceExpr(Ctx, A.Call,
                          "((unsigned long long)(" + *X + ") < " + NStr +
                              " ? atomicAdd(&" + Copy + "[" + *X + "], " + *V +
                              ") : atomicAdd(&" + P->getNameAsString() + "[" +
                              *X + "], " + *V + "))");
     if (!R)
-      return Error::success();
+      return Refuse("the atomic addition at " + M.where(A.Call) +
+                    " is written through a macro");
     Edits.push_back(*R);
   }
 
@@ -335,12 +459,32 @@ Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   while (Start > 0 && (Buffer[Start - 1] == ' ' || Buffer[Start - 1] == '\t'))
     --Start;
   if (Start == 0 || Buffer[Start - 1] != '\n')
-    return Error::success();
+    return Refuse("the kernel's closing brace does not start its line");
   Edits.push_back(tooling::Replacement(
       SM, SM.getComposedLoc(SM.getFileID(Body->getRBracLoc()), Start), 0,
       Flush));
+  return true;
+}
+
+} // namespace
+
+Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
+                                  tooling::Replacements &Out) const {
+  KernelModel M(Ctx, Kernel);
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+  if (!privatize(M, Edits, Why))
+    return Error::success();
   for (const tooling::Replacement &R : Edits)
     if (Error E = Out.add(R))
       return E;
   return Error::success();
+}
+
+std::string PrivatizeAtomicsSmem::explain(ASTContext &Ctx,
+                                          const FunctionDecl &Kernel) const {
+  KernelModel M(Ctx, Kernel);
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+  return privatize(M, Edits, Why) ? "" : Why;
 }

@@ -14,15 +14,19 @@
 ///
 /// Precondition: the kernel is not a template, issues global atomics, and
 /// has no shared arrays, barriers, shuffles, votes or cooperative groups. It
-/// is edited only when it has one of the shapes of OneDimKernel.h, its work
-/// has no `return`, and every reference to one pointer parameter P is the
-/// first argument `&P[X]` of an `atomicAdd(&P[X], V)` whose value is not
-/// used (X and V without side effects; P of int, unsigned, unsigned long
-/// long or float). The copy has 256 entries when every X is an `unsigned
-/// char`, M + 1 when X is `e & M`, C when X is `e % C` of an unsigned `e`
-/// (at most 4096); otherwise it has 4096 entries and an X outside them adds
-/// to P directly. Every launch needs an integer grid without side effects
-/// and a constant integer block.
+/// is edited only when the kernel model shows one thread per index
+/// (PerIndex.h) whose threads do not cooperate but through atomics, its
+/// work has no `return`, and every reference to one pointer parameter P is
+/// the address `&P[X]` or `P + X` of an `atomicAdd` whose value is not used
+/// (X and V without side effects; P of int, unsigned, unsigned long long
+/// or float). The copy has 256 entries when every X is an `unsigned char`
+/// (directly or through a local that keeps its value), M + 1 when X is
+/// `e & M`, C when X is `e % C` of an unsigned `e` (at most 4096);
+/// otherwise it has 4096 entries and an X outside them adds to P directly.
+/// A guarded index becomes a grid-stride loop: its declaration moves into
+/// the loop, and an index written inline becomes the loop's variable.
+/// Every launch needs an integer grid without side effects and a constant
+/// 1-D block.
 ///
 /// Trigger (global atomics):
 /// `l1tex__t_requests_pipe_lsu_mem_global_op_red.sum` > 0 or
@@ -46,6 +50,8 @@ public:
   std::optional<std::string> trigger(const MetricValues &M) const override;
   llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
                     clang::tooling::Replacements &Out) const override;
+  std::string explain(clang::ASTContext &Ctx,
+                      const clang::FunctionDecl &Kernel) const override;
 };
 
 } // namespace autoprof

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileTransposeSmem.h"
-#include "OneDimKernel.h"
+#include "BuiltinReads.h"
 #include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"

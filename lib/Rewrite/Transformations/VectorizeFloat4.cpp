@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "VectorizeFloat4.h"
-#include "OneDimKernel.h"
+#include "BuiltinReads.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/PerIndex.h"
 

@@ -14,8 +14,9 @@
 ///
 /// Precondition: the kernel is not a template, has a loop, and has no shared
 /// arrays, barriers, shuffles, votes, atomics or cooperative groups. It is
-/// edited only when it has the Guarded or EarlyExit shape of OneDimKernel.h
-/// and the work for one index is exactly
+/// edited only when the kernel model shows a row index, the thread's global
+/// index blockIdx.x * blockDim.x + threadIdx.x, read nowhere else, and the
+/// work for one row is, in what it computes,
 ///
 ///     T S = <init>;
 ///     for (U L = <lo>; L < <hi>; ++L)    // or L++, L += 1

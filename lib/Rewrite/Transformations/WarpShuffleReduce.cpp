@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpShuffleReduce.h"
+#include "BuiltinReads.h"
 #include "autoprof/KernelModel/LaunchSites.h"
-#include "OneDimKernel.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
