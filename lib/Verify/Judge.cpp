@@ -196,7 +196,7 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
     if (!Original[I].Measured || !Candidate[I].Measured)
       continue;
     const KernelMeasurement *A = Original[I].Measured->find(K.MangledName);
-    const KernelMeasurement *B = Candidate[I].Measured->find(K.MangledName);
+    const KernelMeasurement *B = Candidate[I].Measured->find(K.candidateName());
     unsigned NA = A ? A->Launches : 0, NB = B ? B->Launches : 0;
     if (NB < NA)
       return verdict(Verdict::FewerLaunches,
@@ -208,7 +208,8 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
 
   // Outputs of the saved launch.
   const KernelMeasurement *OrigK = Original[0].Measured->find(K.MangledName);
-  const KernelMeasurement *CandK = Candidate[0].Measured->find(K.MangledName);
+  const KernelMeasurement *CandK =
+      Candidate[0].Measured->find(K.candidateName());
   if (!OrigK || !CandK)
     return verdict(Verdict::NotMeasured, "the kernel never launched");
   if (!OrigK->Snapshots.empty()) {
@@ -226,7 +227,7 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
 
   Judgement J;
   J.Original = summarizeTiming(Original, K.MangledName);
-  J.Candidate = summarizeTiming(Candidate, K.MangledName);
+  J.Candidate = summarizeTiming(Candidate, K.candidateName());
   if (!J.Original || !J.Candidate) {
     J.V = Verdict::NotMeasured;
     J.Reason = "no duration of the kernel was recorded";

@@ -260,7 +260,8 @@ autoprof::verify::measureRuns(CommandRunner &Runner, const MeasureOptions &O,
   return Runs;
 }
 
-Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
+Expected<std::vector<RunOutcome>>
+Verifier::measure(StringRef Tag, ArrayRef<KernelSignature> Renamed) {
   MeasureOptions M;
   M.RunCommand = O.RunCommand;
   M.InjectLibrary = O.InjectLibrary;
@@ -268,7 +269,14 @@ Expected<std::vector<RunOutcome>> Verifier::measure(StringRef Tag) {
   M.RunTimeout = O.RunTimeout;
   M.WorkDir = O.WorkDir;
   M.DeviceLockFile = O.DeviceLockFile;
-  return measureRuns(Runner, M, Kernels, Tag, /*SaveBuffers=*/true);
+  // The kernels whose candidate has another mangled name are measured
+  // under it.
+  std::vector<KernelSignature> Ks = Kernels;
+  for (KernelSignature &K : Ks)
+    for (const KernelSignature &R : Renamed)
+      if (R.MangledName == K.MangledName && !R.CandidateMangledName.empty())
+        K.MangledName = R.CandidateMangledName;
+  return measureRuns(Runner, M, Ks, Tag, /*SaveBuffers=*/true);
 }
 
 Error Verifier::measureOriginal() {
@@ -307,7 +315,7 @@ Expected<std::vector<Judgement>> Verifier::verify(StringRef Text,
     Out.Reason = *Failure;
     return std::vector<Judgement>(Ks.size(), Out);
   }
-  Expected<std::vector<RunOutcome>> Runs = measure(Tag);
+  Expected<std::vector<RunOutcome>> Runs = measure(Tag, Ks);
   if (!Runs)
     return Runs.takeError();
   std::string Log = measuredRunLog(O.WorkDir, Tag, Runs->size() - 1);

@@ -26,6 +26,7 @@
 #include "autoprof/Verify/Verifier.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -214,6 +215,49 @@ Judgement overall(const std::vector<Judgement> &Js) {
       Pick = &J;
   }
   return *Pick;
+}
+
+/// \p Ks with the mangled names their kernels have in \p Text, the source
+/// \p Source rewritten, where the rewrite changed them (a parameter's
+/// type). A kernel is found by its qualified name, a template's
+/// instantiations in order; \p Ks stays as it is when Clang cannot parse
+/// \p Text (its build then says why) or a kernel is not found.
+std::vector<KernelSignature> renamedIn(const std::string &Source,
+                                       StringRef Text,
+                                       ArrayRef<KernelSignature> Ks) {
+  std::vector<KernelSignature> Out(Ks.begin(), Ks.end());
+  RewriteEngine Check({}, nullptr);
+  FirstErrorConsumer Quiet;
+  SourceOverrides Ov;
+  Ov.Files[absolutePath(Source)] = Text.str();
+  Ov.Diagnostics = &Quiet;
+  auto Factory = Check.newActionFactory();
+  if (runOnSources(*Factory, {Source}, ArgsAfterDashDash,
+                   /*SearchBuildDirs=*/false, &Ov) != 0 ||
+      Check.translationUnitsWithErrors())
+    return Out;
+  std::vector<const KernelRecord *> Found;
+  for (size_t I = 0; I < Check.kernels().size(); ++I) {
+    const KernelRecord &K = Check.kernels()[I];
+    if (absolutePath(K.File) != absolutePath(Source))
+      continue;
+    if (K.Template == TemplateKind::Primary)
+      for (const KernelRecord &Instance : Check.instantiations()[I])
+        Found.push_back(&Instance);
+    else
+      Found.push_back(&K);
+  }
+  std::map<std::string, unsigned> Seen;
+  for (KernelSignature &S : Out) {
+    unsigned Nth = Seen[S.Name]++;
+    for (const KernelRecord *K : Found)
+      if (K->QualifiedName == S.Name && Nth-- == 0) {
+        if (K->MangledName != S.MangledName)
+          S.CandidateMangledName = K->MangledName;
+        break;
+      }
+  }
+  return Out;
 }
 
 } // namespace
@@ -493,7 +537,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     unsigned Tried = 0;
     for (const auto &[File, Text] : Given) {
       errs() << "clang-autoprof: verifying " << File << "\n";
-      Expected<std::vector<Judgement>> J = V.verify(Text, Signatures[KI], JO);
+      Expected<std::vector<Judgement>> J =
+          V.verify(Text, renamedIn(Source, Text, Signatures[KI]), JO);
       if (!J)
         return Fail(J.takeError());
       AttemptReport A{"candidate " + File, "given by --candidate", overall(*J)};
@@ -526,7 +571,11 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       }
       errs() << "clang-autoprof: verifying " << Prop.T->name() << " on "
              << K.QualifiedName << "\n";
-      Expected<std::vector<Judgement>> J = V.verify(*Text, Signatures[KI], JO);
+      Expected<std::vector<Judgement>> J = V.verify(
+          *Text,
+          Prop.T->changesSignature() ? renamedIn(Source, *Text, Signatures[KI])
+                                     : Signatures[KI],
+          JO);
       if (!J)
         return Fail(J.takeError());
       AttemptReport A{Prop.T->name().str(), Why.value_or(""), overall(*J)};

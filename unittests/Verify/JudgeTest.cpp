@@ -176,6 +176,31 @@ TEST_F(JudgeTest, FewerLaunches) {
   EXPECT_EQ(J.Reason, "the kernel launched 3 times, the original 4 (seed 1)");
 }
 
+TEST_F(JudgeTest, ACandidateWithAnotherMangledNameIsJudgedUnderIt) {
+  // The rewrite made `in` const: the candidate's runs record the kernel
+  // under its new mangled name.
+  auto Renamed = [&](RunOutcome R) {
+    R.Measured->Kernels.front().MangledName = "_Z5scalePKfS0_i";
+    return R;
+  };
+  std::vector<RunOutcome> C = {
+      Renamed(run(1, {500, 50, 50, 51}, candidateBuffers({2, 4, 6}))),
+      Renamed(run(2, {500, 52, 50, 50})), Renamed(run(3, {500, 49, 50, 50}))};
+  // Under the original's name the kernel never launched.
+  Judgement Lost = judge(K, original(), C, O);
+  EXPECT_EQ(Lost.V, Verdict::FewerLaunches);
+  EXPECT_EQ(Lost.Reason,
+            "the kernel launched 0 times, the original 4 (seed 1)");
+  KernelSignature R = K;
+  R.CandidateMangledName = "_Z5scalePKfS0_i";
+  Judgement J = judge(R, original(), C, O);
+  EXPECT_EQ(J.V, Verdict::Faster) << J.Reason;
+  EXPECT_DOUBLE_EQ(*J.Speedup, 2.0);
+  // Wrong outputs under the new name are still caught.
+  C.front() = Renamed(run(1, {500, 50, 50}, candidateBuffers({2, 4, 7})));
+  EXPECT_EQ(judge(R, original(), C, O).V, Verdict::WrongOutput);
+}
+
 TEST_F(JudgeTest, ImpossibleBandwidth) {
   // 200 MB changed in 10 us: 15 TB/s beyond L2, more than the 4 TB/s.
   std::vector<RunOutcome> C = {

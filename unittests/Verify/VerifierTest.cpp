@@ -32,7 +32,7 @@ std::string readFile(llvm::StringRef Path) {
 /// Builds and runs a pretend program: building copies the source's text;
 /// running writes the measurement the injection library would, from what
 /// the text says ("FAST" halves the kernel's time, "WRONG" changes an
-/// output, "BROKEN" fails the build).
+/// output, "CONST" its mangled name, "BROKEN" fails the build).
 class FakeProgram : public CommandRunner {
 public:
   std::string Source;
@@ -66,11 +66,15 @@ public:
     Cfg.Parse(Text.c_str());
     Measurement M;
     KernelMeasurement K;
-    K.MangledName = "_Z1kPf";
+    // "CONST" gives the kernel another signature, so another name; the
+    // injection library saves the buffers of the kernels its config names.
+    K.MangledName =
+        Built.find("CONST") != std::string::npos ? "_Z1kPKf" : "_Z1kPf";
     K.Launches = 3;
     double D = Built.find("FAST") != std::string::npos ? 50 : 100;
     K.DurationsNs = {D * 5, D, D + std::stod(O.Env.at("AUTOPROF_SEED"))};
-    if (Cfg.HasMember("snapshot_dir")) {
+    if (Cfg.HasMember("snapshot_dir") &&
+        Cfg["kernels"].HasMember(K.MangledName.c_str())) {
       std::string File = std::string(Cfg["snapshot_dir"].GetString()) + "/out";
       float V[2] = {1, Built.find("WRONG") != std::string::npos ? 3.f : 2.f};
       std::error_code EC;
@@ -149,6 +153,25 @@ TEST_F(VerifierTest, CandidatesAreBuiltInPlaceAndPutBack) {
   ASSERT_FALSE(llvm::errorToBool(V.rebuild("FAST\n")));
   EXPECT_EQ(Fake.Built, "FAST\n");
   EXPECT_EQ(readFile(Source), "original\n");
+}
+
+TEST_F(VerifierTest, ACandidateIsMeasuredUnderItsOwnMangledName) {
+  Verifier V(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+  // Under the original's name the candidate's kernel is not found.
+  auto Lost = V.verify("FAST CONST\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Lost));
+  EXPECT_EQ(Lost->front().V, Verdict::FewerLaunches);
+  KernelSignature R = K;
+  R.CandidateMangledName = "_Z1kPKf";
+  auto Fast = V.verify("FAST CONST\n", {R}, J);
+  ASSERT_TRUE(static_cast<bool>(Fast));
+  EXPECT_EQ(Fast->front().V, Verdict::Faster) << Fast->front().Reason;
+  // Its buffers were saved under the new name and compared.
+  auto Wrong = V.verify("FAST CONST WRONG\n", {R}, J);
+  ASSERT_TRUE(static_cast<bool>(Wrong));
+  EXPECT_EQ(Wrong->front().V, Verdict::WrongOutput);
 }
 
 TEST_F(VerifierTest, TheOriginalMustBuildAndPass) {

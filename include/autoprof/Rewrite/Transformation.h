@@ -79,6 +79,11 @@ public:
   /// the kernel does not have its shape.
   virtual std::string explain(clang::ASTContext &Ctx,
                               const clang::FunctionDecl &Kernel) const;
+
+  /// Whether an edit may change a kernel's parameter types, and so its
+  /// mangled name: the verifier then reads the kernel's name in the
+  /// rewritten source before it measures it.
+  virtual bool changesSignature() const { return false; }
 };
 
 /// Formats a metric value for a trigger's reason ("12", "0.25", "1.5e+09").

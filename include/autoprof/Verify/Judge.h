@@ -43,12 +43,20 @@ struct RunOutcome {
 struct KernelSignature {
   std::string Name;
   std::string MangledName;
+  /// The kernel's mangled name in the candidate, when the rewrite changes
+  /// it (a parameter's type); empty when the candidate keeps MangledName.
+  std::string CandidateMangledName;
   struct Pointer {
     std::string Name;
     ElementKind Kind = ElementKind::Bytes;
   };
   /// By parameter index.
   std::map<unsigned, Pointer> Pointers;
+
+  /// The name the candidate's runs record the kernel under.
+  const std::string &candidateName() const {
+    return CandidateMangledName.empty() ? MangledName : CandidateMangledName;
+  }
 };
 
 /// A kernel's duration over runs: the median of each run's launches (the

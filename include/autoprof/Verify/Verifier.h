@@ -142,9 +142,9 @@ public:
   llvm::Error measureOriginal();
 
   /// Builds \p Text in place of the source, puts the original back, runs
-  /// it and judges each kernel of \p Ks (one judgement each, in order).
-  /// Fails only when the source cannot be put back or a command cannot be
-  /// started.
+  /// it and judges each kernel of \p Ks (one judgement each, in order),
+  /// under its candidate's mangled name when it has one. Fails only when the
+  /// source cannot be put back or a command cannot be started.
   llvm::Expected<std::vector<Judgement>>
   verify(llvm::StringRef Text, llvm::ArrayRef<KernelSignature> Ks,
          const JudgeOptions &J);
@@ -162,7 +162,10 @@ private:
   /// back. Sets \p Failure when the build failed.
   llvm::Error build(llvm::StringRef Text, llvm::StringRef Tag,
                     std::optional<std::string> &Failure);
-  llvm::Expected<std::vector<RunOutcome>> measure(llvm::StringRef Tag);
+  /// Runs the program built as \p Tag with every seed; a kernel of
+  /// \p Renamed with a CandidateMangledName is measured under that name.
+  llvm::Expected<std::vector<RunOutcome>>
+  measure(llvm::StringRef Tag, llvm::ArrayRef<KernelSignature> Renamed = {});
   std::string backupPath() const;
 
   CommandRunner &Runner;

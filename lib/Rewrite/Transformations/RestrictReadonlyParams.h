@@ -39,6 +39,7 @@ public:
   std::optional<std::string> trigger(const MetricValues &M) const override;
   llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
                     clang::tooling::Replacements &Out) const override;
+  bool changesSignature() const override { return true; }
 };
 
 } // namespace autoprof
