@@ -322,6 +322,29 @@ std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
   return constantDims(Ctx, V->getInit(), Depth + 1);
 }
 
+bool autoprof::hasDepthOne(ASTContext &Ctx, const Expr *E, unsigned Depth) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = FC->getSubExpr()->IgnoreImplicit();
+  if (E->getType()->isIntegerType())
+    return true;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 1)
+      return hasDepthOne(Ctx, CE->getArg(0), Depth + 1);
+    if (CE->getNumArgs() != 3)
+      return false;
+    const Expr *Z = CE->getArg(2);
+    if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Z))
+      Z = DA->getExpr();
+    return evaluateInt(Z->IgnoreImpCasts(), Ctx) == 1;
+  }
+  if (const VarDecl *V = unchangedRecordVar(Ctx, E))
+    return hasDepthOne(Ctx, V->getInit(), Depth + 1);
+  return false;
+}
+
 std::optional<int64_t> autoprof::evaluateInt(const Expr *E,
                                              const ASTContext &Ctx) {
   if (!E || E->isValueDependent() || E->isTypeDependent() ||

@@ -64,6 +64,12 @@ using Dim3 = std::array<int64_t, 3>;
 std::optional<Dim3> constantDims(clang::ASTContext &Ctx, const clang::Expr *E,
                                  unsigned Depth = 0);
 
+/// Whether the launch argument \p E has a z dimension of 1: an integer,
+/// `dim3(x)`, `dim3(x, y)`, `dim3(x, y, 1)`, or a dim3 local so
+/// initialised and only copied or read field by field.
+bool hasDepthOne(clang::ASTContext &Ctx, const clang::Expr *E,
+                 unsigned Depth = 0);
+
 /// The value of the integer constant expression \p E, or nullopt.
 std::optional<int64_t> evaluateInt(const clang::Expr *E,
                                    const clang::ASTContext &Ctx);

@@ -6,72 +6,21 @@
 
 #include "TileTransposeSmem.h"
 #include "BuiltinReads.h"
-#include "autoprof/KernelModel/LaunchSites.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <functional>
 
 using namespace clang;
 using namespace autoprof;
 using llvm::Error;
-
-namespace {
-
-const VarDecl *refVar(ASTContext &Ctx, const Expr *E) {
-  const auto *DR = dyn_cast<DeclRefExpr>(stripCasts(Ctx, E));
-  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-}
-
-/// `A * S + B` (or `B + A * S`, `S * A + B`) with A, S and B the given
-/// variables.
-bool isRowMajor(ASTContext &Ctx, const Expr *E, const VarDecl *A,
-                const VarDecl *S, const VarDecl *B) {
-  const auto *Add = dyn_cast<BinaryOperator>(stripCasts(Ctx, E));
-  if (!Add || Add->getOpcode() != BO_Add)
-    return false;
-  auto IsProduct = [&](const Expr *M) {
-    const auto *Mul = dyn_cast<BinaryOperator>(stripCasts(Ctx, M));
-    return Mul && Mul->getOpcode() == BO_Mul &&
-           ((refVar(Ctx, Mul->getLHS()) == A &&
-             refVar(Ctx, Mul->getRHS()) == S) ||
-            (refVar(Ctx, Mul->getLHS()) == S &&
-             refVar(Ctx, Mul->getRHS()) == A));
-  };
-  return (IsProduct(Add->getLHS()) && refVar(Ctx, Add->getRHS()) == B) ||
-         (IsProduct(Add->getRHS()) && refVar(Ctx, Add->getLHS()) == B);
-}
-
-/// `I >= N` (or `N <= I`).
-bool isOutOfRange(ASTContext &Ctx, const Expr *E, const VarDecl *I,
-                  const VarDecl *N) {
-  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
-  return BO && ((BO->getOpcode() == BO_GE && refVar(Ctx, BO->getLHS()) == I &&
-                 refVar(Ctx, BO->getRHS()) == N) ||
-                (BO->getOpcode() == BO_LE && refVar(Ctx, BO->getLHS()) == N &&
-                 refVar(Ctx, BO->getRHS()) == I));
-}
-
-const VarDecl *indexVar(ASTContext &Ctx, const Stmt *S, char F) {
-  const auto *DS = dyn_cast<DeclStmt>(S);
-  if (!DS || !DS->isSingleDecl())
-    return nullptr;
-  const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
-  if (!V || !V->getInit() || !V->getType()->isIntegerType() ||
-      Ctx.getTypeSize(V->getType()) < 32 || V->isStaticLocal() ||
-      !isGlobalIndex(Ctx, V->getInit(), F) || !isUnmodified(Ctx, *V))
-    return nullptr;
-  return V;
-}
-
-const ParmVarDecl *unmodifiedParam(ASTContext &Ctx, const Expr *E) {
-  const auto *P = dyn_cast_or_null<ParmVarDecl>(refVar(Ctx, E));
-  return P && isUnmodified(Ctx, *P) ? P : nullptr;
-}
-
-} // namespace
 
 StringRef TileTransposeSmem::name() const { return "tile-transpose-smem"; }
 
@@ -104,125 +53,223 @@ TileTransposeSmem::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error TileTransposeSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                               tooling::Replacements &Out) const {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel.getBody());
-  if (!Body || Body->size() != 4)
-    return Error::success();
-  std::vector<const Stmt *> S(Body->body_begin(), Body->body_end());
-  // T X = <index x>; T Y = <index y>;
-  const VarDecl *X = indexVar(Ctx, S[0], 'x');
-  const VarDecl *Y = indexVar(Ctx, S[1], 'y');
-  if (!X || !Y)
-    return Error::success();
-  // if (X >= Cols || Y >= Rows) return;
-  const auto *If = dyn_cast<IfStmt>(S[2]);
-  if (!If || If->getInit() || If->getConditionVariable() || If->getElse() ||
-      !isReturnOnly(If->getThen()))
-    return Error::success();
-  const auto *Or = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParens());
-  if (!Or || Or->getOpcode() != BO_LOr)
-    return Error::success();
-  const Expr *CX = Or->getLHS(), *CY = Or->getRHS();
-  auto BoundOf = [&](const Expr *C, const VarDecl *I) -> const ParmVarDecl * {
-    const auto *BO = dyn_cast<BinaryOperator>(C->IgnoreParenImpCasts());
-    if (!BO)
-      return nullptr;
-    const Expr *N = BO->getOpcode() == BO_GE ? BO->getRHS() : BO->getLHS();
-    const auto *P = unmodifiedParam(Ctx, N);
-    return P && P->getType()->isIntegerType() && isOutOfRange(Ctx, C, I, P)
-               ? P
-               : nullptr;
+namespace {
+
+/// The local of the prologue of \p M whose value is \p P, never modified;
+/// or null.
+const VarDecl *indexLocal(const KernelModel &M, const Polynomial &P) {
+  ASTContext &Ctx = M.context();
+  for (const Stmt *S : M.prologue())
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V->getInit() && V->getType()->isIntegerType() &&
+            Ctx.getTypeSize(V->getType()) >= 32 && !V->isStaticLocal() &&
+            isUnmodified(Ctx, *V)) {
+          ModelValue Val = M.value(V->getInit());
+          if (Val && *Val.Value == P)
+            return V;
+        }
+  return nullptr;
+}
+
+/// The edit that stages the naive transpose of \p M through a shared tile,
+/// or false with the reason in \p Why.
+bool tileTranspose(const KernelModel &M, tooling::Replacements &Out,
+                   std::string &Why) {
+  ASTContext &Ctx = M.context();
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionDecl &Kernel = M.kernel();
+  auto Refuse = [&](std::string Reason) {
+    Why = std::move(Reason);
+    return false;
   };
-  const ParmVarDecl *Cols = BoundOf(CX, X), *Rows = BoundOf(CY, Y);
-  if (!Cols || !Rows) {
-    Cols = BoundOf(CY, X);
-    Rows = BoundOf(CX, Y);
+  if (!M.cooperationWhy().empty())
+    return Refuse("its threads may depend on each other: " +
+                  M.cooperationWhy());
+  const Polynomial GX = globalIndex(0), GY = globalIndex(1);
+  // The thread's column and row, held in locals; the thread hierarchy read
+  // nowhere else.
+  const VarDecl *X = indexLocal(M, GX), *Y = indexLocal(M, GY);
+  if (!X || !Y)
+    return Refuse(std::string("its ") + (X ? "row" : "column") +
+                  " index blockIdx." + (X ? "y" : "x") + " * blockDim." +
+                  (X ? "y" : "x") + " + threadIdx." + (X ? "y" : "x") +
+                  " is not held in a local");
+  std::vector<const Expr *> UX, UY;
+  M.expressionsOfValue(GX, UX);
+  M.expressionsOfValue(GY, UY);
+  for (const Expr *U : UX)
+    if (llvm::is_contained(UY, U))
+      return Refuse("`" + M.text(U) + "` at " + M.where(U) +
+                    " is read other than in the thread's column and row");
+  // One guard statement: the column below Cols and the row below Rows.
+  if (!M.guardWhy().empty())
+    return Refuse(M.guardWhy());
+  if (M.guardStatements().size() != 1)
+    return Refuse("its guard is not one statement bounding the column and "
+                  "the row");
+  std::optional<Polynomial> Cols, Rows;
+  for (const GuardBound &B : M.guard()) {
+    std::optional<int64_t> Low = B.Lhs.constantValue();
+    if (Low && (B.Rhs == GX || B.Rhs == GY) &&
+        (B.Strict ? *Low < 0 : *Low <= 0))
+      continue;
+    auto &Slot = B.Lhs == GX ? Cols : B.Lhs == GY ? Rows : Cols;
+    if ((B.Lhs != GX && B.Lhs != GY) || Slot)
+      return Refuse("its guard at " + M.where(B.Cond) +
+                    " bounds more than the column and the row");
+    Slot = B.Strict ? B.Rhs
+                    : Polynomial::add(B.Rhs, Polynomial::constant(1))
+                          .value_or(Polynomial());
   }
-  if (!Cols || !Rows || Cols == Rows)
-    return Error::success();
-  // Out[X * Rows + Y] = In[Y * Cols + X];
-  const auto *Assign = dyn_cast<BinaryOperator>(S[3]);
+  if (!Cols || !Rows || !isOfParameters(*Cols) || !isOfParameters(*Rows))
+    return Refuse("its guard does not bound the column and the row by "
+                  "values of parameters and constants");
+  // The work: one assignment of element X * Rows + Y of one parameter from
+  // element Y * Cols + X of another.
+  if (M.work().size() != 1)
+    return Refuse("its work is not one assignment");
+  const auto *Assign = dyn_cast<BinaryOperator>(M.work().front());
   if (!Assign || Assign->getOpcode() != BO_Assign)
-    return Error::success();
-  const auto *Store =
-      dyn_cast<ArraySubscriptExpr>(Assign->getLHS()->IgnoreParens());
-  const auto *Load =
-      dyn_cast<ArraySubscriptExpr>(Assign->getRHS()->IgnoreParenImpCasts());
-  if (!Store || !Load)
-    return Error::success();
-  const auto *OutP = unmodifiedParam(Ctx, Store->getBase());
-  const auto *InP = unmodifiedParam(Ctx, Load->getBase());
-  if (!OutP || !InP || OutP == InP ||
-      !isRowMajor(Ctx, Store->getIdx(), X, Rows, Y) ||
-      !isRowMajor(Ctx, Load->getIdx(), Y, Cols, X))
-    return Error::success();
-  QualType Elem = Load->getType();
+    return Refuse("its work at " + M.where(M.work().front()) +
+                  " is not one assignment");
+  const ModelAccess *Store = nullptr, *Load = nullptr;
+  for (const ModelAccess &A : M.accesses()) {
+    if (!isWithin(Ctx, A.E, Assign))
+      continue;
+    if (!A.Array || !A.Index || A.Shared || !isa<ParmVarDecl>(A.Array))
+      return Refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
+                    " is not an element of a parameter the model can name");
+    const ModelAccess *&Slot = A.Write ? Store : Load;
+    if (Slot || (A.Write && A.Read))
+      return Refuse("its work reaches memory other than by one load and "
+                    "one store");
+    Slot = &A;
+  }
+  if (!Store || !Load || Store->E != Assign->getLHS()->IgnoreParens())
+    return Refuse("its work does not store an element it loads");
+  auto StoreAt = Polynomial::mul(GX, *Rows),
+       LoadAt = Polynomial::mul(GY, *Cols);
+  if (StoreAt)
+    StoreAt = Polynomial::add(*StoreAt, GY);
+  if (LoadAt)
+    LoadAt = Polynomial::add(*LoadAt, GX);
+  if (!StoreAt || !LoadAt || *Store->Index != *StoreAt ||
+      *Load->Index != *LoadAt)
+    return Refuse("it does not store element column * rows + row of what it "
+                  "loads from element row * cols + column");
+  if (Store->Array == Load->Array)
+    return Refuse("it transposes an array in place");
+  QualType Elem = Load->E->getType();
   if (Elem.getCanonicalType().getUnqualifiedType() !=
-          Store->getType().getCanonicalType().getUnqualifiedType() ||
+          Store->E->getType().getCanonicalType().getUnqualifiedType() ||
       !Elem->isScalarType() || Ctx.getTypeSizeInChars(Elem).getQuantity() != 4)
-    return Error::success();
+    return Refuse("its elements are not of one 4-byte scalar type");
+
+  // The guard and the store are written again for the threads of the
+  // output: they may see the thread only through X and Y, which are
+  // declared again.
+  std::function<const Expr *(const Stmt *)> ThreadRead =
+      [&](const Stmt *S) -> const Expr * {
+    if (!S)
+      return nullptr;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (V && V != X && V != Y && V->isLocalVarDecl()) {
+        ModelValue Val = V->getInit() ? M.value(V->getInit()) : ModelValue();
+        if (!Val || Val.Value->dependsOn(
+                        [](const Symbol &Sym) { return Sym.isBuiltin(); }))
+          return DR;
+      }
+    }
+    for (const Expr *U : M.builtinUses())
+      if (U == S)
+        return U;
+    for (const Stmt *C : S->children())
+      if (const Expr *Found = ThreadRead(C))
+        return Found;
+    return nullptr;
+  };
+  for (const Stmt *S :
+       {static_cast<const Stmt *>(Assign->getLHS()),
+        static_cast<const Stmt *>(Assign->getRHS()),
+        static_cast<const Stmt *>(M.guardStatements().front()->getCond())}) {
+    const Expr *Found = ThreadRead(S);
+    if (Found && !isWithin(Ctx, Found, Load->E))
+      return Refuse("`" + M.text(Found) + "` at " + M.where(Found) +
+                    " reads the thread other than through its column and "
+                    "row");
+  }
 
   // Every launch: the same block dim3(32, BY) with BY dividing 32, a grid
   // of depth 1.
-  auto Launches = findLaunches(Ctx, Kernel);
-  if (!Launches || Launches->empty())
-    return Error::success();
+  const auto &Launches = M.launches();
+  if (!Launches)
+    return Refuse(M.launchWhy());
+  if (Launches->empty())
+    return Refuse("it is never launched in this translation unit");
   std::optional<int64_t> BY;
   for (const KernelLaunch &L : *Launches) {
     auto B = constantDims(Ctx, L.Block);
-    auto G = constantDims(Ctx, L.Grid);
-    bool GridDepthOne =
-        L.Grid->getType()->isIntegerType() || (G && (*G)[2] == 1);
-    if (!GridDepthOne) {
-      // A runtime dim3(a, b): its third argument must still be 1.
-      const auto *CE = dyn_cast<CXXConstructExpr>(L.Grid->IgnoreImplicit());
-      GridDepthOne =
-          CE && CE->getNumArgs() == 3 && isa<CXXDefaultArgExpr>(CE->getArg(2));
-    }
-    if (!B || (*B)[0] != 32 || (*B)[2] != 1 || (*B)[1] < 1 || 32 % (*B)[1] ||
-        !GridDepthOne || (BY && *BY != (*B)[1]))
-      return Error::success();
+    bool GridDepthOne = hasDepthOne(Ctx, L.Grid);
+    std::string At = "the launch at " + M.where(L.Call);
+    if (!B || (*B)[0] != 32 || (*B)[2] != 1 || (*B)[1] < 1 || 32 % (*B)[1])
+      return Refuse(At + " does not have constant blocks of 32 x BY "
+                         "threads, BY dividing 32");
+    if (!GridDepthOne)
+      return Refuse(At + " does not have a grid of depth 1");
+    if (BY && *BY != (*B)[1])
+      return Refuse(At + " has blocks of another shape than the others");
     BY = (*B)[1];
   }
 
-  // The new body after the two index declarations.
-  const SourceManager &SM = Ctx.getSourceManager();
-  auto Guard = sourceText(Ctx, If->getCond());
-  auto StoreIdx = sourceText(Ctx, Store->getIdx());
-  auto LoadText = sourceText(Ctx, Assign->getRHS());
-  auto OutText = sourceText(Ctx, Store->getBase());
-  if (!Guard || !StoreIdx || !LoadText || !OutText ||
-      !S[2]->getBeginLoc().isFileID())
-    return Error::success();
-  std::string Indent(SM.getSpellingColumnNumber(S[2]->getBeginLoc()) - 1, ' ');
+  // From the guard to the end of the body: the tile, filled by the load's
+  // threads and written out by the store's.
+  const IfStmt *If = M.guardStatements().front();
+  bool EarlyExit = isReturnOnly(If->getThen());
+  auto Cond = sourceText(Ctx, If->getCond());
+  auto StoreText = sourceText(Ctx, Assign->getLHS());
+  auto LoadText = sourceText(Ctx, Load->E);
+  auto RHS = sourceText(Ctx, Assign->getRHS());
+  if (!Cond || !StoreText || !LoadText || !RHS || !If->getBeginLoc().isFileID())
+    return Refuse("its guard or its work is written through a macro");
+  std::string Guard = EarlyExit ? "!(" + *Cond + ")" : *Cond;
+  // The work's value with the load read from the tile.
+  CharSourceRange RR = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Assign->getRHS()->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  CharSourceRange LR = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Load->E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (RR.isInvalid() || LR.isInvalid())
+    return Refuse("its work is written through a macro");
+  unsigned RB = SM.getFileOffset(RR.getBegin()),
+           LB = SM.getFileOffset(LR.getBegin());
+  if (LB < RB || LB - RB + LoadText->size() > RHS->size())
+    return Refuse("its work is written through a macro");
+  std::string Indent = lineIndent(SM, If->getBeginLoc());
   std::string In2 = Indent + "  ";
   std::string E =
       Elem.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
   std::string B = std::to_string(*BY);
   std::string Pad = std::to_string(32 + 32 / *BY);
-  std::string T = X->getType().getAsString(Ctx.getPrintingPolicy());
-  std::string TY = Y->getType().getAsString(Ctx.getPrintingPolicy());
+  const PrintingPolicy &PP = Ctx.getPrintingPolicy();
+  std::string T = X->getType().getUnqualifiedType().getAsString(PP);
+  std::string TY = Y->getType().getUnqualifiedType().getAsString(PP);
   std::string XN = X->getNameAsString(), YN = Y->getNameAsString();
-  std::string Tile = "Tile", Lin = "Lin";
-  for (const auto *P : Kernel.parameters()) {
-    if (P->getName() == Tile)
-      Tile += "_";
-    if (P->getName() == Lin)
-      Lin += "_";
-  }
-  for (const VarDecl *V : {X, Y}) {
-    if (V->getName() == Tile)
-      Tile += "_";
-    if (V->getName() == Lin)
-      Lin += "_";
-  }
+  std::string Tile = freshName(Kernel, "Tile");
+  std::string Lin = freshName(Kernel, "Lin", {Tile});
+  std::string Read =
+      Tile + "[" + Lin + " % " + B + "][" + Lin + " / " + B + "]";
+  std::string Value = *RHS;
+  Value.replace(LB - RB, LoadText->size(), Read);
   std::string N;
   N += "// The block's " + B + " x 32 tile of the input, padded to " + Pad +
        " columns so that\n";
   N += Indent + "// the transposed reads hit distinct banks.\n";
   N += Indent + "__shared__ " + E + " " + Tile + "[" + B + "][" + Pad + "];\n";
-  N += Indent + "if (!(" + *Guard + "))\n";
+  N += Indent + "if (" + Guard + ")\n";
   N += In2 + Tile + "[threadIdx.y][threadIdx.x] = " + *LoadText + ";\n";
   N += Indent + "__syncthreads();\n";
   N += Indent + "// Thread " + Lin + " writes row " + Lin + " / " + B +
@@ -233,15 +280,47 @@ Error TileTransposeSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   N += In2 + T + " " + XN + " = blockIdx.x * 32 + " + Lin + " / " + B + ";\n";
   N += In2 + TY + " " + YN + " = blockIdx.y * " + B + " + " + Lin + " % " + B +
        ";\n";
-  N += In2 + "if (!(" + *Guard + "))\n";
-  N += In2 + "  " + *OutText + "[" + *StoreIdx + "] = " + Tile + "[" + Lin +
-       " % " + B + "][" + Lin + " / " + B + "];\n";
+  N += In2 + "if (" + Guard + ")\n";
+  N += In2 + "  " + *StoreText + " = " + Value + ";\n";
   N += Indent + "}";
-  unsigned Begin = SM.getFileOffset(S[2]->getBeginLoc());
+  const auto *Body = cast<CompoundStmt>(Kernel.getBody());
+  if (!llvm::is_contained(Body->body(), static_cast<const Stmt *>(If)))
+    return Refuse("its guard is not a statement of the kernel's body");
+  unsigned Begin = SM.getFileOffset(If->getBeginLoc());
   unsigned End = SM.getFileOffset(Body->getRBracLoc());
+  if (SM.getFileID(If->getBeginLoc()) != SM.getFileID(Body->getRBracLoc()) ||
+      End < Begin)
+    return Refuse("its body is written through a macro");
   // Up to the end of the last statement's line.
-  StringRef Buffer = SM.getBufferData(SM.getFileID(S[2]->getBeginLoc()));
+  StringRef Buffer = SM.getBufferData(SM.getFileID(If->getBeginLoc()));
   StringRef Between = Buffer.substr(Begin, End - Begin).rtrim();
-  return Out.add(
-      tooling::Replacement(SM, S[2]->getBeginLoc(), Between.size(), N));
+  if (Error E = Out.add(
+          tooling::Replacement(SM, If->getBeginLoc(), Between.size(), N))) {
+    Why = toString(std::move(E));
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+Error TileTransposeSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
+                               tooling::Replacements &Out) const {
+  KernelModel M(Ctx, Kernel);
+  tooling::Replacements Edits;
+  std::string Why;
+  if (!tileTranspose(M, Edits, Why))
+    return Error::success();
+  for (const tooling::Replacement &R : Edits)
+    if (Error E = Out.add(R))
+      return E;
+  return Error::success();
+}
+
+std::string TileTransposeSmem::explain(ASTContext &Ctx,
+                                       const FunctionDecl &Kernel) const {
+  KernelModel M(Ctx, Kernel);
+  tooling::Replacements Edits;
+  std::string Why;
+  return tileTranspose(M, Edits, Why) ? "" : Why;
 }

@@ -11,10 +11,14 @@
 /// that both its loads and its stores are coalesced.
 ///
 /// Precondition: the kernel is not a template and has no shared arrays,
-/// barriers, shuffles or votes. It is edited only when its body is exactly
-/// the two 2-D indices, the early exit and the one copy, and every launch
-/// has the same constant block dim3(32, BY) with BY dividing 32 and a grid
-/// of depth 1.
+/// barriers, shuffles or votes. It is edited only when the kernel model
+/// shows the thread's column X and row Y (its 2-D global indices, held in
+/// locals and the thread hierarchy read nowhere else), one guard bounding X
+/// below Cols and Y below Rows (values of parameters and constants), and a
+/// work of one assignment that stores element X * Rows + Y of one
+/// parameter from a value of element Y * Cols + X of another (4-byte
+/// scalars), and every launch has the same constant block dim3(32, BY)
+/// with BY dividing 32 and a grid of depth 1.
 ///
 /// Trigger (uncoalesced or waited-on global accesses):
 /// `l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio` >
@@ -41,6 +45,8 @@ public:
   std::optional<std::string> trigger(const MetricValues &M) const override;
   llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
                     clang::tooling::Replacements &Out) const override;
+  std::string explain(clang::ASTContext &Ctx,
+                      const clang::FunctionDecl &Kernel) const override;
 };
 
 } // namespace autoprof
