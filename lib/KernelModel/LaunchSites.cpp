@@ -142,10 +142,11 @@ const VarDecl *unchangedRecordVar(ASTContext &Ctx, const Expr *E) {
   return V;
 }
 
-/// The value of the integer \p E of a launch's host code: a constant, or a
-/// field of a dim3 local of constant dimensions (`block.x`).
+/// The value of the integer \p E of a launch's host code: a constant
+/// (through locals that keep their value), or a field of a dim3 local of
+/// constant dimensions (`block.x`).
 std::optional<int64_t> launchInt(ASTContext &Ctx, const Expr *E) {
-  if (auto V = evaluateInt(E, Ctx))
+  if (auto V = evaluateInt(followLocals(Ctx, E), Ctx))
     return V;
   const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
   if (!ME || !ME->getMemberDecl()->getIdentifier())

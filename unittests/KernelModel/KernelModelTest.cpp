@@ -426,3 +426,105 @@ TEST_F(KernelModelTest, AnIfInsideTheGuardThatBoundsNothingIsWork) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(KernelModelTest, BoundsAtEachLaunch) {
+  const KernelModel &M = model(R"cu(#define LEN 4096
+__global__ void k(float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 0;
+}
+__global__ void c(float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < LEN) y[i] = 0;
+}
+void run(float *y, int n, int a, int b) {
+  k<<<(n + 255) / 256, 256>>>(y, n);
+  dim3 blk(256);
+  dim3 grd((n + blk.x - 1) / blk.x);
+  k<<<grd, blk>>>(y, n);
+  unsigned threads = 128;
+  k<<<(unsigned(n) + threads - 1) / threads, threads>>>(y, unsigned(n));
+  k<<<n / 256, 256>>>(y, n);
+  k<<<(a + 255) / 256, 256>>>(y, a + b);
+  int m = n;
+  k<<<(m + 255) / 256, 256>>>(y, n);
+})cu");
+  ASSERT_TRUE(M.launches()) << M.launchWhy();
+  ASSERT_EQ(M.launches()->size(), 6u);
+  std::string Why;
+  std::optional<PerIndexKernel> K = matchPerIndex(M, Why);
+  ASSERT_TRUE(K) << Why;
+  clang::ASTContext &Ctx = M.context();
+  const std::vector<KernelLaunch> &L = *M.launches();
+  auto Block = [&](const KernelLaunch &At) {
+    return (*constantDims(Ctx, At.Block))[0];
+  };
+  // An integer grid, a dim3 grid over the block's field, a cast bound
+  // through a local block size, a local copy of the bound: covered.
+  for (size_t I : {0, 1, 2, 5})
+    EXPECT_TRUE(gridCoversAtLaunch(Ctx, L[I], Block(L[I]), K->Bound)) << I;
+  // A floor division, and a grid over another value than the bound.
+  EXPECT_FALSE(gridCoversAtLaunch(Ctx, L[3], Block(L[3]), K->Bound));
+  EXPECT_FALSE(gridCoversAtLaunch(Ctx, L[4], Block(L[4]), K->Bound));
+  // The bound as each launch passes it.
+  EXPECT_EQ(textAtLaunch(Ctx, L[0], K->Bound), "n");
+  EXPECT_EQ(textAtLaunch(Ctx, L[2], K->Bound), "unsigned(n)");
+  EXPECT_EQ(textAtLaunch(Ctx, L[4], K->Bound), "(a + b)");
+  auto Less = Polynomial::sub(K->Bound, Polynomial::constant(1));
+  ASSERT_TRUE(Less);
+  EXPECT_EQ(textAtLaunch(Ctx, L[4], *Less), "(a + b) - 1");
+  // A bound one less than the parameter is covered where the parameter is.
+  EXPECT_TRUE(gridCoversAtLaunch(Ctx, L[0], 256, *Less));
+  EXPECT_FALSE(gridCoversAtLaunch(
+      Ctx, L[0], 256, *Polynomial::add(K->Bound, Polynomial::constant(1))));
+}
+
+TEST_F(KernelModelTest, ConstantBoundsKeepTheirNameAtALaunch) {
+  const KernelModel &M = model(R"cu(#define LEN 4096
+constexpr int kLen = 4096;
+__global__ void k(float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < LEN) y[i] = 0;
+}
+__global__ void c(float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < kLen) y[i] = 0;
+}
+void run(float *y) {
+  k<<<LEN / 256, 256>>>(y);
+  k<<<(LEN + 511) / 512, 512>>>(y);
+  c<<<16, 256>>>(y);
+})cu");
+  const KernelModel &C =
+      model(M.context()
+                .getSourceManager()
+                .getBufferData(M.context().getSourceManager().getMainFileID())
+                .str(),
+            "c");
+  clang::ASTContext &Ctx = M.context();
+  std::string Why;
+  std::optional<PerIndexKernel> K = matchPerIndex(M, Why);
+  ASSERT_TRUE(K) << Why;
+  ASSERT_TRUE(M.launches());
+  ASSERT_EQ(M.launches()->size(), 2u);
+  EXPECT_EQ(textAtLaunch(Ctx, M.launches()->front(), K->Bound, K->BoundExpr),
+            "LEN");
+  EXPECT_EQ(textAtLaunch(Ctx, M.launches()->front(), K->Bound), "4096");
+  for (const KernelLaunch &L : *M.launches())
+    EXPECT_TRUE(
+        gridCoversAtLaunch(Ctx, L, (*constantDims(Ctx, L.Block))[0], K->Bound));
+  std::optional<PerIndexKernel> KC = matchPerIndex(C, Why);
+  ASSERT_TRUE(KC) << Why;
+  ASSERT_TRUE(C.launches());
+  EXPECT_EQ(textAtLaunch(C.context(), C.launches()->front(), KC->Bound,
+                         KC->BoundExpr),
+            "kLen");
+  EXPECT_TRUE(
+      gridCoversAtLaunch(C.context(), C.launches()->front(), 256, KC->Bound));
+  EXPECT_FALSE(
+      gridCoversAtLaunch(C.context(), C.launches()->front(), 128, KC->Bound));
+}
+
+} // namespace
