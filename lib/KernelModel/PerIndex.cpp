@@ -66,11 +66,6 @@ const VarDecl *initializedVar(const KernelModel &M, const Expr *X,
   return nullptr;
 }
 
-bool isIndexVariable(ASTContext &Ctx, const VarDecl *V) {
-  return V && V->getType()->isIntegerType() && !V->isStaticLocal() &&
-         Ctx.getTypeSize(V->getType()) >= 32 && isUnmodified(Ctx, *V);
-}
-
 std::string uncoveredWhy(const KernelModel &M, const Expr *E,
                          const std::string &What) {
   return "`" + M.text(E) + "` at " + M.where(E) + " is read other than in " +
@@ -103,12 +98,7 @@ matchGuarded(const KernelModel &M, const GuardBound &B, std::string &Why) {
                        "the global index " + std::string(IndexName));
     return std::nullopt;
   }
-  for (const Expr *X : K.IndexExprs)
-    if (const VarDecl *V = initializedVar(M, X, M.prologue());
-        V && isIndexVariable(Ctx, V)) {
-      K.IndexVar = V;
-      break;
-    }
+  K.IndexVar = localOfValue(M, globalIndex(0));
   K.Guard = M.guardStatements().front();
   K.Work.assign(M.work().begin(), M.work().end());
   return K;
@@ -190,6 +180,23 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
 }
 
 } // namespace
+
+const VarDecl *autoprof::localOfValue(const KernelModel &M,
+                                      const Polynomial &P) {
+  ASTContext &Ctx = M.context();
+  for (const Stmt *S : M.prologue())
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V->getInit() && V->getType()->isIntegerType() &&
+            Ctx.getTypeSize(V->getType()) >= 32 && !V->isStaticLocal() &&
+            isUnmodified(Ctx, *V)) {
+          ModelValue Val = M.value(V->getInit());
+          if (Val && *Val.Value == P)
+            return V;
+        }
+  return nullptr;
+}
 
 bool autoprof::isOfParameters(const Polynomial &P) {
   return !P.dependsOn([](const Symbol &S) { return S.Kind != Symbol::Param; });

@@ -69,6 +69,11 @@ struct PerIndexKernel {
 std::optional<PerIndexKernel> matchPerIndex(const KernelModel &M,
                                             std::string &Why);
 
+/// The first local of the prologue of \p M that holds the value \p P: an
+/// integer of at least 32 bits, initialised with P and never modified; or
+/// null.
+const clang::VarDecl *localOfValue(const KernelModel &M, const Polynomial &P);
+
 /// Whether every symbol of \p P is a parameter: its value is known at each
 /// launch.
 bool isOfParameters(const Polynomial &P);

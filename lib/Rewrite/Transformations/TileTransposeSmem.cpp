@@ -55,24 +55,6 @@ TileTransposeSmem::trigger(const MetricValues &M) const {
 
 namespace {
 
-/// The local of the prologue of \p M whose value is \p P, never modified;
-/// or null.
-const VarDecl *indexLocal(const KernelModel &M, const Polynomial &P) {
-  ASTContext &Ctx = M.context();
-  for (const Stmt *S : M.prologue())
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D);
-            V && V->getInit() && V->getType()->isIntegerType() &&
-            Ctx.getTypeSize(V->getType()) >= 32 && !V->isStaticLocal() &&
-            isUnmodified(Ctx, *V)) {
-          ModelValue Val = M.value(V->getInit());
-          if (Val && *Val.Value == P)
-            return V;
-        }
-  return nullptr;
-}
-
 /// The edit that stages the naive transpose of \p M through a shared tile,
 /// or false with the reason in \p Why.
 bool tileTranspose(const KernelModel &M, tooling::Replacements &Out,
@@ -90,7 +72,7 @@ bool tileTranspose(const KernelModel &M, tooling::Replacements &Out,
   const Polynomial GX = globalIndex(0), GY = globalIndex(1);
   // The thread's column and row, held in locals; the thread hierarchy read
   // nowhere else.
-  const VarDecl *X = indexLocal(M, GX), *Y = indexLocal(M, GY);
+  const VarDecl *X = localOfValue(M, GX), *Y = localOfValue(M, GY);
   if (!X || !Y)
     return Refuse(std::string("its ") + (X ? "row" : "column") +
                   " index blockIdx." + (X ? "y" : "x") + " * blockDim." +
