@@ -1072,3 +1072,16 @@ KernelModel::expressionsOfValue(const Polynomial &P,
       Uncovered.push_back(U);
   return Found;
 }
+
+const std::vector<KernelLaunch> *
+KernelModel::someLaunches(std::string &Why) const {
+  if (!Launches) {
+    Why = LaunchWhy;
+    return nullptr;
+  }
+  if (Launches->empty()) {
+    Why = "it is never launched in this translation unit";
+    return nullptr;
+  }
+  return &*Launches;
+}

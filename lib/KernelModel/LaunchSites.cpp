@@ -160,35 +160,46 @@ std::optional<int64_t> launchInt(ASTContext &Ctx, const Expr *E) {
   return std::nullopt;
 }
 
-/// The integer expression of the x dimension of the launch argument
-/// \p Grid, when its y and z are 1: Grid itself when it is an integer,
-/// `X` of `dim3(X)`, `dim3(X, 1, 1)` or of a dim3 local so initialised and
-/// never changed; null otherwise.
-const Expr *gridX(ASTContext &Ctx, const Expr *Grid, unsigned Depth = 0) {
-  if (!Grid || Depth > 4)
-    return nullptr;
-  const Expr *E = Grid->IgnoreImplicit()->IgnoreParens();
+/// The expressions of the x, y and z dimensions of the launch argument
+/// \p E: an integer (x), `dim3(x)`, `dim3(x, y[, z])`, or a dim3 local so
+/// initialised and only copied or read field by field; a dimension left
+/// out (1) is null. Nullopt for anything else.
+std::optional<std::array<const Expr *, 3>>
+dimExprs(ASTContext &Ctx, const Expr *E, unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
     E = FC->getSubExpr()->IgnoreImplicit();
   if (E->getType()->isIntegerType())
-    return E;
+    return std::array<const Expr *, 3>{E, nullptr, nullptr};
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 1)
-      return gridX(Ctx, CE->getArg(0), Depth + 1);
+      return dimExprs(Ctx, CE->getArg(0), Depth + 1);
     if (CE->getNumArgs() != 3)
-      return nullptr;
-    for (unsigned I = 1; I < 3; ++I) {
+      return std::nullopt;
+    std::array<const Expr *, 3> Out;
+    for (unsigned I = 0; I < 3; ++I) {
       const Expr *A = CE->getArg(I);
-      if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(A))
-        A = DA->getExpr();
-      if (evaluateInt(A->IgnoreImpCasts(), Ctx) != 1)
-        return nullptr;
+      Out[I] = isa<CXXDefaultArgExpr>(A) ? nullptr : A->IgnoreImpCasts();
     }
-    return CE->getArg(0)->IgnoreImpCasts();
+    return Out;
   }
   if (const VarDecl *V = unchangedRecordVar(Ctx, E))
-    return gridX(Ctx, V->getInit(), Depth + 1);
-  return nullptr;
+    return dimExprs(Ctx, V->getInit(), Depth + 1);
+  return std::nullopt;
+}
+
+/// Whether the dimension \p D of dimExprs() is 1.
+bool isOne(ASTContext &Ctx, const Expr *D) {
+  return !D || evaluateInt(D, Ctx) == 1;
+}
+
+/// The integer expression of the x dimension of the launch argument
+/// \p Grid when its y and z are 1, or null.
+const Expr *gridX(ASTContext &Ctx, const Expr *Grid) {
+  auto D = dimExprs(Ctx, Grid);
+  return D && isOne(Ctx, (*D)[1]) && isOne(Ctx, (*D)[2]) ? (*D)[0] : nullptr;
 }
 
 /// Splits \p E into a term and a constant: E = Term + C, Term null when E
@@ -323,27 +334,9 @@ std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
   return constantDims(Ctx, V->getInit(), Depth + 1);
 }
 
-bool autoprof::hasDepthOne(ASTContext &Ctx, const Expr *E, unsigned Depth) {
-  if (!E || Depth > 4)
-    return false;
-  E = E->IgnoreImplicit()->IgnoreParens();
-  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-    E = FC->getSubExpr()->IgnoreImplicit();
-  if (E->getType()->isIntegerType())
-    return true;
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    if (CE->getNumArgs() == 1)
-      return hasDepthOne(Ctx, CE->getArg(0), Depth + 1);
-    if (CE->getNumArgs() != 3)
-      return false;
-    const Expr *Z = CE->getArg(2);
-    if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Z))
-      Z = DA->getExpr();
-    return evaluateInt(Z->IgnoreImpCasts(), Ctx) == 1;
-  }
-  if (const VarDecl *V = unchangedRecordVar(Ctx, E))
-    return hasDepthOne(Ctx, V->getInit(), Depth + 1);
-  return false;
+bool autoprof::hasDepthOne(ASTContext &Ctx, const Expr *E) {
+  auto D = dimExprs(Ctx, E);
+  return D && isOne(Ctx, (*D)[2]);
 }
 
 std::optional<int64_t> autoprof::evaluateInt(const Expr *E,

@@ -195,6 +195,9 @@ public:
     return Launches;
   }
   const std::string &launchWhy() const { return LaunchWhy; }
+  /// The kernel's launches when there is at least one; else null, with the
+  /// reason in \p Why.
+  const std::vector<KernelLaunch> *someLaunches(std::string &Why) const;
 
   /// "line N" of \p S, for reasons.
   std::string where(const clang::Stmt *S) const;

@@ -67,8 +67,7 @@ std::optional<Dim3> constantDims(clang::ASTContext &Ctx, const clang::Expr *E,
 /// Whether the launch argument \p E has a z dimension of 1: an integer,
 /// `dim3(x)`, `dim3(x, y)`, `dim3(x, y, 1)`, or a dim3 local so
 /// initialised and only copied or read field by field.
-bool hasDepthOne(clang::ASTContext &Ctx, const clang::Expr *E,
-                 unsigned Depth = 0);
+bool hasDepthOne(clang::ASTContext &Ctx, const clang::Expr *E);
 
 /// The value of the integer constant expression \p E, or nullopt.
 std::optional<int64_t> evaluateInt(const clang::Expr *E,

@@ -84,11 +84,10 @@ bool resizeBlocks(const KernelModel &M,
   std::optional<PerIndexKernel> K = matchPerIndex(M, Why);
   if (!K)
     return false;
-  const auto &Launches = M.launches();
+  std::string NoLaunch;
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
   if (!Launches)
-    return Refuse(M.launchWhy());
-  if (Launches->empty())
-    return Refuse("it is never launched in this translation unit");
+    return Refuse(NoLaunch);
   const std::string NewBlock = std::to_string(NewBlockSize);
   for (const KernelLaunch &L : *Launches) {
     std::string At = "the launch at " + M.where(L.Call);

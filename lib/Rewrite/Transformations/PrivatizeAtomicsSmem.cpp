@@ -363,11 +363,10 @@ bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
 
   // Every launch: a 1-D grid without side effects and a constant 1-D
   // block.
-  const auto &Launches = M.launches();
+  std::string NoLaunch;
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
   if (!Launches)
-    return Refuse(M.launchWhy());
-  if (Launches->empty())
-    return Refuse("it is never launched in this translation unit");
+    return Refuse(NoLaunch);
   std::string Cap = std::to_string(GridCap);
   for (const KernelLaunch &L : *Launches) {
     std::string At = "the launch at " + M.where(L.Call);

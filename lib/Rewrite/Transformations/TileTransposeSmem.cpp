@@ -186,11 +186,10 @@ bool tileTranspose(const KernelModel &M, tooling::Replacements &Out,
 
   // Every launch: the same block dim3(32, BY) with BY dividing 32, a grid
   // of depth 1.
-  const auto &Launches = M.launches();
+  std::string NoLaunch;
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
   if (!Launches)
-    return Refuse(M.launchWhy());
-  if (Launches->empty())
-    return Refuse("it is never launched in this translation unit");
+    return Refuse(NoLaunch);
   std::optional<int64_t> BY;
   for (const KernelLaunch &L : *Launches) {
     auto B = constantDims(Ctx, L.Block);

@@ -272,11 +272,10 @@ bool Vectorizer::classify() {
 }
 
 bool Vectorizer::launches() {
-  const auto &Launches = M.launches();
+  std::string NoLaunch;
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
   if (!Launches)
-    return refuse(M.launchWhy());
-  if (Launches->empty())
-    return refuse("it is never launched in this translation unit");
+    return refuse(NoLaunch);
   for (const KernelLaunch &L : *Launches) {
     std::string At = "the launch at " + M.where(L.Call);
     std::optional<Dim3> Dims = constantDims(Ctx, L.Block);

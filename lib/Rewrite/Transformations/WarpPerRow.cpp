@@ -178,11 +178,10 @@ bool RowsToWarps::rows() {
 }
 
 bool RowsToWarps::launches() {
-  const auto &Launches = M.launches();
+  std::string NoLaunch;
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
   if (!Launches)
-    return refuse(M.launchWhy());
-  if (Launches->empty())
-    return refuse("it is never launched in this translation unit");
+    return refuse(NoLaunch);
   for (const KernelLaunch &KL : *Launches) {
     std::string At = "the launch at " + M.where(KL.Call);
     std::optional<Dim3> Block = constantDims(Ctx, KL.Block);
