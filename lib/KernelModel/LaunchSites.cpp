@@ -104,19 +104,7 @@ const VarDecl *unchangedRecordVar(ASTContext &Ctx, const Expr *E) {
       dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
   if (!FD || !FD->getBody())
     return nullptr;
-  class Refs : public RecursiveASTVisitor<Refs> {
-  public:
-    explicit Refs(const VarDecl *V) : V(V) {}
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
-      if (D->getDecl() == V)
-        Found.push_back(D);
-      return true;
-    }
-    const VarDecl *V;
-    std::vector<const DeclRefExpr *> Found;
-  } R(V);
-  R.TraverseStmt(FD->getBody());
-  for (const DeclRefExpr *D : R.Found) {
+  for (const DeclRefExpr *D : referencesTo(FD->getBody(), V)) {
     const Stmt *S = D;
     const Stmt *P = nullptr;
     while (true) {
@@ -553,6 +541,33 @@ bool autoprof::mentions(const Stmt *S, const VarDecl *V) {
     if (mentions(C, V))
       return true;
   return false;
+}
+
+std::vector<const DeclRefExpr *> autoprof::referencesTo(const Stmt *S,
+                                                        const VarDecl *V) {
+  class Refs : public RecursiveASTVisitor<Refs> {
+  public:
+    explicit Refs(const VarDecl *V) : V(V) {}
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == V)
+        Found.push_back(D);
+      return true;
+    }
+    const VarDecl *V;
+    std::vector<const DeclRefExpr *> Found;
+  } R(V);
+  R.TraverseStmt(const_cast<Stmt *>(S));
+  return R.Found;
+}
+
+std::string autoprof::scaledGridText(const Expr *Grid, StringRef Text,
+                                     StringRef Factor) {
+  if (Grid->getType()->isIntegerType())
+    return parenthesize(Grid, Text) + " * " + Factor.str();
+  std::string G = isa<DeclRefExpr>(Grid->IgnoreUnlessSpelledInSource())
+                      ? Text.str()
+                      : "(" + Text.str() + ")";
+  return "dim3(" + G + ".x * " + Factor.str() + ", " + G + ".y, " + G + ".z)";
 }
 
 bool autoprof::isReferenceTo(const Expr *E, const VarDecl *V) {

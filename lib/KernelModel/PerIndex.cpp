@@ -28,17 +28,6 @@ Polynomial gridSize() {
                           Polynomial::symbol(Symbol::blockDim(0)));
 }
 
-/// Every reference to \p V in \p S.
-void referencesTo(const Stmt *S, const VarDecl *V,
-                  std::vector<const DeclRefExpr *> &Out) {
-  if (!S)
-    return;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
-    Out.push_back(DR);
-  for (const Stmt *C : S->children())
-    referencesTo(C, V, Out);
-}
-
 /// The side of the comparison \p Cond whose value is \p P, or null.
 const Expr *sideOfValue(const KernelModel &M, const Expr *Cond,
                         const Polynomial &P) {
@@ -74,21 +63,19 @@ std::string uncoveredWhy(const KernelModel &M, const Expr *E,
 
 std::optional<PerIndexKernel>
 matchGuarded(const KernelModel &M, const GuardBound &B, std::string &Why) {
-  ASTContext &Ctx = M.context();
   if (B.Lhs != globalIndex(0)) {
     Why = "its guard does not bound the global index " + std::string(IndexName);
     return std::nullopt;
   }
   PerIndexKernel K;
   K.Form = PerIndexKernel::Guarded;
-  K.Bound = B.Strict ? B.Rhs
-                     : Polynomial::add(B.Rhs, Polynomial::constant(1))
-                           .value_or(Polynomial());
-  if (!isOfParameters(K.Bound) || (!B.Strict && K.Bound.isZero())) {
+  std::optional<Polynomial> Bound = exclusiveBound(B);
+  if (!Bound || !isOfParameters(*Bound)) {
     Why = "its bound `" + B.Rhs.str() +
           "` is not a value of parameters and constants";
     return std::nullopt;
   }
+  K.Bound = *Bound;
   if (B.Strict)
     K.BoundExpr = sideOfValue(M, B.Cond, B.Rhs);
   std::vector<const Expr *> Uncovered;
@@ -158,7 +145,7 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
     const VarDecl *V = initializedVar(M, X, Work.drop_back());
     std::vector<const DeclRefExpr *> Refs;
     if (V)
-      referencesTo(M.kernel().getBody(), V, Refs);
+      Refs = referencesTo(M.kernel().getBody(), V);
     if (!V || !llvm::all_of(Refs, InHeader)) {
       Why = "`" + M.text(X) + "` at " + M.where(X) +
             " is read other than to start or step the grid-stride loop";
@@ -198,6 +185,17 @@ const VarDecl *autoprof::localOfValue(const KernelModel &M,
   return nullptr;
 }
 
+bool autoprof::alwaysHolds(const GuardBound &B, const Polynomial &Index) {
+  std::optional<int64_t> Low = B.Lhs.constantValue();
+  return B.Rhs == Index && Low && (B.Strict ? *Low < 0 : *Low <= 0);
+}
+
+std::optional<Polynomial> autoprof::exclusiveBound(const GuardBound &B) {
+  if (B.Strict)
+    return B.Rhs;
+  return Polynomial::add(B.Rhs, Polynomial::constant(1));
+}
+
 bool autoprof::isOfParameters(const Polynomial &P) {
   return !P.dependsOn([](const Symbol &S) { return S.Kind != Symbol::Param; });
 }
@@ -218,8 +216,7 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
   // `0 <= I` holds for every thread: the bound that counts is the other.
   std::vector<const GuardBound *> Bounds;
   for (const GuardBound &B : M.guard()) {
-    std::optional<int64_t> Low = B.Lhs.constantValue();
-    if (B.Rhs == globalIndex(0) && Low && (B.Strict ? *Low < 0 : *Low <= 0))
+    if (alwaysHolds(B, globalIndex(0)))
       continue;
     Bounds.push_back(&B);
   }

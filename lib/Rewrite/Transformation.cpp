@@ -19,6 +19,15 @@ std::string Transformation::explain(clang::ASTContext &,
          "(docs/rewrites.md)";
 }
 
+llvm::Error
+autoprof::addEdits(llvm::ArrayRef<clang::tooling::Replacement> Edits,
+                   clang::tooling::Replacements &Out) {
+  for (const clang::tooling::Replacement &R : Edits)
+    if (llvm::Error E = Out.add(R))
+      return E;
+  return llvm::Error::success();
+}
+
 std::string autoprof::formatMetricValue(double V) {
   char Buf[32];
   std::snprintf(Buf, sizeof(Buf), "%g", V);

@@ -30,6 +30,7 @@ class ASTContext;
 class SourceLocation;
 class SourceManager;
 class CUDAKernelCallExpr;
+class DeclRefExpr;
 class Expr;
 class FunctionDecl;
 class Stmt;
@@ -122,6 +123,16 @@ bool isUnitIncrement(const clang::ASTContext &Ctx, const clang::Expr *E,
 /// each node.
 bool isWithin(clang::ASTContext &Ctx, const clang::Stmt *Inner,
               const clang::Stmt *Outer);
+
+/// Every reference to \p V in \p S, in order.
+std::vector<const clang::DeclRefExpr *> referencesTo(const clang::Stmt *S,
+                                                     const clang::VarDecl *V);
+
+/// The launch argument \p Grid, written \p Text, with its x dimension
+/// multiplied by \p Factor: `(g) * F` for an integer, `dim3(g.x * F, g.y,
+/// g.z)` for a dim3.
+std::string scaledGridText(const clang::Expr *Grid, llvm::StringRef Text,
+                           llvm::StringRef Factor);
 
 /// Whether \p S refers to \p V anywhere in it.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);

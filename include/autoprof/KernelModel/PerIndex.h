@@ -69,6 +69,15 @@ struct PerIndexKernel {
 std::optional<PerIndexKernel> matchPerIndex(const KernelModel &M,
                                             std::string &Why);
 
+/// Whether the guard bound \p B is `c <= Index` or `c < Index` with a
+/// constant c below 0 (or 0 for `<=`): it holds for every thread, since
+/// the global index \p Index is never negative.
+bool alwaysHolds(const GuardBound &B, const Polynomial &Index);
+
+/// The value that the left side of \p B stays below: its right side, plus
+/// one for `<=`; nullopt when that overflows.
+std::optional<Polynomial> exclusiveBound(const GuardBound &B);
+
 /// The first local of the prologue of \p M that holds the value \p P: an
 /// integer of at least 32 bits, initialised with P and never modified; or
 /// null.

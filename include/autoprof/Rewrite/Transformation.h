@@ -86,6 +86,10 @@ public:
   virtual bool changesSignature() const { return false; }
 };
 
+/// Adds \p Edits to \p Out, in order; fails on the first that conflicts.
+llvm::Error addEdits(llvm::ArrayRef<clang::tooling::Replacement> Edits,
+                     clang::tooling::Replacements &Out);
+
 /// Formats a metric value for a trigger's reason ("12", "0.25", "1.5e+09").
 std::string formatMetricValue(double V);
 

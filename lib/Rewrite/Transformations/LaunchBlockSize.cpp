@@ -112,16 +112,8 @@ bool resizeBlocks(const KernelModel &M,
         if (!Text || L.Grid->HasSideEffects(Ctx))
           return Refuse(At + " writes its grid through a macro or with side "
                              "effects");
-        std::string F = std::to_string(Block / NewBlockSize);
-        if (L.Grid->getType()->isIntegerType()) {
-          NewGrid = parenthesize(L.Grid, *Text) + " * " + F;
-        } else {
-          std::string G =
-              isa<DeclRefExpr>(L.Grid->IgnoreUnlessSpelledInSource())
-                  ? *Text
-                  : "(" + *Text + ")";
-          NewGrid = "dim3(" + G + ".x * " + F + ", " + G + ".y, " + G + ".z)";
-        }
+        NewGrid =
+            scaledGridText(L.Grid, *Text, std::to_string(Block / NewBlockSize));
       }
     } else {
       auto Bound = textAtLaunch(Ctx, L, K->Bound, K->BoundExpr);
@@ -159,10 +151,7 @@ Error LaunchBlockSize::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   std::string Why;
   if (!resizeBlocks(M, Edits, Why))
     return Error::success();
-  for (const tooling::Replacement &R : Edits)
-    if (Error E = Out.add(R))
-      return E;
-  return Error::success();
+  return addEdits(Edits, Out);
 }
 
 std::string LaunchBlockSize::explain(ASTContext &Ctx,

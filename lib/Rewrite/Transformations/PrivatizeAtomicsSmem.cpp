@@ -474,10 +474,7 @@ Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   std::string Why;
   if (!privatize(M, Edits, Why))
     return Error::success();
-  for (const tooling::Replacement &R : Edits)
-    if (Error E = Out.add(R))
-      return E;
-  return Error::success();
+  return addEdits(Edits, Out);
 }
 
 std::string PrivatizeAtomicsSmem::explain(ASTContext &Ctx,

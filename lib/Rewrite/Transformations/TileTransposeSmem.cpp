@@ -57,8 +57,8 @@ namespace {
 
 /// The edit that stages the naive transpose of \p M through a shared tile,
 /// or false with the reason in \p Why.
-bool tileTranspose(const KernelModel &M, tooling::Replacements &Out,
-                   std::string &Why) {
+bool tileTranspose(const KernelModel &M,
+                   std::vector<tooling::Replacement> &Edits, std::string &Why) {
   ASTContext &Ctx = M.context();
   const SourceManager &SM = Ctx.getSourceManager();
   const FunctionDecl &Kernel = M.kernel();
@@ -93,17 +93,15 @@ bool tileTranspose(const KernelModel &M, tooling::Replacements &Out,
                   "the row");
   std::optional<Polynomial> Cols, Rows;
   for (const GuardBound &B : M.guard()) {
-    std::optional<int64_t> Low = B.Lhs.constantValue();
-    if (Low && (B.Rhs == GX || B.Rhs == GY) &&
-        (B.Strict ? *Low < 0 : *Low <= 0))
+    if (alwaysHolds(B, GX) || alwaysHolds(B, GY))
       continue;
     auto &Slot = B.Lhs == GX ? Cols : B.Lhs == GY ? Rows : Cols;
     if ((B.Lhs != GX && B.Lhs != GY) || Slot)
       return Refuse("its guard at " + M.where(B.Cond) +
                     " bounds more than the column and the row");
-    Slot = B.Strict ? B.Rhs
-                    : Polynomial::add(B.Rhs, Polynomial::constant(1))
-                          .value_or(Polynomial());
+    Slot = exclusiveBound(B);
+    if (!Slot)
+      return Refuse("its guard at " + M.where(B.Cond) + " overflows");
   }
   if (!Cols || !Rows || !isOfParameters(*Cols) || !isOfParameters(*Rows))
     return Refuse("its guard does not bound the column and the row by "
@@ -275,11 +273,8 @@ bool tileTranspose(const KernelModel &M, tooling::Replacements &Out,
   // Up to the end of the last statement's line.
   StringRef Buffer = SM.getBufferData(SM.getFileID(If->getBeginLoc()));
   StringRef Between = Buffer.substr(Begin, End - Begin).rtrim();
-  if (Error E = Out.add(
-          tooling::Replacement(SM, If->getBeginLoc(), Between.size(), N))) {
-    Why = toString(std::move(E));
-    return false;
-  }
+  Edits.push_back(
+      tooling::Replacement(SM, If->getBeginLoc(), Between.size(), N));
   return true;
 }
 
@@ -288,20 +283,17 @@ bool tileTranspose(const KernelModel &M, tooling::Replacements &Out,
 Error TileTransposeSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
                                tooling::Replacements &Out) const {
   KernelModel M(Ctx, Kernel);
-  tooling::Replacements Edits;
+  std::vector<tooling::Replacement> Edits;
   std::string Why;
   if (!tileTranspose(M, Edits, Why))
     return Error::success();
-  for (const tooling::Replacement &R : Edits)
-    if (Error E = Out.add(R))
-      return E;
-  return Error::success();
+  return addEdits(Edits, Out);
 }
 
 std::string TileTransposeSmem::explain(ASTContext &Ctx,
                                        const FunctionDecl &Kernel) const {
   KernelModel M(Ctx, Kernel);
-  tooling::Replacements Edits;
+  std::vector<tooling::Replacement> Edits;
   std::string Why;
   return tileTranspose(M, Edits, Why) ? "" : Why;
 }

@@ -490,10 +490,7 @@ Error VectorizeFloat4::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   Vectorizer V(M);
   if (!V.run())
     return Error::success();
-  for (const tooling::Replacement &R : V.Edits)
-    if (Error E = Out.add(R))
-      return E;
-  return Error::success();
+  return addEdits(V.Edits, Out);
 }
 
 std::string VectorizeFloat4::explain(ASTContext &Ctx,

@@ -196,16 +196,8 @@ bool RowsToWarps::launches() {
     auto Text = sourceText(Ctx, KL.Grid);
     if (!Text)
       return refuse(At + " writes its grid through a macro");
-    std::string New;
-    if (KL.Grid->getType()->isIntegerType()) {
-      New = parenthesize(KL.Grid, *Text) + " * " + W;
-    } else {
-      std::string G = isa<DeclRefExpr>(KL.Grid->IgnoreUnlessSpelledInSource())
-                          ? *Text
-                          : "(" + *Text + ")";
-      New = "dim3(" + G + ".x * " + W + ", " + G + ".y, " + G + ".z)";
-    }
-    if (!add(replaceExpr(Ctx, KL.Grid, New), KL.Call))
+    if (!add(replaceExpr(Ctx, KL.Grid, scaledGridText(KL.Grid, *Text, W)),
+             KL.Call))
       return false;
   }
   return true;
@@ -566,10 +558,7 @@ Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   RowsToWarps R(M);
   if (!R.run())
     return Error::success();
-  for (const tooling::Replacement &E : R.Edits)
-    if (Error Err = Out.add(E))
-      return Err;
-  return Error::success();
+  return addEdits(R.Edits, Out);
 }
 
 std::string WarpPerRow::explain(ASTContext &Ctx,

@@ -107,23 +107,6 @@ std::optional<Step> matchStep(const ASTContext &Ctx, const Stmt *St,
   return Step{A, F.str()};
 }
 
-/// The references to \p V in \p S.
-std::vector<const DeclRefExpr *> refsTo(const Stmt *S, const VarDecl *V) {
-  class Refs : public RecursiveASTVisitor<Refs> {
-  public:
-    explicit Refs(const VarDecl *V) : V(V) {}
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
-      if (D->getDecl() == V)
-        Found.push_back(D);
-      return true;
-    }
-    const VarDecl *V;
-    std::vector<const DeclRefExpr *> Found;
-  } R(V);
-  R.TraverseStmt(const_cast<Stmt *>(S));
-  return R.Found;
-}
-
 bool containsExit(const Stmt *S) {
   if (!S)
     return false;
@@ -160,9 +143,9 @@ bool readsOnlyFirst(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> Rest,
     const auto *Store = dyn_cast<BinaryOperator>(S);
     if (!MayExit && Store && Store->getOpcode() == BO_Assign &&
         elementAt(Ctx, Store->getLHS(), Tid) == A &&
-        refsTo(Store->getRHS(), A).empty())
+        referencesTo(Store->getRHS(), A).empty())
       return true;
-    for (const DeclRefExpr *DR : refsTo(S, A)) {
+    for (const DeclRefExpr *DR : referencesTo(S, A)) {
       const ArraySubscriptExpr *AS = subscriptOf(Ctx, DR);
       const auto *Load =
           AS ? dyn_cast_or_null<ImplicitCastExpr>(parentOf(Ctx, AS)) : nullptr;
@@ -334,7 +317,7 @@ bool isSharedArray(ASTContext &Ctx, const FunctionDecl &Kernel,
   E = E.getUnqualifiedType();
   if (E != Ctx.FloatTy && E != Ctx.IntTy && E != Ctx.UnsignedIntTy)
     return false;
-  for (const DeclRefExpr *DR : refsTo(Kernel.getBody(), A))
+  for (const DeclRefExpr *DR : referencesTo(Kernel.getBody(), A))
     if (!subscriptOf(Ctx, DR))
       return false;
   return true;
@@ -463,8 +446,5 @@ Error WarpShuffleReduce::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
       Edits.push_back(*R);
     Edits.push_back(tooling::Replacement(SM, After, 0, N));
   }
-  for (const tooling::Replacement &R : Edits)
-    if (Error Err = Out.add(R))
-      return Err;
-  return Error::success();
+  return addEdits(Edits, Out);
 }
