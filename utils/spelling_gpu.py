@@ -2,7 +2,7 @@
 """Verifies a rewrite on every spelling of a kernel, on a GPU.
 
   spelling_gpu.py --tool=<clang-autoprof> --transformation=<name>
-                  <family-dir> [-o results.json]
+                  [--only=<spelling>,...] <family-dir> [-o results.json]
 
 For every program <family-dir>/*.cu (a kernel spelled one way, with the
 host code of the family's *_common.cuh), runs `clang-autoprof optimize
@@ -10,7 +10,8 @@ host code of the family's *_common.cuh), runs `clang-autoprof optimize
 run with several seeds, compare and time the rewrite. Prints one row per
 spelling: the verdict, the original's and the rewrite's median times, the
 speedup and its ratio to base.cu's, and the rewrite's time over base.cu's
-rewrite's. Exits 1 when a spelling's rewrite is not verified faster, or
+rewrite's. --only runs base.cu and the spellings named (file names without
+.cu). Exits 1 when a spelling's rewrite is not verified faster, or
 when the rewrite is more than 15% away from base.cu's both in speedup and
 in time: a spelling whose original is slower than the base's (one that
 accumulates in global memory) may gain more, but its rewrite must run as
@@ -92,6 +93,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
     ap.add_argument("--transformation", required=True)
+    ap.add_argument("--only", default="",
+                    help="comma-separated spellings to run besides base")
     ap.add_argument("family")
     ap.add_argument("-o", dest="output")
     args = ap.parse_args()
@@ -101,6 +104,12 @@ def main():
                      for f in os.listdir(args.family) if f.endswith(".cu"))
     if not any(os.path.basename(s) == "base.cu" for s in sources):
         fail("'%s' has no base.cu" % args.family)
+    if args.only:
+        wanted = set(args.only.split(",")) | {"base"}
+        names = {os.path.basename(s)[:-3] for s in sources}
+        for w in sorted(wanted - names):
+            fail("'%s' has no spelling '%s'" % (args.family, w))
+        sources = [s for s in sources if os.path.basename(s)[:-3] in wanted]
     scratch = tempfile.mkdtemp(prefix="spelling-")
     rows = [verify(args.tool, args.transformation, args.family, s, scratch)
             for s in sources]

@@ -15,6 +15,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Path.h"
 
 #include <functional>
 
@@ -251,8 +252,8 @@ void KernelModel::Builder::build() {
       findReductions(I);
   M.Launches = findLaunches(Ctx, M.Kernel);
   if (!M.Launches)
-    M.LaunchWhy = "its launches are not all plain `<<<...>>>` launches in the "
-                  "main file, or it is a template or defined elsewhere";
+    M.LaunchWhy = "its launches are not all plain `<<<...>>>` launches "
+                  "outside macros and system headers, or it is a template";
 }
 
 void KernelModel::Builder::describeLoop(ModelLoop &L) {
@@ -759,7 +760,13 @@ int KernelModel::loopIndex(const Stmt *S) const {
 std::string KernelModel::where(const Stmt *S) const {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation L = SM.getFileLoc(S->getBeginLoc());
-  return "line " + std::to_string(SM.getPresumedLineNumber(L));
+  std::string At = "line " + std::to_string(SM.getPresumedLineNumber(L));
+  // A place outside the kernel's file (a launch in the source of a kernel
+  // kept in a header) names its file.
+  SourceLocation K = SM.getFileLoc(Kernel.getLocation());
+  if (SM.getFileID(L) != SM.getFileID(K))
+    At += " of " + llvm::sys::path::filename(SM.getFilename(L)).str();
+  return At;
 }
 
 namespace {

@@ -255,14 +255,16 @@ bool sameValue(ASTContext &Ctx, const Expr *A, const Expr *B) {
 std::optional<std::vector<KernelLaunch>>
 autoprof::findLaunches(ASTContext &Ctx, const FunctionDecl &Kernel) {
   const SourceManager &SM = Ctx.getSourceManager();
+  // A kernel of the source or of a header it includes; its launches may
+  // lie in either.
   if (Kernel.getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
-      !SM.isInMainFile(SM.getFileLoc(Kernel.getLocation())))
+      SM.isInSystemHeader(SM.getFileLoc(Kernel.getLocation())))
     return std::nullopt;
   LaunchCollector C(Kernel);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   std::vector<KernelLaunch> Launches;
   for (const CUDAKernelCallExpr *CE : C.Calls) {
-    if (!CE->getBeginLoc().isFileID() || !SM.isInMainFile(CE->getBeginLoc()))
+    if (!CE->getBeginLoc().isFileID() || SM.isInSystemHeader(CE->getBeginLoc()))
       return std::nullopt;
     const CallExpr *Config = CE->getConfig();
     if (!Config)
@@ -415,7 +417,7 @@ bool autoprof::gridCoversCount(ASTContext &Ctx, const Expr *Grid, int64_t Block,
 }
 
 std::optional<std::string> autoprof::sourceText(const ASTContext &Ctx,
-                                                const Expr *E) {
+                                                const Stmt *E) {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(E->getSourceRange()), SM,

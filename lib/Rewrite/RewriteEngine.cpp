@@ -214,13 +214,13 @@ void RewriteEngine::run(ASTContext &Ctx) {
                               "(its precondition, docs/rewrites.md)"});
         continue;
       }
-      tooling::Replacements Edits;
+      FileEdits Edits;
       if (llvm::Error E = T->apply(Ctx, *FD, Edits)) {
         Failures.push_back(T->name().str() + " on '" + K.QualifiedName +
                            "': " + llvm::toString(std::move(E)));
         continue;
       }
-      if (Edits.empty()) {
+      if (editCount(Edits) == 0) {
         if (Explain)
           Refusals.push_back({Index, T, T->explain(Ctx, *FD)});
         continue;
@@ -231,21 +231,22 @@ void RewriteEngine::run(ASTContext &Ctx) {
       // Paths are made absolute: a compile command may name its file
       // relative to its own directory.
       FileManager &FM = SM.getFileManager();
-      for (const tooling::Replacement &R : Edits) {
-        llvm::SmallString<256> Path(R.getFilePath());
+      for (const auto &[File, Rs] : Edits) {
+        llvm::SmallString<256> Path(File);
         FM.makeAbsolutePath(Path);
         llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
         std::string Name(Path);
         if (!Texts.count(Name))
-          if (auto FE = FM.getOptionalFileRef(R.getFilePath())) {
+          if (auto FE = FM.getOptionalFileRef(File)) {
             FileID FID = SM.translateFile(*FE);
             if (FID.isValid())
               Texts[Name] = SM.getBufferData(FID).str();
           }
-        if (P.File.empty())
-          P.File = Name;
-        llvm::cantFail(P.Edits.add(tooling::Replacement(
-            Name, R.getOffset(), R.getLength(), R.getReplacementText())));
+        for (const tooling::Replacement &R : Rs)
+          llvm::cantFail(
+              addEdit(tooling::Replacement(Name, R.getOffset(), R.getLength(),
+                                           R.getReplacementText()),
+                      P.Edits));
       }
       Proposals.push_back(std::move(P));
     }
@@ -262,28 +263,33 @@ llvm::StringRef RewriteEngine::originalText(llvm::StringRef File) const {
   return It == Texts.end() ? llvm::StringRef() : llvm::StringRef(It->second);
 }
 
-tooling::Replacements
-autoprof::mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,
-                         std::vector<const Proposal *> &Skipped) {
-  tooling::Replacements Merged;
+FileEdits autoprof::mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,
+                                   std::vector<const Proposal *> &Skipped) {
+  FileEdits Merged;
   for (const Proposal *P : Proposals) {
-    tooling::Replacements Trial = Merged;
+    FileEdits Trial = Merged;
     bool Conflict = false;
-    for (const tooling::Replacement &R : P->Edits) {
-      // Replacements::add accepts two insertions at one offset; a proposal
-      // touching a range an earlier one changed is a conflict.
-      for (const tooling::Replacement &O : Merged)
-        if (O.getFilePath() == R.getFilePath() &&
-            R.getOffset() < O.getOffset() + std::max(O.getLength(), 1u) &&
-            O.getOffset() < R.getOffset() + std::max(R.getLength(), 1u))
+    for (const auto &[File, Rs] : P->Edits) {
+      tooling::Replacements &Into = Trial[File];
+      for (const tooling::Replacement &R : Rs) {
+        // Replacements::add accepts two insertions at one offset; a
+        // proposal touching a range an earlier one changed is a conflict.
+        auto Done = Merged.find(File);
+        if (Done != Merged.end())
+          for (const tooling::Replacement &O : Done->second)
+            if (R.getOffset() < O.getOffset() + std::max(O.getLength(), 1u) &&
+                O.getOffset() < R.getOffset() + std::max(R.getLength(), 1u))
+              Conflict = true;
+        if (Conflict)
+          break;
+        if (llvm::Error E = Into.add(R)) {
+          llvm::consumeError(std::move(E));
           Conflict = true;
+          break;
+        }
+      }
       if (Conflict)
         break;
-      if (llvm::Error E = Trial.add(R)) {
-        llvm::consumeError(std::move(E));
-        Conflict = true;
-        break;
-      }
     }
     if (Conflict)
       Skipped.push_back(P);
@@ -299,11 +305,31 @@ autoprof::applyEdits(llvm::StringRef Original,
   return tooling::applyAllReplacements(Original, Edits);
 }
 
+llvm::Expected<std::map<std::string, std::string>> autoprof::applyFileEdits(
+    const FileEdits &Edits,
+    llvm::function_ref<llvm::StringRef(llvm::StringRef)> Original) {
+  std::map<std::string, std::string> Out;
+  for (const auto &[File, Rs] : Edits) {
+    if (Rs.empty())
+      continue;
+    llvm::StringRef Text = Original(File);
+    if (Text.empty())
+      return llvm::createStringError("the text of '%s' is not known",
+                                     File.c_str());
+    llvm::Expected<std::string> New = applyEdits(Text, Rs);
+    if (!New)
+      return New.takeError();
+    Out[File] = std::move(*New);
+  }
+  return Out;
+}
+
 std::string autoprof::exportFixesYAML(llvm::StringRef MainSourceFile,
-                                      const tooling::Replacements &Edits) {
+                                      const FileEdits &Edits) {
   tooling::TranslationUnitReplacements TUR;
   TUR.MainSourceFile = MainSourceFile.str();
-  TUR.Replacements.assign(Edits.begin(), Edits.end());
+  for (const auto &[File, Rs] : Edits)
+    TUR.Replacements.insert(TUR.Replacements.end(), Rs.begin(), Rs.end());
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   llvm::yaml::Output YAML(OS);

@@ -19,13 +19,33 @@ std::string Transformation::explain(clang::ASTContext &,
          "(docs/rewrites.md)";
 }
 
+llvm::Error autoprof::addEdit(const clang::tooling::Replacement &Edit,
+                              FileEdits &Out) {
+  return Out[Edit.getFilePath().str()].add(Edit);
+}
+
 llvm::Error
 autoprof::addEdits(llvm::ArrayRef<clang::tooling::Replacement> Edits,
-                   clang::tooling::Replacements &Out) {
+                   FileEdits &Out) {
   for (const clang::tooling::Replacement &R : Edits)
-    if (llvm::Error E = Out.add(R))
+    if (llvm::Error E = addEdit(R, Out))
       return E;
   return llvm::Error::success();
+}
+
+llvm::Error autoprof::addEdits(const clang::tooling::Replacements &Edits,
+                               FileEdits &Out) {
+  for (const clang::tooling::Replacement &R : Edits)
+    if (llvm::Error E = addEdit(R, Out))
+      return E;
+  return llvm::Error::success();
+}
+
+size_t autoprof::editCount(const FileEdits &Edits) {
+  size_t N = 0;
+  for (const auto &[File, Rs] : Edits)
+    N += Rs.size();
+  return N;
 }
 
 std::string autoprof::formatMetricValue(double V) {

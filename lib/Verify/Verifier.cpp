@@ -55,13 +55,52 @@ Expected<ChildResult> ProcessRunner::run(const ChildOptions &O) {
 
 namespace {
 
-/// The source and its copy while a candidate is in place, for the
-/// interrupt handler: a rename is safe there.
-std::string SwappedSource, SwappedBackup;
+/// The most files one candidate changes.
+constexpr size_t MaxSwapped = 64;
+
+/// Each file and its copy while a candidate is in place, for the interrupt
+/// handler: fixed storage, written before the file is, and a rename are
+/// safe there.
+struct SwappedFile {
+  std::string File, Backup;
+};
+SwappedFile Swapped[MaxSwapped];
+volatile size_t NumSwapped = 0;
 
 void putBackOnInterrupt() {
-  if (!SwappedBackup.empty())
-    std::rename(SwappedBackup.c_str(), SwappedSource.c_str());
+  for (size_t I = NumSwapped; I > 0; --I)
+    std::rename(Swapped[I - 1].Backup.c_str(), Swapped[I - 1].File.c_str());
+}
+
+/// Puts every swapped file back; the first that cannot be is an error.
+Error putBack() {
+  std::string Failed;
+  for (size_t I = NumSwapped; I > 0; --I) {
+    const SwappedFile &S = Swapped[I - 1];
+    if (std::rename(S.Backup.c_str(), S.File.c_str()) != 0 && Failed.empty())
+      Failed = "cannot put the original '" + S.File + "' back from '" +
+               S.Backup + "'";
+  }
+  NumSwapped = 0;
+  if (!Failed.empty())
+    return createStringError(Failed);
+  return Error::success();
+}
+
+/// \p Path absolute, without `.` or `..`.
+std::string normalPath(StringRef Path) {
+  SmallString<256> P(Path);
+  sys::fs::make_absolute(P);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+/// The copy of \p File an interrupted run leaves beside it.
+std::string backupPath(StringRef File) {
+  SmallString<256> P(sys::path::parent_path(File));
+  sys::path::append(P,
+                    "." + sys::path::filename(File).str() + ".autoprof-orig");
+  return std::string(P);
 }
 
 std::string measureConfig(StringRef Output, StringRef SnapshotDir,
@@ -125,49 +164,64 @@ Verifier::Verifier(CommandRunner &Runner, VerifierOptions O,
                    std::vector<KernelSignature> Kernels)
     : Runner(Runner), O(std::move(O)), Kernels(std::move(Kernels)) {}
 
-Verifier::~Verifier() {
-  if (!SwappedBackup.empty() && SwappedSource == O.Source) {
-    putBackOnInterrupt();
-    SwappedBackup.clear();
-  }
+Verifier::~Verifier() { consumeError(putBack()); }
+
+const std::string &Verifier::originalText() const {
+  return Originals.at(SourcePath);
 }
 
-std::string Verifier::backupPath() const {
-  SmallString<256> P(sys::path::parent_path(O.Source));
-  sys::path::append(P, "." + sys::path::filename(O.Source).str() +
-                           ".autoprof-orig");
-  return std::string(P);
+StringRef Verifier::originalText(StringRef File) const {
+  auto It = Originals.find(normalPath(File));
+  return It == Originals.end() ? StringRef() : StringRef(It->second);
 }
 
 Error Verifier::prepare() {
-  if (sys::fs::exists(backupPath()))
-    return createStringError(
-        "'%s' exists: an earlier optimize of '%s' was interrupted; keep the "
-        "right text of the two and remove the copy",
-        backupPath().c_str(), O.Source.c_str());
-  auto Buf = MemoryBuffer::getFile(O.Source, /*IsText=*/true);
-  if (!Buf)
-    return createStringError("cannot read '%s': %s", O.Source.c_str(),
-                             Buf.getError().message().c_str());
-  Original = (*Buf)->getBuffer().str();
+  SourcePath = normalPath(O.Source);
+  std::vector<std::string> Files = {O.Source};
+  Files.insert(Files.end(), O.Headers.begin(), O.Headers.end());
+  if (Files.size() > MaxSwapped)
+    return createStringError("a candidate may change at most %zu files",
+                             MaxSwapped);
+  for (const std::string &F : Files) {
+    std::string Backup = backupPath(F);
+    if (sys::fs::exists(Backup))
+      return createStringError(
+          "'%s' exists: an earlier optimize of '%s' was interrupted; keep the "
+          "right text of the two and remove the copy",
+          Backup.c_str(), F.c_str());
+    auto Buf = MemoryBuffer::getFile(F, /*IsText=*/true);
+    if (!Buf)
+      return createStringError("cannot read '%s': %s", F.c_str(),
+                               Buf.getError().message().c_str());
+    Originals[normalPath(F)] = (*Buf)->getBuffer().str();
+  }
   return Error::success();
 }
 
-Error Verifier::build(StringRef Text, StringRef Tag,
+Error Verifier::build(const SourceTexts &Texts, StringRef Tag,
                       std::optional<std::string> &Failure) {
-  std::string Backup = backupPath();
-  bool Swapped = Text != Original;
-  if (Swapped) {
-    if (std::error_code EC = sys::fs::copy_file(O.Source, Backup))
-      return createStringError("cannot copy '%s' to '%s': %s", O.Source.c_str(),
+  // Every file is known before any is changed.
+  for (const auto &[File, Text] : Texts)
+    if (!Originals.count(normalPath(File)))
+      return createStringError("'%s' is not the source or one of its headers",
+                               File.c_str());
+  for (const auto &[File, Text] : Texts) {
+    std::string Path = normalPath(File);
+    if (Text == Originals[Path])
+      continue;
+    std::string Backup = backupPath(Path);
+    if (std::error_code EC = sys::fs::copy_file(Path, Backup)) {
+      Error Back = putBack();
+      consumeError(std::move(Back));
+      return createStringError("cannot copy '%s' to '%s': %s", Path.c_str(),
                                Backup.c_str(), EC.message().c_str());
-    SwappedSource = O.Source;
-    SwappedBackup = Backup;
+    }
+    Swapped[NumSwapped] = {Path, Backup};
+    NumSwapped = NumSwapped + 1;
     sys::SetInterruptFunction(putBackOnInterrupt);
-    if (!writeFileAtomically(O.Source, Text.str())) {
-      std::rename(Backup.c_str(), O.Source.c_str());
-      SwappedBackup.clear();
-      return createStringError("cannot write '%s'", O.Source.c_str());
+    if (!writeFileAtomically(Path, Text)) {
+      consumeError(putBack());
+      return createStringError("cannot write '%s'", Path.c_str());
     }
   }
   SmallString<256> Log(O.WorkDir);
@@ -178,12 +232,10 @@ Error Verifier::build(StringRef Text, StringRef Tag,
   C.OutputFile = std::string(Log);
   C.NewProcessGroup = true;
   Expected<ChildResult> R = Runner.run(C);
-  if (Swapped) {
-    bool Back = std::rename(Backup.c_str(), O.Source.c_str()) == 0;
-    SwappedBackup.clear();
-    if (!Back)
-      return createStringError("cannot put the original '%s' back from '%s'",
-                               O.Source.c_str(), Backup.c_str());
+  if (Error E = putBack()) {
+    if (!R)
+      consumeError(R.takeError());
+    return E;
   }
   if (!R)
     return R.takeError();
@@ -281,7 +333,7 @@ Verifier::measure(StringRef Tag, ArrayRef<KernelSignature> Renamed) {
 
 Error Verifier::measureOriginal() {
   std::optional<std::string> Failure;
-  if (Error E = build(Original, "original", Failure))
+  if (Error E = build({}, "original", Failure))
     return E;
   if (Failure)
     return createStringError("the original program does not build: %s",
@@ -305,9 +357,15 @@ Error Verifier::measureOriginal() {
 Expected<std::vector<Judgement>> Verifier::verify(StringRef Text,
                                                   ArrayRef<KernelSignature> Ks,
                                                   const JudgeOptions &J) {
+  return verify(SourceTexts{{O.Source, Text.str()}}, Ks, J);
+}
+
+Expected<std::vector<Judgement>> Verifier::verify(const SourceTexts &Texts,
+                                                  ArrayRef<KernelSignature> Ks,
+                                                  const JudgeOptions &J) {
   std::string Tag = "candidate" + std::to_string(++Builds);
   std::optional<std::string> Failure;
-  if (Error E = build(Text, Tag, Failure))
+  if (Error E = build(Texts, Tag, Failure))
     return std::move(E);
   if (Failure) {
     Judgement Out;
@@ -337,8 +395,12 @@ Expected<std::vector<Judgement>> Verifier::verify(StringRef Text,
 }
 
 Error Verifier::rebuild(StringRef Text) {
+  return rebuild(SourceTexts{{O.Source, Text.str()}});
+}
+
+Error Verifier::rebuild(const SourceTexts &Texts) {
   std::optional<std::string> Failure;
-  if (Error E = build(Text, "final", Failure))
+  if (Error E = build(Texts, "final", Failure))
     return E;
   if (Failure)
     return createStringError("rebuilding after verification: %s",

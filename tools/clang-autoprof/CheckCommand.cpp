@@ -500,39 +500,38 @@ int autoprof::tool::runCheck(const char *Argv0) {
 
   // The fixes, merged per file in the order of the findings; a fix that
   // overlaps one already taken is left out.
-  std::map<std::string, clang::tooling::Replacements> Fixes;
-  clang::tooling::Replacements All;
+  FileEdits Fixes;
   unsigned Suggested = 0, Merged = 0;
   for (const Finding &F : Findings) {
     if (F.Fix.empty())
       continue;
     ++Suggested;
-    clang::tooling::Replacements Trial = All;
+    FileEdits Trial = Fixes;
     bool Conflict = false;
     for (const clang::tooling::Replacement &R : F.Fix) {
-      for (const clang::tooling::Replacement &Old : All)
+      clang::tooling::Replacements &Into = Trial[R.getFilePath().str()];
+      for (const clang::tooling::Replacement &Old : Into)
         if (Old == R) {
           Conflict = true; // already there
           break;
         }
       if (Conflict)
         break;
-      if (Error E = Trial.add(R)) {
+      if (Error E = Into.add(R)) {
         consumeError(std::move(E));
         Conflict = true;
+        break;
       }
     }
     if (Conflict)
       continue;
     ++Merged;
-    All = std::move(Trial);
+    Fixes = std::move(Trial);
   }
-  for (const clang::tooling::Replacement &R : All)
-    cantFail(Fixes[R.getFilePath().str()].add(R));
 
   if (!O.ExportFixes.empty()) {
     std::string Main = Inputs.empty() ? "" : absolute(Inputs.front());
-    if (Error E = writeOutput(O.ExportFixes, exportFixesYAML(Main, All))) {
+    if (Error E = writeOutput(O.ExportFixes, exportFixesYAML(Main, Fixes))) {
       reportError(toString(std::move(E)));
       return 2;
     }

@@ -31,6 +31,17 @@ std::string autoprof::tool::absolutePath(StringRef Path) {
   return std::string(P);
 }
 
+std::string autoprof::tool::shownPath(StringRef File) {
+  std::string Abs = absolutePath(File);
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    return Abs;
+  StringRef Rest(Abs);
+  if (Rest.consume_front(Cwd) && Rest.consume_front("/") && !Rest.empty())
+    return Rest.str();
+  return Abs;
+}
+
 OptimizeOptions &autoprof::tool::optimizeOptions() {
   static OptimizeOptions O;
   return O;
@@ -40,12 +51,6 @@ namespace {
 
 // Register the options before the command line is parsed.
 [[maybe_unused]] const OptimizeOptions &Registered = optimizeOptions();
-
-/// The proposals of each file, in order, and the paths to show for them.
-struct ByFile {
-  std::map<std::string, std::vector<const Proposal *>> Proposals;
-  std::map<std::string, std::string> Shown;
-};
 
 /// The metrics a run routed by \p R collects: the tree's stage-1 samples
 /// and the leaf's metrics, with their values in \p Values.
@@ -255,17 +260,15 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   if (!O.DryRun)
     return runVerifiedOptimize(Argv0, Engine, Inputs[0], LLM.get());
 
-  ByFile Files;
+  // The paths to show: as the user named them.
+  std::map<std::string, std::string> ShownPaths;
   for (const std::string &In : Inputs)
-    Files.Shown[absolutePath(In)] = In;
-  for (const Proposal &P : Engine.proposals()) {
-    Files.Proposals[P.File].push_back(&P);
-    Files.Shown.emplace(absolutePath(P.File), P.File);
-  }
+    ShownPaths[absolutePath(In)] = In;
   auto Shown = [&](const std::string &File) {
-    auto It = Files.Shown.find(absolutePath(File));
-    return It == Files.Shown.end() ? File : It->second;
+    auto It = ShownPaths.find(absolutePath(File));
+    return It == ShownPaths.end() ? shownPath(File) : It->second;
   };
+  auto Original = [&](StringRef File) { return Engine.originalText(File); };
 
   std::string Text;
   raw_string_ostream OS(Text);
@@ -320,7 +323,7 @@ int autoprof::tool::runOptimize(const char *Argv0) {
     }
   } else if (O.Diff) {
     for (const Proposal &P : Engine.proposals()) {
-      auto New = applyEdits(Engine.originalText(P.File), P.Edits);
+      auto New = applyFileEdits(P.Edits, Original);
       if (!New) {
         reportWarning("cannot apply " + P.T->name() + " to '" +
                       Engine.kernels()[P.Kernel].QualifiedName +
@@ -328,47 +331,52 @@ int autoprof::tool::runOptimize(const char *Argv0) {
         continue;
       }
       OS << "# " << P.T->name() << " on kernel "
-         << Engine.kernels()[P.Kernel].QualifiedName << "\n"
-         << unifiedDiff(Shown(P.File), Engine.originalText(P.File), *New);
+         << Engine.kernels()[P.Kernel].QualifiedName << "\n";
+      for (const auto &[File, NewText] : *New)
+        OS << unifiedDiff(Shown(File), Engine.originalText(File), NewText);
     }
   } else if (!O.ExportFixes.empty() || !O.Output.empty()) {
-    clang::tooling::Replacements All;
-    std::string Patched;
-    bool HavePatched = false;
-    for (auto &[File, List] : Files.Proposals) {
-      std::vector<const Proposal *> Skipped;
-      clang::tooling::Replacements Merged = mergeProposals(List, Skipped);
-      for (const Proposal *P : Skipped)
-        reportWarning("skipping " + P->T->name() + " on kernel '" +
-                      Engine.kernels()[P->Kernel].QualifiedName +
-                      "': its edits overlap another proposal's");
-      for (const clang::tooling::Replacement &R : Merged)
-        consumeError(All.add(R));
-      if (!O.Output.empty()) {
-        if (absolutePath(File) != absolutePath(Inputs[0])) {
-          reportWarning("proposals for '" + File +
-                        "' are not in the copy of '" + Inputs[0] + "'");
-          continue;
-        }
-        auto New = applyEdits(Engine.originalText(File), Merged);
-        if (!New) {
-          reportError("cannot apply the proposals to '" + File +
-                      "': " + toString(New.takeError()));
-          return 1;
-        }
-        Patched = *New;
-        HavePatched = true;
+    // -o writes a copy of the first source: a proposal that changes another
+    // file too cannot be written there whole.
+    std::string Main = absolutePath(Inputs[0]);
+    std::vector<const Proposal *> List;
+    for (const Proposal &P : Engine.proposals()) {
+      bool Elsewhere = llvm::any_of(P.Edits, [&](const auto &FE) {
+        return !FE.second.empty() && FE.first != Main;
+      });
+      if (!O.Output.empty() && Elsewhere) {
+        reportWarning("skipping " + P.T->name() + " on kernel '" +
+                      Engine.kernels()[P.Kernel].QualifiedName +
+                      "': it changes files other than '" + Inputs[0] +
+                      "', and -o writes a copy of that one only");
+        continue;
       }
+      List.push_back(&P);
     }
+    std::vector<const Proposal *> Skipped;
+    FileEdits Merged = mergeProposals(List, Skipped);
+    for (const Proposal *P : Skipped)
+      reportWarning("skipping " + P->T->name() + " on kernel '" +
+                    Engine.kernels()[P->Kernel].QualifiedName +
+                    "': its edits overlap another proposal's");
     if (!O.ExportFixes.empty()) {
-      if (Error E = writeOutput(
-              O.ExportFixes, exportFixesYAML(absolutePath(Inputs[0]), All))) {
+      if (Error E = writeOutput(O.ExportFixes, exportFixesYAML(Main, Merged))) {
         reportError(toString(std::move(E)));
         return 1;
       }
       return 0;
     }
-    if (!HavePatched) {
+    std::string Patched;
+    if (auto It = Merged.find(Main);
+        It != Merged.end() && !It->second.empty()) {
+      auto New = applyEdits(Engine.originalText(Main), It->second);
+      if (!New) {
+        reportError("cannot apply the proposals to '" + Inputs[0] +
+                    "': " + toString(New.takeError()));
+        return 1;
+      }
+      Patched = *New;
+    } else {
       auto Buf = MemoryBuffer::getFile(Inputs[0]);
       if (!Buf) {
         reportError("cannot read '" + Inputs[0] +

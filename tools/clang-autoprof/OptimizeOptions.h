@@ -201,6 +201,10 @@ struct OptimizeOptions {
 /// The absolute, normalised form of \p Path, for comparisons.
 std::string absolutePath(llvm::StringRef Path);
 
+/// \p File as a user names it: relative to the current directory when it
+/// lies below it, else absolute.
+std::string shownPath(llvm::StringRef File);
+
 /// The options, registered with the `optimize` subcommand on first use.
 OptimizeOptions &optimizeOptions();
 

@@ -38,6 +38,7 @@
 #include <cmath>
 #include <deque>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace autoprof;
@@ -217,19 +218,20 @@ Judgement overall(const std::vector<Judgement> &Js) {
   return *Pick;
 }
 
-/// \p Ks with the mangled names their kernels have in \p Text, the source
-/// \p Source rewritten, where the rewrite changed them (a parameter's
-/// type). A kernel is found by its qualified name, a template's
+/// \p Ks with the mangled names their kernels have in \p Source with the
+/// files of \p Texts rewritten, where the rewrite changed them (a
+/// parameter's type). A kernel is found by its qualified name, a template's
 /// instantiations in order; \p Ks stays as it is when Clang cannot parse
-/// \p Text (its build then says why) or a kernel is not found.
+/// the rewritten files (their build then says why) or a kernel is not found.
 std::vector<KernelSignature> renamedIn(const std::string &Source,
-                                       StringRef Text,
+                                       const SourceTexts &Texts,
                                        ArrayRef<KernelSignature> Ks) {
   std::vector<KernelSignature> Out(Ks.begin(), Ks.end());
   RewriteEngine Check({}, nullptr);
   FirstErrorConsumer Quiet;
   SourceOverrides Ov;
-  Ov.Files[absolutePath(Source)] = Text.str();
+  for (const auto &[File, Text] : Texts)
+    Ov.Files[absolutePath(File)] = Text;
   Ov.Diagnostics = &Quiet;
   auto Factory = Check.newActionFactory();
   if (runOnSources(*Factory, {Source}, ArgsAfterDashDash,
@@ -239,8 +241,6 @@ std::vector<KernelSignature> renamedIn(const std::string &Source,
   std::vector<const KernelRecord *> Found;
   for (size_t I = 0; I < Check.kernels().size(); ++I) {
     const KernelRecord &K = Check.kernels()[I];
-    if (absolutePath(K.File) != absolutePath(Source))
-      continue;
     if (K.Template == TemplateKind::Primary)
       for (const KernelRecord &Instance : Check.instantiations()[I])
         Found.push_back(&Instance);
@@ -298,10 +298,10 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   // template's instantiations.
   std::vector<size_t> Kernels;
   std::vector<std::vector<KernelSignature>> Signatures;
+  // Kernels of the source and of the headers it includes (never system
+  // headers) are verified alike.
   for (size_t I = 0; I < Engine.kernels().size(); ++I) {
     const KernelRecord &K = Engine.kernels()[I];
-    if (absolutePath(K.File) != absolutePath(Source))
-      continue;
     std::vector<KernelSignature> Launched;
     if (K.Template == TemplateKind::Primary)
       for (const KernelRecord &Instance : Engine.instantiations()[I])
@@ -366,6 +366,17 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   }
   VerifierOptions VO;
   VO.Source = Source;
+  // The headers a candidate may change: those defining a kernel to verify,
+  // and those its built-in rewrites edit.
+  std::set<std::string> Headers;
+  for (size_t I : Kernels)
+    Headers.insert(absolutePath(Engine.kernels()[I].File));
+  for (const Proposal &Prop : Engine.proposals())
+    if (llvm::is_contained(Kernels, Prop.Kernel))
+      for (const auto &[File, Rs] : Prop.Edits)
+        Headers.insert(absolutePath(File));
+  Headers.erase(absolutePath(Source));
+  VO.Headers.assign(Headers.begin(), Headers.end());
   VO.BuildCommand = *Build;
   VO.RunCommand = O.Run;
   VO.InjectLibrary = Inject;
@@ -458,7 +469,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   /// The model's verified rewrites, as edits of the kernels' ranges.
   std::deque<Proposal> LLMProposals;
   /// The fastest verified --candidate, as an edit of the whole file.
-  std::optional<clang::tooling::Replacements> GivenKept;
+  std::optional<FileEdits> GivenKept;
+  auto Original = [&](StringRef File) { return V.originalText(File); };
 
   for (size_t KI = 0; KI < Kernels.size(); ++KI) {
     const KernelRecord &K = Engine.kernels()[Kernels[KI]];
@@ -519,9 +531,9 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       if (Won) {
         Proposal &Prop = LLMProposals.emplace_back();
         Prop.Kernel = Kernels[KI];
-        Prop.File = Engine.kernelSources()[Kernels[KI]].File;
-        consumeError(Prop.Edits.add(
-            kernelReplacement(Engine.kernelSources()[Kernels[KI]], R.Code)));
+        consumeError(addEdit(
+            kernelReplacement(Engine.kernelSources()[Kernels[KI]], R.Code),
+            Prop.Edits));
         KR.Kept = A.Transformation;
         KR.Speedup = *A.Result.Speedup;
         Kept.push_back(&Prop);
@@ -537,8 +549,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     unsigned Tried = 0;
     for (const auto &[File, Text] : Given) {
       errs() << "clang-autoprof: verifying " << File << "\n";
-      Expected<std::vector<Judgement>> J =
-          V.verify(Text, renamedIn(Source, Text, Signatures[KI]), JO);
+      Expected<std::vector<Judgement>> J = V.verify(
+          Text, renamedIn(Source, {{Source, Text}}, Signatures[KI]), JO);
       if (!J)
         return Fail(J.takeError());
       AttemptReport A{"candidate " + File, "given by --candidate", overall(*J)};
@@ -546,9 +558,11 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
         BestSpeedup = *A.Result.Speedup;
         KR.Kept = A.Transformation;
         KR.Speedup = BestSpeedup;
-        clang::tooling::Replacements R;
-        consumeError(R.add(clang::tooling::Replacement(
-            Source, 0, V.originalText().size(), Text)));
+        FileEdits R;
+        consumeError(
+            addEdit(clang::tooling::Replacement(absolutePath(Source), 0,
+                                                V.originalText().size(), Text),
+                    R));
         GivenKept = R;
       }
       KR.Attempts.push_back(std::move(A));
@@ -556,14 +570,13 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     for (const Proposal &Prop : Engine.proposals()) {
       if (!Given.empty() || LLM)
         break;
-      if (Prop.Kernel != Kernels[KI] ||
-          absolutePath(Prop.File) != absolutePath(Source))
+      if (Prop.Kernel != Kernels[KI])
         continue;
       std::optional<std::string> Why = Prop.T->trigger(KR.Metrics);
       if ((!Why && !O.TryAll) || Tried >= O.Attempts)
         continue;
       ++Tried;
-      Expected<std::string> Text = applyEdits(V.originalText(), Prop.Edits);
+      Expected<SourceTexts> Text = applyFileEdits(Prop.Edits, Original);
       if (!Text) {
         reportWarning("cannot apply " + Prop.T->name() + " to '" +
                       K.QualifiedName + "': " + toString(Text.takeError()));
@@ -597,15 +610,15 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
 
   // The result: the kept rewrites together, verified once more when there
   // are several, else the fastest alone.
-  clang::tooling::Replacements Final;
+  FileEdits Final;
   if (GivenKept) {
     Final = *GivenKept;
   } else if (Kept.size() == 1) {
     Final = Kept.front()->Edits;
   } else if (Kept.size() > 1) {
     std::vector<const Proposal *> Skipped;
-    clang::tooling::Replacements Merged = mergeProposals(Kept, Skipped);
-    Expected<std::string> Text = applyEdits(V.originalText(), Merged);
+    FileEdits Merged = mergeProposals(Kept, Skipped);
+    Expected<SourceTexts> Text = applyFileEdits(Merged, Original);
     bool Together = Skipped.empty() && static_cast<bool>(Text);
     if (!Text)
       consumeError(Text.takeError());
@@ -647,20 +660,27 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
         }
     }
   }
-  Expected<std::string> FinalText = applyEdits(V.originalText(), Final);
-  if (!FinalText)
-    return Fail(FinalText.takeError());
-  bool Rewritten = !Final.empty();
-
-  // Leave the build as it will be used: of the rewritten source with
-  // --in-place, else of the original.
-  if (Error E =
-          V.rebuild(O.InPlace && Rewritten ? *FinalText : V.originalText()))
-    return Fail(std::move(E));
-  if (O.InPlace && Rewritten) {
-    if (Error E = writeOutput(Source, *FinalText))
-      return Fail(std::move(E));
+  Expected<SourceTexts> FinalTexts = applyFileEdits(Final, Original);
+  if (!FinalTexts)
+    return Fail(FinalTexts.takeError());
+  bool Rewritten = !FinalTexts->empty();
+  if (!O.Output.empty() && Rewritten &&
+      (FinalTexts->size() > 1 || !FinalTexts->count(absolutePath(Source)))) {
+    consumeError(V.rebuild(SourceTexts()));
+    return Fail(createStringError(
+        "the kept rewrite changes '%s', and -o writes a copy of '%s' only: "
+        "use --in-place, --diff or --export-fixes",
+        std::prev(FinalTexts->end())->first.c_str(), Source.c_str()));
   }
+
+  // Leave the build as it will be used: of the rewritten files with
+  // --in-place, else of the originals.
+  if (Error E = V.rebuild(O.InPlace ? *FinalTexts : SourceTexts()))
+    return Fail(std::move(E));
+  if (O.InPlace)
+    for (const auto &[File, Text] : *FinalTexts)
+      if (Error E = writeOutput(File, Text))
+        return Fail(std::move(E));
   Report.Outcome = !Rewritten  ? "no rewrite"
                    : O.InPlace ? "rewritten"
                                : "verified";
@@ -668,14 +688,17 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   std::string Text;
   raw_string_ostream OS(Text);
   if (O.Diff) {
-    if (Rewritten)
-      OS << unifiedDiff(Source, V.originalText(), *FinalText);
+    for (const auto &[File, New] : *FinalTexts)
+      OS << unifiedDiff(File == absolutePath(Source) ? Source : shownPath(File),
+                        V.originalText(File), New);
   } else if (!O.ExportFixes.empty()) {
     if (Error E = writeOutput(O.ExportFixes,
                               exportFixesYAML(absolutePath(Source), Final)))
       return Fail(std::move(E));
   } else if (!O.Output.empty()) {
-    if (Error E = writeOutput(O.Output, *FinalText))
+    auto It = FinalTexts->find(absolutePath(Source));
+    if (Error E = writeOutput(
+            O.Output, It == FinalTexts->end() ? V.originalText() : It->second))
       return Fail(std::move(E));
   }
   if (!O.Diff) {

@@ -43,14 +43,22 @@ protected:
     Engine->run(AST->getASTContext());
   }
 
+  /// The text of the one file \p Edits change, with them applied.
+  std::string textOf(const FileEdits &Edits) {
+    auto Texts = applyFileEdits(
+        Edits, [&](llvm::StringRef F) { return Engine->originalText(F); });
+    EXPECT_TRUE(static_cast<bool>(Texts));
+    if (!Texts)
+      return llvm::toString(Texts.takeError());
+    EXPECT_EQ(Texts->size(), 1u);
+    return Texts->empty() ? "" : Texts->begin()->second;
+  }
+
   /// The text of input.cu with the proposals of \p Name applied.
   std::string applied(llvm::StringRef Name) {
     for (const Proposal &P : Engine->proposals())
-      if (P.T->name() == Name) {
-        auto Text = applyEdits(Engine->originalText(P.File), P.Edits);
-        EXPECT_TRUE(static_cast<bool>(Text));
-        return Text ? *Text : "";
-      }
+      if (P.T->name() == Name)
+        return textOf(P.Edits);
     return "";
   }
 
@@ -95,13 +103,12 @@ void launch(float *a, float *b) { k<<<1, 256>>>(a, b); }
   std::vector<const Proposal *> All, Skipped;
   for (const Proposal &P : Engine->proposals())
     All.push_back(&P);
-  clang::tooling::Replacements Merged = mergeProposals(All, Skipped);
+  FileEdits Merged = mergeProposals(All, Skipped);
   EXPECT_TRUE(Skipped.empty());
-  auto Text = applyEdits(Engine->originalText(All[0]->File), Merged);
-  ASSERT_TRUE(static_cast<bool>(Text));
-  EXPECT_NE(Text->find("__global__ __launch_bounds__(256) void k(const float "
-                       "*__restrict__ in, float *out) {\n  __shared__ float "
-                       "tile[32][33];"),
+  std::string Text = textOf(Merged);
+  EXPECT_NE(Text.find("__global__ __launch_bounds__(256) void k(const float "
+                      "*__restrict__ in, float *out) {\n  __shared__ float "
+                      "tile[32][33];"),
             std::string::npos);
 
   std::string YAML = exportFixesYAML("input.cu", Merged);
@@ -146,8 +153,8 @@ TEST_F(RewriteEngineTest, ConflictingProposalsAreSkipped) {
   std::vector<const Proposal *> All, Skipped;
   for (const Proposal &P : Engine->proposals())
     All.push_back(&P);
-  clang::tooling::Replacements Merged = mergeProposals(All, Skipped);
-  EXPECT_EQ(Merged.size(), 1u);
+  FileEdits Merged = mergeProposals(All, Skipped);
+  EXPECT_EQ(editCount(Merged), 1u);
   ASSERT_EQ(Skipped.size(), 1u);
   EXPECT_EQ(Skipped[0], All[1]);
 }

@@ -199,7 +199,8 @@ public:
   /// reason in \p Why.
   const std::vector<KernelLaunch> *someLaunches(std::string &Why) const;
 
-  /// "line N" of \p S, for reasons.
+  /// "line N" of \p S, for reasons; "line N of <file>" when \p S lies in
+  /// another file than the kernel.
   std::string where(const clang::Stmt *S) const;
 
 private:

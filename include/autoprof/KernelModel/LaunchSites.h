@@ -49,10 +49,11 @@ struct KernelLaunch {
 };
 
 /// Every launch of \p Kernel in the translation unit, or nullopt when the
-/// kernel is a template, is not defined in the main file, is referred to
+/// kernel is a template, is defined in a system header, is referred to
 /// other than by a launch (its address taken, cudaLaunchKernel), or has a
-/// launch outside the main file or written through a macro. The result may
-/// be empty.
+/// launch in a system header or written through a macro. The kernel and
+/// its launches may lie in the main file or in headers it includes. The
+/// result may be empty.
 std::optional<std::vector<KernelLaunch>>
 findLaunches(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
 
@@ -93,10 +94,10 @@ bool gridCoversBound(clang::ASTContext &Ctx, const clang::Expr *Grid,
 bool gridCoversCount(clang::ASTContext &Ctx, const clang::Expr *Grid,
                      int64_t Block, int64_t Count);
 
-/// The source text of \p E, or nullopt when it is not a plain range of one
-/// file.
+/// The source text of \p S (an expression, or a declaration with its `;`),
+/// or nullopt when it is not a plain range of one file.
 std::optional<std::string> sourceText(const clang::ASTContext &Ctx,
-                                      const clang::Expr *E);
+                                      const clang::Stmt *S);
 
 /// A replacement of the source range of \p E by \p Text, or nullopt when the
 /// range is not a plain range of one file.

@@ -21,6 +21,7 @@
 
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -43,9 +44,9 @@ struct Proposal {
   /// Index of the kernel in RewriteEngine::kernels().
   size_t Kernel = 0;
   const Transformation *T = nullptr;
-  /// The file the edits change.
-  std::string File;
-  clang::tooling::Replacements Edits;
+  /// The edits, by absolute path: the kernel's file, and the files that
+  /// launch it when the launches change.
+  FileEdits Edits;
 };
 
 /// Where a kernel's definition lies, and how the file launches it.
@@ -128,20 +129,25 @@ private:
   unsigned TUsWithErrors = 0;
 };
 
-/// Merges \p Proposals (edits of one file) in order, leaving out each one
-/// whose edits overlap those already merged; \p Skipped receives those.
-clang::tooling::Replacements
-mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,
-               std::vector<const Proposal *> &Skipped);
+/// Merges \p Proposals in order, leaving out each one whose edits overlap
+/// those already merged in any file; \p Skipped receives those.
+FileEdits mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,
+                         std::vector<const Proposal *> &Skipped);
 
 /// \p Original with \p Edits applied.
 llvm::Expected<std::string>
 applyEdits(llvm::StringRef Original, const clang::tooling::Replacements &Edits);
 
+/// The new text of each file \p Edits change, by path; \p Original gives a
+/// file's text before the edits (empty when it is not known, which fails).
+llvm::Expected<std::map<std::string, std::string>>
+applyFileEdits(const FileEdits &Edits,
+               llvm::function_ref<llvm::StringRef(llvm::StringRef)> Original);
+
 /// A clang-apply-replacements document (TranslationUnitReplacements) for
-/// \p Edits, with \p MainSourceFile as its main source file.
+/// \p Edits of every file, with \p MainSourceFile as its main source file.
 std::string exportFixesYAML(llvm::StringRef MainSourceFile,
-                            const clang::tooling::Replacements &Edits);
+                            const FileEdits &Edits);
 
 } // namespace autoprof
 

@@ -37,6 +37,10 @@ namespace autoprof {
 /// that was not collected is absent.
 using MetricValues = std::map<std::string, double>;
 
+/// Edits of one or more files, by path: a kernel defined in a header and
+/// launched from the source changes both.
+using FileEdits = std::map<std::string, clang::tooling::Replacements>;
+
 /// A built-in transformation of one kernel.
 ///
 /// A transformation is proposed for a kernel when its precondition holds on
@@ -66,12 +70,13 @@ public:
   virtual std::optional<std::string> trigger(const MetricValues &M) const = 0;
 
   /// Adds to \p Out the edits of \p Kernel, made on source ranges of its
-  /// AST (and of its launch sites when the launch configuration changes).
+  /// AST (and of its launch sites when the launch configuration changes;
+  /// these may lie in another file than the kernel).
   /// Adds nothing when the AST shows that the edit does not apply; fails
   /// only when an edit cannot be recorded.
   virtual llvm::Error apply(clang::ASTContext &Ctx,
                             const clang::FunctionDecl &Kernel,
-                            clang::tooling::Replacements &Out) const = 0;
+                            FileEdits &Out) const = 0;
 
   /// Why apply() makes no edit of \p Kernel, in one line naming what the
   /// kernel model could not show, or empty when it makes one. A
@@ -86,9 +91,17 @@ public:
   virtual bool changesSignature() const { return false; }
 };
 
+/// Adds \p Edit to the edits of its file in \p Out; fails when it
+/// conflicts with one already there.
+llvm::Error addEdit(const clang::tooling::Replacement &Edit, FileEdits &Out);
+
 /// Adds \p Edits to \p Out, in order; fails on the first that conflicts.
 llvm::Error addEdits(llvm::ArrayRef<clang::tooling::Replacement> Edits,
-                     clang::tooling::Replacements &Out);
+                     FileEdits &Out);
+llvm::Error addEdits(const clang::tooling::Replacements &Edits, FileEdits &Out);
+
+/// The number of edits in \p Edits, over all files.
+size_t editCount(const FileEdits &Edits);
 
 /// Formats a metric value for a trigger's reason ("12", "0.25", "1.5e+09").
 std::string formatMetricValue(double V);

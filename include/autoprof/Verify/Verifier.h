@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Verifies candidates of one source file: each candidate's text replaces
-/// the file only while the user's build command runs (a copy of the
-/// original beside it, put back by a rename, also on SIGINT and SIGTERM),
+/// Verifies candidates of one source file and the headers it includes: each
+/// candidate's texts replace the files only while the user's build command
+/// runs (a copy of each original beside it, put back by a rename, also on
+/// SIGINT and SIGTERM),
 /// then the user's run command runs once per seed with the injection
 /// library measuring the kernels, and the runs are judged against those of
 /// the original, measured the same way first.
@@ -26,6 +27,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -66,9 +68,14 @@ public:
   llvm::Expected<ChildResult> run(const ChildOptions &O) override;
 };
 
+/// The texts of a candidate, by file path; a file absent keeps its text.
+using SourceTexts = std::map<std::string, std::string>;
+
 struct VerifierOptions {
   /// The source file the candidates replace.
   std::string Source;
+  /// Other files a candidate may change: headers the source includes.
+  std::vector<std::string> Headers;
   /// Shell commands: the build (writes the program) and the run.
   std::string BuildCommand;
   std::string RunCommand;
@@ -132,8 +139,8 @@ public:
            std::vector<KernelSignature> Kernels);
   ~Verifier();
 
-  /// Refuses to start when a copy of the source from an interrupted run is
-  /// still beside it, and reads the original text.
+  /// Refuses to start when a copy of the source or of a header from an
+  /// interrupted run is still beside it, and reads the original texts.
   llvm::Error prepare();
 
   /// Builds the original and measures it. Fails, saying why, when it does
@@ -141,37 +148,49 @@ public:
   /// Kernels that never launched are absent from originalRuns().
   llvm::Error measureOriginal();
 
-  /// Builds \p Text in place of the source, puts the original back, runs
-  /// it and judges each kernel of \p Ks (one judgement each, in order),
-  /// under its candidate's mangled name when it has one. Fails only when the
-  /// source cannot be put back or a command cannot be started.
+  /// Builds \p Texts in place of the files they name (the source or its
+  /// headers), puts the originals back, runs the program and judges each
+  /// kernel of \p Ks (one judgement each, in order), under its candidate's
+  /// mangled name when it has one. Fails only when a file is not one the
+  /// verifier may change, an original cannot be put back or a command
+  /// cannot be started.
+  llvm::Expected<std::vector<Judgement>>
+  verify(const SourceTexts &Texts, llvm::ArrayRef<KernelSignature> Ks,
+         const JudgeOptions &J);
+  /// verify() with \p Text in place of the source.
   llvm::Expected<std::vector<Judgement>>
   verify(llvm::StringRef Text, llvm::ArrayRef<KernelSignature> Ks,
          const JudgeOptions &J);
 
-  /// Builds \p Text (the original or the verified result) in place of the
-  /// source, leaving the build as the user will find it; the source itself
-  /// keeps its original text.
+  /// Builds \p Texts (the original or the verified result) in place of the
+  /// files they name, leaving the build as the user will find it; the files
+  /// themselves keep their original texts.
+  llvm::Error rebuild(const SourceTexts &Texts);
   llvm::Error rebuild(llvm::StringRef Text);
 
-  const std::string &originalText() const { return Original; }
+  /// The original text of the source.
+  const std::string &originalText() const;
+  /// The original text of the source or of one of its headers; empty for
+  /// another file.
+  llvm::StringRef originalText(llvm::StringRef File) const;
   const std::vector<RunOutcome> &originalRuns() const { return OriginalRuns; }
 
 private:
-  /// Swaps \p Text into the source, runs the build, swaps the original
+  /// Swaps \p Texts into their files, runs the build, swaps the originals
   /// back. Sets \p Failure when the build failed.
-  llvm::Error build(llvm::StringRef Text, llvm::StringRef Tag,
+  llvm::Error build(const SourceTexts &Texts, llvm::StringRef Tag,
                     std::optional<std::string> &Failure);
   /// Runs the program built as \p Tag with every seed; a kernel of
   /// \p Renamed with a CandidateMangledName is measured under that name.
   llvm::Expected<std::vector<RunOutcome>>
   measure(llvm::StringRef Tag, llvm::ArrayRef<KernelSignature> Renamed = {});
-  std::string backupPath() const;
 
   CommandRunner &Runner;
   VerifierOptions O;
   std::vector<KernelSignature> Kernels;
-  std::string Original;
+  /// The original texts, by absolute path; the source's first.
+  SourceTexts Originals;
+  std::string SourcePath;
   std::vector<RunOutcome> OriginalRuns;
   unsigned Builds = 0;
 };

@@ -70,7 +70,7 @@ FastMathIntrinsics::trigger(const MetricValues &M) const {
 }
 
 Error FastMathIntrinsics::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                                tooling::Replacements &Out) const {
+                                FileEdits &Out) const {
   if (!Kernel.getBody())
     return Error::success();
   const SourceManager &SM = Ctx.getSourceManager();
@@ -81,8 +81,9 @@ Error FastMathIntrinsics::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
     if (Loc.isInvalid() || !Loc.isFileID())
       continue;
     StringRef Name = DR->getDecl()->getName();
-    if (Error E = Out.add(
-            tooling::Replacement(SM, Loc, Name.size(), intrinsicFor(Name))))
+    if (Error E = addEdit(
+            tooling::Replacement(SM, Loc, Name.size(), intrinsicFor(Name)),
+            Out))
       return E;
   }
   return Error::success();

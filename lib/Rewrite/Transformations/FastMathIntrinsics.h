@@ -34,7 +34,7 @@ public:
   std::vector<std::string> triggerMetrics() const override;
   std::optional<std::string> trigger(const MetricValues &M) const override;
   llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
-                    clang::tooling::Replacements &Out) const override;
+                    FileEdits &Out) const override;
 };
 
 } // namespace autoprof

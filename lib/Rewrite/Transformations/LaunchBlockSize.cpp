@@ -145,7 +145,7 @@ bool resizeBlocks(const KernelModel &M,
 } // namespace
 
 Error LaunchBlockSize::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                             tooling::Replacements &Out) const {
+                             FileEdits &Out) const {
   KernelModel M(Ctx, Kernel);
   std::vector<tooling::Replacement> Edits;
   std::string Why;

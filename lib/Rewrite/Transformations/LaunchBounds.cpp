@@ -6,11 +6,13 @@
 
 #include "LaunchBounds.h"
 
-#include "autoprof/Features/FeatureExtractor.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -44,39 +46,71 @@ LaunchBoundsTransformation::trigger(const MetricValues &M) const {
          formatMetricValue(Warps->second);
 }
 
+namespace {
+
+/// The block size of every launch of the kernel of \p M, or nullopt with
+/// the reason in \p Why.
+std::optional<int64_t> uniformBlockSize(const KernelModel &M,
+                                        std::string &Why) {
+  if (M.kernel().hasAttr<CUDALaunchBoundsAttr>()) {
+    Why = "it already has __launch_bounds__";
+    return std::nullopt;
+  }
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(Why);
+  if (!Launches)
+    return std::nullopt;
+  std::optional<int64_t> Block;
+  for (const KernelLaunch &L : *Launches) {
+    std::string At = "the launch at " + M.where(L.Call);
+    std::optional<Dim3> B = constantDims(M.context(), L.Block);
+    if (!B) {
+      Why = At + " has a block size that is not a compile-time constant";
+      return std::nullopt;
+    }
+    int64_t N = (*B)[0] * (*B)[1] * (*B)[2];
+    if (N <= 0 || N > 1024) {
+      Why = At + " has blocks of " + std::to_string(N) +
+            " threads, not 1 to 1024";
+      return std::nullopt;
+    }
+    if (Block && *Block != N) {
+      Why = At + " has blocks of " + std::to_string(N) +
+            " threads, another launch of " + std::to_string(*Block);
+      return std::nullopt;
+    }
+    Block = N;
+  }
+  return Block;
+}
+
+} // namespace
+
 Error LaunchBoundsTransformation::apply(ASTContext &Ctx,
                                         const FunctionDecl &Kernel,
-                                        tooling::Replacements &Out) const {
-  if (Kernel.hasAttr<CUDALaunchBoundsAttr>() ||
-      Kernel.getTemplatedKind() != FunctionDecl::TK_NonTemplate)
-    return Error::success();
-  const SourceManager &SM = Ctx.getSourceManager();
-  // A kernel of a header may be launched from other translation units with
-  // other block sizes.
-  if (!SM.isInMainFile(SM.getFileLoc(Kernel.getLocation())))
-    return Error::success();
-  // The launch sites of this kernel, with their constant block sizes.
-  std::string Name = Kernel.getNameAsString();
-  FeatureReport Report;
-  extractFeatures(
-      Ctx, [&](const std::string &N, const std::string &) { return N == Name; },
-      Report);
-  KernelRecord Self = analyzeKernel(Kernel, Ctx);
-  std::optional<int64_t> Block;
-  unsigned Sites = 0;
-  for (const LaunchSite &L : Report.LaunchSites) {
-    if (L.QualifiedKernel != Self.QualifiedName)
-      continue;
-    ++Sites;
-    if (!L.BlockSize || (Block && *Block != *L.BlockSize))
-      return Error::success();
-    Block = L.BlockSize;
-  }
-  if (!Sites || !Block || *Block <= 0)
+                                        FileEdits &Out) const {
+  KernelModel M(Ctx, Kernel);
+  std::string Why;
+  std::optional<int64_t> Block = uniformBlockSize(M, Why);
+  if (!Block)
     return Error::success();
   SourceLocation Loc = Kernel.getTypeSpecStartLoc();
   if (Loc.isInvalid() || !Loc.isFileID())
     return Error::success();
-  return Out.add(tooling::Replacement(
-      SM, Loc, 0, "__launch_bounds__(" + std::to_string(*Block) + ") "));
+  return addEdit(tooling::Replacement(Ctx.getSourceManager(), Loc, 0,
+                                      "__launch_bounds__(" +
+                                          std::to_string(*Block) + ") "),
+                 Out);
+}
+
+std::string
+LaunchBoundsTransformation::explain(ASTContext &Ctx,
+                                    const FunctionDecl &Kernel) const {
+  KernelModel M(Ctx, Kernel);
+  std::string Why;
+  if (!uniformBlockSize(M, Why))
+    return Why;
+  SourceLocation Loc = Kernel.getTypeSpecStartLoc();
+  if (Loc.isInvalid() || !Loc.isFileID())
+    return "its return type is written through a macro";
+  return "";
 }

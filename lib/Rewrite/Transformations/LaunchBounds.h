@@ -10,10 +10,10 @@
 /// B, so that the compiler may budget registers for B threads.
 ///
 /// Precondition: the kernel is not a template and has no launch bounds.
-/// It is edited only when it is defined in the main file of the translation
-/// unit, has at least one launch site there and all of them have the same
-/// compile-time block size; the attribute is inserted before the kernel's
-/// return type.
+/// It is edited when the kernel model finds all its launches
+/// (findLaunches: plain launches in the source or the headers it includes)
+/// and every one has the same compile-time block size of 1 to 1024 threads;
+/// the attribute is inserted before the kernel's return type.
 ///
 /// Trigger (occupancy limited by registers):
 /// `launch__occupancy_limit_registers` < `launch__occupancy_limit_warps`, both
@@ -36,7 +36,9 @@ public:
   std::vector<std::string> triggerMetrics() const override;
   std::optional<std::string> trigger(const MetricValues &M) const override;
   llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
-                    clang::tooling::Replacements &Out) const override;
+                    FileEdits &Out) const override;
+  std::string explain(clang::ASTContext &Ctx,
+                      const clang::FunctionDecl &Kernel) const override;
 };
 
 } // namespace autoprof

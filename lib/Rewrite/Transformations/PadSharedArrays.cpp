@@ -40,11 +40,12 @@ PadSharedArrays::trigger(const MetricValues &M) const {
 }
 
 Error PadSharedArrays::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                             tooling::Replacements &Out) const {
+                             FileEdits &Out) const {
+  tooling::Replacements Edits;
   for (const VarDecl *V : sharedArrays(Kernel)) {
-    llvm::Expected<bool> Padded = padSharedTile(Ctx, Kernel, *V, Out);
+    llvm::Expected<bool> Padded = padSharedTile(Ctx, Kernel, *V, Edits);
     if (!Padded)
       return Padded.takeError();
   }
-  return Error::success();
+  return addEdits(Edits, Out);
 }

@@ -468,7 +468,7 @@ bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
 } // namespace
 
 Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                                  tooling::Replacements &Out) const {
+                                  FileEdits &Out) const {
   KernelModel M(Ctx, Kernel);
   std::vector<tooling::Replacement> Edits;
   std::string Why;

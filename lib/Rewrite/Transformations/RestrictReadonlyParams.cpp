@@ -45,9 +45,10 @@ RestrictReadonlyParams::trigger(const MetricValues &M) const {
 }
 
 Error RestrictReadonlyParams::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                                    tooling::Replacements &Out) const {
+                                    FileEdits &Out) const {
+  tooling::Replacements Edits;
   for (const ParmVarDecl *P : readOnlyPointerParams(Ctx, Kernel))
-    if (Error E = addConstRestrict(Ctx, *P, Out))
+    if (Error E = addConstRestrict(Ctx, *P, Edits))
       return E;
-  return Error::success();
+  return addEdits(Edits, Out);
 }

@@ -601,12 +601,12 @@ TileMatmulSmem::trigger(const MetricValues &M) const {
 }
 
 Error TileMatmulSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                            tooling::Replacements &Out) const {
+                            FileEdits &Out) const {
   KernelModel M(Ctx, Kernel);
   MatmulTiler T(M);
   if (!T.run())
     return Error::success();
-  return Out.add(*T.Edit);
+  return addEdit(*T.Edit, Out);
 }
 
 std::string TileMatmulSmem::explain(ASTContext &Ctx,

@@ -106,17 +106,39 @@ bool tileTranspose(const KernelModel &M,
   if (!Cols || !Rows || !isOfParameters(*Cols) || !isOfParameters(*Rows))
     return Refuse("its guard does not bound the column and the row by "
                   "values of parameters and constants");
-  // The work: one assignment of element X * Rows + Y of one parameter from
-  // element Y * Cols + X of another.
-  if (M.work().size() != 1)
-    return Refuse("its work is not one assignment");
-  const auto *Assign = dyn_cast<BinaryOperator>(M.work().front());
+  // The work: locals that keep their values, then one assignment of
+  // element X * Rows + Y of one parameter from element Y * Cols + X of
+  // another.
+  if (M.work().empty())
+    return Refuse("it has no work");
+  std::vector<const DeclStmt *> Decls;
+  std::vector<const VarDecl *> WorkVars;
+  for (const Stmt *S : M.work().drop_back()) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      return Refuse("its work at " + M.where(S) +
+                    " is neither a declaration nor its last statement");
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || !V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit() ||
+          !V->getType()->isScalarType() || !isUnmodified(Ctx, *V))
+        return Refuse("its work at " + M.where(S) +
+                      " declares other than locals that keep their values");
+      WorkVars.push_back(V);
+    }
+    Decls.push_back(DS);
+  }
+  const auto *Assign = dyn_cast<BinaryOperator>(M.work().back());
   if (!Assign || Assign->getOpcode() != BO_Assign)
-    return Refuse("its work at " + M.where(M.work().front()) +
-                  " is not one assignment");
+    return Refuse("its work at " + M.where(M.work().back()) +
+                  " does not end in one assignment");
+  auto InWork = [&](const Stmt *E) {
+    return llvm::any_of(M.work(),
+                        [&](const Stmt *S) { return isWithin(Ctx, E, S); });
+  };
   const ModelAccess *Store = nullptr, *Load = nullptr;
   for (const ModelAccess &A : M.accesses()) {
-    if (!isWithin(Ctx, A.E, Assign))
+    if (!InWork(A.E))
       continue;
     if (!A.Array || !A.Index || A.Shared || !isa<ParmVarDecl>(A.Array))
       return Refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
@@ -156,7 +178,8 @@ bool tileTranspose(const KernelModel &M,
       return nullptr;
     if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-      if (V && V != X && V != Y && V->isLocalVarDecl()) {
+      if (V && V != X && V != Y && V->isLocalVarDecl() &&
+          !llvm::is_contained(WorkVars, V)) {
         ModelValue Val = V->getInit() ? M.value(V->getInit()) : ModelValue();
         if (!Val || Val.Value->dependsOn(
                         [](const Symbol &Sym) { return Sym.isBuiltin(); }))
@@ -171,10 +194,12 @@ bool tileTranspose(const KernelModel &M,
         return Found;
     return nullptr;
   };
-  for (const Stmt *S :
-       {static_cast<const Stmt *>(Assign->getLHS()),
-        static_cast<const Stmt *>(Assign->getRHS()),
-        static_cast<const Stmt *>(M.guardStatements().front()->getCond())}) {
+  std::vector<const Stmt *> Rewritten = {
+      Assign->getLHS(), Assign->getRHS(),
+      M.guardStatements().front()->getCond()};
+  for (const VarDecl *V : WorkVars)
+    Rewritten.push_back(V->getInit());
+  for (const Stmt *S : Rewritten) {
     const Expr *Found = ThreadRead(S);
     if (Found && !isWithin(Ctx, Found, Load->E))
       return Refuse("`" + M.text(Found) + "` at " + M.where(Found) +
@@ -210,46 +235,83 @@ bool tileTranspose(const KernelModel &M,
   auto Cond = sourceText(Ctx, If->getCond());
   auto StoreText = sourceText(Ctx, Assign->getLHS());
   auto LoadText = sourceText(Ctx, Load->E);
-  auto RHS = sourceText(Ctx, Assign->getRHS());
-  if (!Cond || !StoreText || !LoadText || !RHS || !If->getBeginLoc().isFileID())
+  if (!Cond || !StoreText || !LoadText || !If->getBeginLoc().isFileID())
     return Refuse("its guard or its work is written through a macro");
   std::string Guard = EarlyExit ? "!(" + *Cond + ")" : *Cond;
-  // The work's value with the load read from the tile.
-  CharSourceRange RR = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(Assign->getRHS()->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  CharSourceRange LR = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(Load->E->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  if (RR.isInvalid() || LR.isInvalid())
-    return Refuse("its work is written through a macro");
-  unsigned RB = SM.getFileOffset(RR.getBegin()),
-           LB = SM.getFileOffset(LR.getBegin());
-  if (LB < RB || LB - RB + LoadText->size() > RHS->size())
+  std::string Tile = freshName(Kernel, "Tile");
+  std::string Lin = freshName(Kernel, "Lin", {Tile});
+  std::string B = std::to_string(*BY);
+  std::string Read =
+      Tile + "[" + Lin + " % " + B + "][" + Lin + " / " + B + "]";
+  // The text of \p S with the load, when it holds it, read from the tile.
+  auto WithRead = [&](const Stmt *S) -> std::optional<std::string> {
+    auto Text = sourceText(Ctx, S);
+    if (!Text)
+      return std::nullopt;
+    if (!isWithin(Ctx, Load->E, S))
+      return Text;
+    CharSourceRange SR = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(S->getSourceRange()), SM,
+        Ctx.getLangOpts());
+    CharSourceRange LR = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(Load->E->getSourceRange()), SM,
+        Ctx.getLangOpts());
+    if (SR.isInvalid() || LR.isInvalid())
+      return std::nullopt;
+    unsigned SB = SM.getFileOffset(SR.getBegin()),
+             LB = SM.getFileOffset(LR.getBegin());
+    if (LB < SB || LB - SB + LoadText->size() > Text->size())
+      return std::nullopt;
+    Text->replace(LB - SB, LoadText->size(), Read);
+    return Text;
+  };
+  auto RHS = WithRead(Assign->getRHS());
+  // The work's declarations, each ending in `;`: all of them before the
+  // store, those before the load's before the load.
+  std::vector<std::string> DeclTexts, DeclsBeforeLoad;
+  for (const DeclStmt *DS : Decls) {
+    auto Text = WithRead(DS);
+    if (!Text)
+      return Refuse("its work is written through a macro");
+    if (!StringRef(*Text).rtrim().ends_with(";"))
+      *Text += ";";
+    if (!isWithin(Ctx, Load->E, DS) &&
+        DeclTexts.size() == DeclsBeforeLoad.size())
+      DeclsBeforeLoad.push_back(*Text);
+    DeclTexts.push_back(*Text);
+  }
+  if (!RHS)
     return Refuse("its work is written through a macro");
   std::string Indent = lineIndent(SM, If->getBeginLoc());
   std::string In2 = Indent + "  ";
   std::string E =
       Elem.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
-  std::string B = std::to_string(*BY);
   std::string Pad = std::to_string(32 + 32 / *BY);
   const PrintingPolicy &PP = Ctx.getPrintingPolicy();
   std::string T = X->getType().getUnqualifiedType().getAsString(PP);
   std::string TY = Y->getType().getUnqualifiedType().getAsString(PP);
   std::string XN = X->getNameAsString(), YN = Y->getNameAsString();
-  std::string Tile = freshName(Kernel, "Tile");
-  std::string Lin = freshName(Kernel, "Lin", {Tile});
-  std::string Read =
-      Tile + "[" + Lin + " % " + B + "][" + Lin + " / " + B + "]";
   std::string Value = *RHS;
-  Value.replace(LB - RB, LoadText->size(), Read);
+  // Statements under a guard: one alone, several in braces.
+  auto Guarded = [&](const std::vector<std::string> &Lines,
+                     const std::string &In) {
+    std::string G = In + "if (" + Guard + ")";
+    if (Lines.size() == 1)
+      return G + "\n" + In + "  " + Lines.front() + "\n";
+    G += " {\n";
+    for (const std::string &L : Lines)
+      G += In + "  " + L + "\n";
+    return G + In + "}\n";
+  };
+  std::vector<std::string> First = DeclsBeforeLoad, Second = DeclTexts;
+  First.push_back(Tile + "[threadIdx.y][threadIdx.x] = " + *LoadText + ";");
+  Second.push_back(*StoreText + " = " + Value + ";");
   std::string N;
   N += "// The block's " + B + " x 32 tile of the input, padded to " + Pad +
        " columns so that\n";
   N += Indent + "// the transposed reads hit distinct banks.\n";
   N += Indent + "__shared__ " + E + " " + Tile + "[" + B + "][" + Pad + "];\n";
-  N += Indent + "if (" + Guard + ")\n";
-  N += In2 + Tile + "[threadIdx.y][threadIdx.x] = " + *LoadText + ";\n";
+  N += Guarded(First, Indent);
   N += Indent + "__syncthreads();\n";
   N += Indent + "// Thread " + Lin + " writes row " + Lin + " / " + B +
        " and column " + Lin + " % " + B + " of the block's\n";
@@ -259,8 +321,7 @@ bool tileTranspose(const KernelModel &M,
   N += In2 + T + " " + XN + " = blockIdx.x * 32 + " + Lin + " / " + B + ";\n";
   N += In2 + TY + " " + YN + " = blockIdx.y * " + B + " + " + Lin + " % " + B +
        ";\n";
-  N += In2 + "if (" + Guard + ")\n";
-  N += In2 + "  " + *StoreText + " = " + Value + ";\n";
+  N += Guarded(Second, In2);
   N += Indent + "}";
   const auto *Body = cast<CompoundStmt>(Kernel.getBody());
   if (!llvm::is_contained(Body->body(), static_cast<const Stmt *>(If)))
@@ -281,7 +342,7 @@ bool tileTranspose(const KernelModel &M,
 } // namespace
 
 Error TileTransposeSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                               tooling::Replacements &Out) const {
+                               FileEdits &Out) const {
   KernelModel M(Ctx, Kernel);
   std::vector<tooling::Replacement> Edits;
   std::string Why;

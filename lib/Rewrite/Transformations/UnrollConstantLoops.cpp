@@ -132,7 +132,7 @@ UnrollConstantLoops::trigger(const MetricValues &M) const {
 }
 
 Error UnrollConstantLoops::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                                 tooling::Replacements &Out) const {
+                                 FileEdits &Out) const {
   if (!Kernel.getBody())
     return Error::success();
   const SourceManager &SM = Ctx.getSourceManager();
@@ -150,8 +150,10 @@ Error UnrollConstantLoops::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
     if (Indent.find_first_not_of(" \t") != StringRef::npos)
       continue; // the loop does not start its line
     SourceLocation Start = Loc.getLocWithOffset(-(int)Indent.size());
-    if (Error E = Out.add(tooling::Replacement(
-            SM, Start, 0, (Indent + "#pragma unroll\n").str())))
+    if (Error E =
+            addEdit(tooling::Replacement(SM, Start, 0,
+                                         (Indent + "#pragma unroll\n").str()),
+                    Out))
       return E;
   }
   return Error::success();

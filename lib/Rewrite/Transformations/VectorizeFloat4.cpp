@@ -485,7 +485,7 @@ bool Vectorizer::run() {
 } // namespace
 
 Error VectorizeFloat4::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                             tooling::Replacements &Out) const {
+                             FileEdits &Out) const {
   KernelModel M(Ctx, Kernel);
   Vectorizer V(M);
   if (!V.run())

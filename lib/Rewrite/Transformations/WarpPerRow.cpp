@@ -553,7 +553,7 @@ std::optional<std::string> WarpPerRow::trigger(const MetricValues &M) const {
 }
 
 Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                        tooling::Replacements &Out) const {
+                        FileEdits &Out) const {
   KernelModel M(Ctx, Kernel);
   RowsToWarps R(M);
   if (!R.run())

@@ -357,7 +357,7 @@ WarpShuffleReduce::trigger(const MetricValues &M) const {
 }
 
 Error WarpShuffleReduce::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                               tooling::Replacements &Out) const {
+                               FileEdits &Out) const {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel.getBody());
   if (!Body)
     return Error::success();

@@ -1,3 +1,2 @@
-// A kernel of a header: other translation units may launch it with other
-// block sizes.
+// A kernel of a header the source includes and launches.
 __global__ void in_header(float *p) { p[threadIdx.x] = 0; }

@@ -46,6 +46,16 @@ __global__ void inlineIndex(const float *in, float *out, int rows, int cols) {
            blockDim.x + threadIdx.x];
 }
 
+__global__ void offsetBuilt(const float *in, float *out, int rows, int cols) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < cols && y < rows) {
+    int at = x * rows;
+    at += y;
+    out[at] = in[y * cols + x];
+  }
+}
+
 void run(const float *in, float *out, const double *din, double *dout,
          int rows, int cols) {
   dim3 b(32, 8), g(cols / 32, rows / 8);
@@ -55,4 +65,5 @@ void run(const float *in, float *out, const double *din, double *dout,
   doubles<<<g, b>>>(din, dout, rows, cols);
   wideBlocks<<<g, dim3(64, 4)>>>(in, out, rows, cols);
   inlineIndex<<<g, b>>>(in, out, rows, cols);
+  offsetBuilt<<<g, b>>>(in, out, rows, cols);
 }
