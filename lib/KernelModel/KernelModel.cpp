@@ -253,7 +253,7 @@ void KernelModel::Builder::build() {
   M.Launches = findLaunches(Ctx, M.Kernel);
   if (!M.Launches)
     M.LaunchWhy = "its launches are not all plain `<<<...>>>` launches "
-                  "outside macros and system headers, or it is a template";
+                  "outside macros and system headers";
 }
 
 void KernelModel::Builder::describeLoop(ModelLoop &L) {

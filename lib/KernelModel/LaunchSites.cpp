@@ -255,9 +255,10 @@ bool sameValue(ASTContext &Ctx, const Expr *A, const Expr *B) {
 std::optional<std::vector<KernelLaunch>>
 autoprof::findLaunches(ASTContext &Ctx, const FunctionDecl &Kernel) {
   const SourceManager &SM = Ctx.getSourceManager();
-  // A kernel of the source or of a header it includes; its launches may
-  // lie in either.
-  if (Kernel.getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+  // A kernel of the source or of a header it includes, or an instantiation
+  // of a kernel template; its launches may lie in either file.
+  if ((Kernel.getTemplatedKind() != FunctionDecl::TK_NonTemplate &&
+       !Kernel.isTemplateInstantiation()) ||
       SM.isInSystemHeader(SM.getFileLoc(Kernel.getLocation())))
     return std::nullopt;
   LaunchCollector C(Kernel);

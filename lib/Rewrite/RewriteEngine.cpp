@@ -21,6 +21,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
+#include <optional>
+#include <set>
+#include <tuple>
 
 using namespace clang;
 using namespace autoprof;
@@ -135,6 +138,166 @@ kernelSource(const FunctionDecl &FD, ASTContext &Ctx,
   return KS;
 }
 
+/// The tokens of \p Text that are identifiers or numbers.
+std::set<std::string> wordsOf(StringRef Text) {
+  std::set<std::string> Words;
+  size_t I = 0;
+  while (I < Text.size()) {
+    if (!isalnum(static_cast<unsigned char>(Text[I])) && Text[I] != '_') {
+      ++I;
+      continue;
+    }
+    size_t J = I;
+    while (J < Text.size() &&
+           (isalnum(static_cast<unsigned char>(Text[J])) || Text[J] == '_'))
+      ++J;
+    Words.insert(Text.slice(I, J).str());
+    I = J;
+  }
+  return Words;
+}
+
+/// The words that name the template arguments of \p Spec as Clang prints
+/// them: a type's words (`float`, `unsigned`) and an integer's value.
+std::set<std::string> argumentWords(const FunctionDecl &Spec,
+                                    const PrintingPolicy &PP) {
+  std::set<std::string> Words;
+  const TemplateArgumentList *Args = Spec.getTemplateSpecializationArgs();
+  if (!Args)
+    return Words;
+  for (const TemplateArgument &A : Args->asArray()) {
+    std::string Text;
+    if (A.getKind() == TemplateArgument::Type)
+      Text = A.getAsType().getAsString(PP);
+    else if (A.getKind() == TemplateArgument::Integral)
+      Text = llvm::toString(A.getAsIntegral(), 10);
+    else
+      continue;
+    for (const std::string &W : wordsOf(Text))
+      Words.insert(W);
+  }
+  return Words;
+}
+
+/// One replacement as a comparable tuple: file, offset, length, text.
+using Edit = std::tuple<std::string, unsigned, unsigned, std::string>;
+
+/// \p E's replacements as comparable tuples.
+std::vector<Edit> flatten(const FileEdits &E) {
+  std::vector<Edit> Out;
+  for (const auto &[File, Rs] : E)
+    for (const tooling::Replacement &R : Rs)
+      Out.emplace_back(File, R.getOffset(), R.getLength(),
+                       R.getReplacementText().str());
+  return Out;
+}
+
+} // namespace
+
+/// The edits of \p T on the kernel template \p Pattern, made on each of its
+/// instantiations \p Specs: none, with the reason in \p Why, unless every
+/// instantiation gets the same edits of the template's text (their launches
+/// may get their own) and no edit of the template writes a word of a
+/// template argument that neither the template nor the text it replaces
+/// has (`float` where the template says `T`), which would tie the template
+/// to one instantiation.
+static llvm::Error templateEdits(const Transformation &T, ASTContext &Ctx,
+                                 const FunctionDecl &Pattern,
+                                 ArrayRef<const FunctionDecl *> Specs,
+                                 FileEdits &Out, std::string &Why) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The template's definition: its file, its byte range and its words.
+  const Decl *Outer = Pattern.getDescribedFunctionTemplate();
+  CharSourceRange Def = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Outer->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (Def.isInvalid()) {
+    Why = "the template's definition is written through a macro";
+    return llvm::Error::success();
+  }
+  FileID DefFile = SM.getFileID(Def.getBegin());
+  unsigned DefBegin = SM.getFileOffset(Def.getBegin()),
+           DefEnd = SM.getFileOffset(Def.getEnd());
+  std::set<std::string> Written =
+      wordsOf(Lexer::getSourceText(Def, SM, Ctx.getLangOpts()));
+  StringRef DefText = SM.getBufferData(DefFile);
+  auto Inside = [&](const std::string &File, unsigned Offset) {
+    auto FE = SM.getFileManager().getOptionalFileRef(File);
+    return FE && SM.translateFile(*FE) == DefFile && Offset >= DefBegin &&
+           Offset <= DefEnd;
+  };
+  // The edits of the template must be the same for every instantiation;
+  // those of its launches (each instantiation's own) are gathered.
+  std::optional<std::vector<Edit>> Template;
+  FileEdits Launches;
+  for (const FunctionDecl *Spec : Specs) {
+    FileEdits E;
+    if (llvm::Error Err = T.apply(Ctx, *Spec, E))
+      return Err;
+    if (editCount(E) == 0) {
+      Why = T.explain(Ctx, *Spec);
+      if (Specs.size() > 1 && !Why.empty()) {
+        std::string Name;
+        llvm::raw_string_ostream OS(Name);
+        Spec->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(),
+                                   /*Qualified=*/false);
+        Why = "in its instantiation `" + OS.str() + "`: " + Why;
+      }
+      return llvm::Error::success();
+    }
+    std::vector<Edit> Own;
+    for (const Edit &X : flatten(E)) {
+      const auto &[File, Offset, Length, Text] = X;
+      if (Inside(File, Offset)) {
+        Own.push_back(X);
+        continue;
+      }
+      bool Known = false;
+      for (const tooling::Replacement &R : Launches[File])
+        Known |= R.getOffset() == Offset && R.getLength() == Length &&
+                 R.getReplacementText() == Text;
+      if (Known)
+        continue;
+      if (llvm::Error Err = Launches[File].add(
+              tooling::Replacement(File, Offset, Length, Text))) {
+        llvm::consumeError(std::move(Err));
+        Why = "its instantiations need conflicting edits of their launches";
+        return llvm::Error::success();
+      }
+    }
+    if (Template && *Template != Own) {
+      Why = "its instantiations need different edits of the template";
+      return llvm::Error::success();
+    }
+    // A word of a template argument written into the template, which
+    // neither it nor the replaced text has (`float`, `float4` where it
+    // says `T`), ties the template to one instantiation.
+    std::set<std::string> Args = argumentWords(*Spec, Ctx.getPrintingPolicy());
+    for (const auto &[File, Offset, Length, Text] : Own) {
+      std::set<std::string> Old = wordsOf(DefText.substr(Offset, Length));
+      for (const std::string &W : wordsOf(Text)) {
+        std::string Stem = StringRef(W).rtrim("0123456789").str();
+        bool Arg = Args.count(W) || (!Stem.empty() && Args.count(Stem));
+        if (Arg && !Written.count(W) && !Old.count(W)) {
+          Why = "the edit writes `" + W +
+                "`, from a template argument of one of its instantiations, "
+                "into the template";
+          return llvm::Error::success();
+        }
+      }
+    }
+    Template = std::move(Own);
+  }
+  Out = std::move(Launches);
+  for (const auto &[File, Offset, Length, Text] : *Template)
+    if (llvm::Error Err =
+            addEdit(tooling::Replacement(File, Offset, Length, Text), Out))
+      return Err;
+  return llvm::Error::success();
+}
+
+namespace {
+
 class RewriteConsumer : public ASTConsumer {
 public:
   explicit RewriteConsumer(RewriteEngine &Engine) : Engine(Engine) {}
@@ -199,30 +362,52 @@ void RewriteEngine::run(ASTContext &Ctx) {
     Kernels.push_back(K);
     Sources.push_back(kernelSource(*FD, Ctx, Launches.Calls));
     Instances.emplace_back();
+    // A template is rewritten through its instantiations: their statements
+    // keep the template's source ranges.
+    std::vector<const FunctionDecl *> Specs;
     if (const FunctionTemplateDecl *FT = FD->getDescribedFunctionTemplate())
       for (const FunctionDecl *Spec : FT->specializations())
-        if (Spec->isTemplateInstantiation() && Spec->hasBody())
+        if (Spec->isTemplateInstantiation() && Spec->hasBody()) {
           Instances.back().push_back(analyzeKernel(*Spec, Ctx));
+          Specs.push_back(Spec);
+        }
     if (Sources.back().valid() && !Texts.count(Sources.back().File))
       Texts[Sources.back().File] =
           SM.getBufferData(SM.getFileID(FD->getBodyRBrace())).str();
+    bool IsTemplate = K.Template == TemplateKind::Primary;
     for (const Transformation *T : Transformations) {
-      if (!T->precondition(K)) {
+      auto Refuse = [&](std::string Why) {
         if (Explain)
-          Refusals.push_back({Index, T,
-                              "the kernel's static features rule it out "
-                              "(its precondition, docs/rewrites.md)"});
+          Refusals.push_back({Index, T, std::move(Why)});
+      };
+      if (IsTemplate && Specs.empty()) {
+        Refuse("the template is instantiated nowhere in this translation "
+               "unit");
+        continue;
+      }
+      bool Allowed = !IsTemplate ? T->precondition(K)
+                                 : llvm::all_of(Instances.back(),
+                                                [&](const KernelRecord &I) {
+                                                  return T->precondition(I);
+                                                });
+      if (!Allowed) {
+        Refuse("the kernel's static features rule it out (its precondition, "
+               "docs/rewrites.md)");
         continue;
       }
       FileEdits Edits;
-      if (llvm::Error E = T->apply(Ctx, *FD, Edits)) {
+      std::string Why;
+      if (llvm::Error E = IsTemplate ? templateEdits(*T, Ctx, *FD, Specs, Edits, Why)
+                                     : T->apply(Ctx, *FD, Edits)) {
         Failures.push_back(T->name().str() + " on '" + K.QualifiedName +
                            "': " + llvm::toString(std::move(E)));
         continue;
       }
       if (editCount(Edits) == 0) {
         if (Explain)
-          Refusals.push_back({Index, T, T->explain(Ctx, *FD)});
+          Refuse(!Why.empty() ? Why
+                              : T->explain(Ctx, IsTemplate ? *Specs.front()
+                                                           : *FD));
         continue;
       }
       Proposal P;

@@ -49,7 +49,8 @@ struct KernelLaunch {
 };
 
 /// Every launch of \p Kernel in the translation unit, or nullopt when the
-/// kernel is a template, is defined in a system header, is referred to
+/// kernel is a template's pattern (an instantiation has its own launches),
+/// is defined in a system header, is referred to
 /// other than by a launch (its address taken, cudaLaunchKernel), or has a
 /// launch in a system header or written through a macro. The kernel and
 /// its launches may lie in the main file or in headers it includes. The

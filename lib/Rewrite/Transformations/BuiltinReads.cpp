@@ -68,7 +68,7 @@ bool autoprof::isGlobalIndex(const ASTContext &Ctx, const Expr *E, char F) {
 
 bool autoprof::hasIndependentThreads(const KernelRecord &K) {
   auto Zero = [&](const char *F) { return K.Features.get(F).value_or(0) == 0; };
-  return K.Template == TemplateKind::None && Zero("shared_arrays") &&
+  return K.Template != TemplateKind::Primary && Zero("shared_arrays") &&
          Zero("syncthreads") && Zero("warp_shuffles") && Zero("warp_votes") &&
          Zero("uses_cooperative_groups");
 }

@@ -26,7 +26,8 @@ class Expr;
 
 namespace autoprof {
 
-/// Whether \p K is a plain function (not a template) whose threads do not
+/// Whether \p K is a plain function or an instantiation (not a template's
+/// pattern) whose threads do not
 /// cooperate: no `__shared__` arrays, barriers, warp shuffles or votes, or
 /// cooperative groups. Rewrites that regroup its work over threads or
 /// blocks need this.

@@ -27,7 +27,7 @@ StringRef LaunchBoundsTransformation::description() const {
 }
 
 bool LaunchBoundsTransformation::precondition(const KernelRecord &K) const {
-  return K.Template == TemplateKind::None && !K.Bounds;
+  return K.Template != TemplateKind::Primary && !K.Bounds;
 }
 
 std::vector<std::string> LaunchBoundsTransformation::triggerMetrics() const {

@@ -336,7 +336,7 @@ bool WarpShuffleReduce::precondition(const KernelRecord &K) const {
   auto Positive = [&](const char *F) {
     return K.Features.get(F).value_or(0) > 0;
   };
-  return K.Template == TemplateKind::None && Positive("shared_arrays") &&
+  return K.Template != TemplateKind::Primary && Positive("shared_arrays") &&
          Positive("syncthreads");
 }
 

@@ -10,10 +10,10 @@
 /// sequential `if (tid < s)`) into sequential addressing down to 64 values,
 /// then finishes it in warp 0 with `__shfl_down_sync`, without barriers.
 ///
-/// Precondition: the kernel is not a template and has shared arrays and
-/// barriers. It is edited only for a top-level loop of the exact form, after
-/// a barrier, over a `__shared__` array of blockDim.x (or more) elements of
-/// float, int or unsigned, reducing with `+=` or with fmaxf, fminf, max or
+/// Precondition: the kernel is not a template's pattern and has shared arrays
+/// and barriers. It is edited only for a top-level loop of the exact form,
+/// after a barrier, over a `__shared__` array of blockDim.x (or more) elements
+/// of float, int or unsigned, reducing with `+=` or with fmaxf, fminf, max or
 /// min, when every launch has a constant 1-D block of a power of two in
 /// [64, 1024] and nothing after the loop reads another element than the
 /// first before each thread stores its own element again.
