@@ -234,3 +234,51 @@ TEST_F(VerifierTest, RefusesAStaleCopy) {
 }
 
 } // namespace
+
+TEST_F(VerifierTest, HeadersAreSwappedWithTheSourceAndOthersRefused) {
+  std::string Header = (Dir + "/k.cuh").str();
+  writeFileAtomically(Header, "header\n");
+  O.Headers = {Header};
+  // The build sees the header too.
+  std::vector<std::string> HeaderDuringBuild;
+  struct Watching : FakeProgram {
+    std::string Header;
+    std::vector<std::string> *Seen = nullptr;
+    llvm::Expected<ChildResult> run(const ChildOptions &C) override {
+      if (C.Argv.back() == "build")
+        Seen->push_back(readFile(Header));
+      return FakeProgram::run(C);
+    }
+  } W;
+  W.Source = Source;
+  W.Header = Header;
+  W.Seen = &HeaderDuringBuild;
+  Verifier V(W, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  EXPECT_EQ(V.originalText(Header), "header\n");
+  ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+
+  auto Both = V.verify(SourceTexts{{Source, "FAST\n"}, {Header, "H2\n"}},
+                       {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Both));
+  EXPECT_EQ(Both->front().V, Verdict::Faster) << Both->front().Reason;
+  EXPECT_EQ(W.SourceDuringBuild.back(), "FAST\n");
+  EXPECT_EQ(HeaderDuringBuild.back(), "H2\n");
+  EXPECT_EQ(readFile(Source), "original\n");
+  EXPECT_EQ(readFile(Header), "header\n");
+  EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/.k.cuh.autoprof-orig"));
+
+  // A file the verifier was not given is refused before anything changes.
+  std::string Other = (Dir + "/other.cuh").str();
+  writeFileAtomically(Other, "other\n");
+  unsigned Builds = W.SourceDuringBuild.size();
+  auto Refused =
+      V.verify(SourceTexts{{Source, "FAST\n"}, {Other, "x\n"}}, {K}, J);
+  ASSERT_FALSE(static_cast<bool>(Refused));
+  EXPECT_NE(llvm::toString(Refused.takeError())
+                .find("is not the source or one of its headers"),
+            std::string::npos);
+  EXPECT_EQ(W.SourceDuringBuild.size(), Builds);
+  EXPECT_EQ(readFile(Source), "original\n");
+  EXPECT_EQ(readFile(Other), "other\n");
+}
