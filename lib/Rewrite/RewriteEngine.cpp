@@ -192,8 +192,6 @@ std::vector<Edit> flatten(const FileEdits &E) {
   return Out;
 }
 
-} // namespace
-
 /// The edits of \p T on the kernel template \p Pattern, made on each of its
 /// instantiations \p Specs: none, with the reason in \p Why, unless every
 /// instantiation gets the same edits of the template's text (their launches
@@ -201,10 +199,10 @@ std::vector<Edit> flatten(const FileEdits &E) {
 /// template argument that neither the template nor the text it replaces
 /// has (`float` where the template says `T`), which would tie the template
 /// to one instantiation.
-static llvm::Error templateEdits(const Transformation &T, ASTContext &Ctx,
-                                 const FunctionDecl &Pattern,
-                                 ArrayRef<const FunctionDecl *> Specs,
-                                 FileEdits &Out, std::string &Why) {
+llvm::Error templateEdits(const Transformation &T, ASTContext &Ctx,
+                          const FunctionDecl &Pattern,
+                          ArrayRef<const FunctionDecl *> Specs, FileEdits &Out,
+                          std::string &Why) {
   const SourceManager &SM = Ctx.getSourceManager();
   // The template's definition: its file, its byte range and its words.
   const Decl *Outer = Pattern.getDescribedFunctionTemplate();
@@ -295,8 +293,6 @@ static llvm::Error templateEdits(const Transformation &T, ASTContext &Ctx,
       return Err;
   return llvm::Error::success();
 }
-
-namespace {
 
 class RewriteConsumer : public ASTConsumer {
 public:
@@ -397,17 +393,18 @@ void RewriteEngine::run(ASTContext &Ctx) {
       }
       FileEdits Edits;
       std::string Why;
-      if (llvm::Error E = IsTemplate ? templateEdits(*T, Ctx, *FD, Specs, Edits, Why)
-                                     : T->apply(Ctx, *FD, Edits)) {
+      if (llvm::Error E = IsTemplate
+                              ? templateEdits(*T, Ctx, *FD, Specs, Edits, Why)
+                              : T->apply(Ctx, *FD, Edits)) {
         Failures.push_back(T->name().str() + " on '" + K.QualifiedName +
                            "': " + llvm::toString(std::move(E)));
         continue;
       }
       if (editCount(Edits) == 0) {
         if (Explain)
-          Refuse(!Why.empty() ? Why
-                              : T->explain(Ctx, IsTemplate ? *Specs.front()
-                                                           : *FD));
+          Refuse(!Why.empty()
+                     ? Why
+                     : T->explain(Ctx, IsTemplate ? *Specs.front() : *FD));
         continue;
       }
       Proposal P;

@@ -211,8 +211,7 @@ Error Verifier::build(const SourceTexts &Texts, StringRef Tag,
       continue;
     std::string Backup = backupPath(Path);
     if (std::error_code EC = sys::fs::copy_file(Path, Backup)) {
-      Error Back = putBack();
-      consumeError(std::move(Back));
+      consumeError(putBack());
       return createStringError("cannot copy '%s' to '%s': %s", Path.c_str(),
                                Backup.c_str(), EC.message().c_str());
     }
