@@ -256,6 +256,65 @@ void KernelModel::Builder::build() {
                   "outside macros and system headers";
 }
 
+/// Whether \p Inc multiplies or divides \p V by a constant of at least 2:
+/// `V *= C`, `V /= C`, `V <<= K`, `V >>= K`, `V = V * C`, `V = C * V`,
+/// `V = V / C`, `V = V << K`, `V = V >> K`, `V += V`, `V = V + V`.
+static bool scaleOf(const ASTContext &Ctx, const Expr *Inc, const VarDecl *V,
+                    int64_t &Factor, bool &Divides) {
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Inc);
+  if (!B)
+    return false;
+  auto Constant = [&](const Expr *E) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    return R.Val.getInt().tryExtValue();
+  };
+  BinaryOperatorKind Op;
+  const Expr *L, *R;
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(B)) {
+    if (!refersTo(CA->getLHS(), V))
+      return false;
+    Op = BinaryOperator::getOpForCompoundAssignment(CA->getOpcode());
+    L = CA->getLHS();
+    R = CA->getRHS();
+  } else {
+    const auto *Rhs =
+        dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+    if (B->getOpcode() != BO_Assign || !refersTo(B->getLHS(), V) || !Rhs)
+      return false;
+    Op = Rhs->getOpcode();
+    L = Rhs->getLHS();
+    R = Rhs->getRHS();
+    // `V = C * V`.
+    if (Op == BO_Mul && !refersTo(L, V))
+      std::swap(L, R);
+    if (!refersTo(L, V))
+      return false;
+  }
+  if (Op == BO_Add && refersTo(R, V)) {
+    Factor = 2;
+    Divides = false;
+    return true;
+  }
+  std::optional<int64_t> C = Constant(R);
+  if (!C)
+    return false;
+  if (Op == BO_Shl || Op == BO_Shr) {
+    if (*C < 1 || *C > 30)
+      return false;
+    Factor = int64_t(1) << *C;
+  } else if (Op == BO_Mul || Op == BO_Div) {
+    if (*C < 2)
+      return false;
+    Factor = *C;
+  } else {
+    return false;
+  }
+  Divides = Op == BO_Shr || Op == BO_Div;
+  return true;
+}
+
 void KernelModel::Builder::describeLoop(ModelLoop &L) {
   const auto *F = cast<ForStmt>(L.S);
   std::string At = "the loop at " + M.where(F);
@@ -303,6 +362,15 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   if (!UnitStep && (!StepExpr || mentions(StepExpr, V))) {
     L.Why =
         At + " does not step `" + V->getNameAsString() + "` by a fixed amount";
+    // A loop that scales its variable: `s *= 2`, `s >>= 1`.
+    int64_t Factor = 0;
+    bool Divides = false;
+    if (scaleOf(Ctx, Inc, V, Factor, Divides) &&
+        onlyReadIn(Ctx, V, F->getBody()) && onlyReadIn(Ctx, V, F->getCond())) {
+      L.Factor = Factor;
+      L.Divides = Divides;
+      L.FirstExpr = First;
+    }
     return;
   }
   // The end: V < E, V <= E, E > V, E >= V.
@@ -870,7 +938,7 @@ private:
     // The variable of an enclosing counted loop.
     int Best = -1;
     for (unsigned I = 0; I < Loops.size(); ++I)
-      if (Loops[I].Var == V && isWithin(Ctx, DR, Loops[I].S) &&
+      if (Loops[I].symbolVar() == V && isWithin(Ctx, DR, Loops[I].S) &&
           !isWithin(Ctx, DR, cast<ForStmt>(Loops[I].S)->getInit()))
         if (Best < 0 || isWithin(Ctx, Loops[I].S, Loops[Best].S))
           Best = I;

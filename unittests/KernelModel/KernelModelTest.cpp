@@ -313,6 +313,63 @@ void run(const int *p, float *y, int n) {
   EXPECT_FALSE(constantDims(M.context(), M.launches()->front().Grid));
 }
 
+TEST_F(KernelModelTest, GeometricLoopsInEverySpelling) {
+  // Each loop halves or doubles its variable; the spelling of the step
+  // must not matter.
+  const char *Halving[] = {"s /= 2", "s >>= 1", "s = s / 2", "s = s >> 1"};
+  for (const char *Step : Halving) {
+    std::string Code = std::string(R"cu(#define B 256
+__global__ void k(float *a) {
+  __shared__ float t[B];
+  for (unsigned s = B / 2; s > 0; )cu") +
+                       Step + R"cu()
+    t[threadIdx.x] += t[s];
+  a[0] = t[0];
+})cu";
+    const KernelModel &M = model(Code);
+    ASSERT_EQ(M.loops().size(), 1u) << Step;
+    const ModelLoop &L = M.loops()[0];
+    EXPECT_FALSE(L.counted()) << Step;
+    EXPECT_TRUE(L.geometric()) << Step;
+    EXPECT_EQ(L.Factor, 2) << Step;
+    EXPECT_TRUE(L.Divides) << Step;
+    ASSERT_TRUE(L.symbolVar()) << Step;
+    EXPECT_EQ(L.symbolVar()->getName(), "s");
+  }
+  const char *Doubling[] = {"s *= 2", "s <<= 1", "s = 2 * s", "s += s",
+                            "s = s + s"};
+  for (const char *Step : Doubling) {
+    std::string Code = std::string(R"cu(__global__ void k(float *a) {
+  for (int s = 1; s < 512; )cu") +
+                       Step + R"cu()
+    a[threadIdx.x] += a[threadIdx.x + s];
+})cu";
+    const KernelModel &M = model(Code);
+    ASSERT_EQ(M.loops().size(), 1u) << Step;
+    const ModelLoop &L = M.loops()[0];
+    EXPECT_TRUE(L.geometric()) << Step;
+    EXPECT_EQ(L.Factor, 2) << Step;
+    EXPECT_FALSE(L.Divides) << Step;
+  }
+  // A variable also changed in the body is neither counted nor geometric,
+  // and a constant step by another factor is kept as its own factor.
+  const KernelModel &Changed = model(R"cu(__global__ void k(float *a) {
+  for (int s = 1; s < 512; s *= 2) {
+    a[s] = 0;
+    s += 1;
+  }
+})cu");
+  ASSERT_EQ(Changed.loops().size(), 1u);
+  EXPECT_FALSE(Changed.loops()[0].geometric());
+  EXPECT_FALSE(Changed.loops()[0].Why.empty());
+  const KernelModel &Four = model(R"cu(__global__ void k(float *a) {
+  for (int s = 1; s < 512; s <<= 2)
+    a[s] = 0;
+})cu");
+  ASSERT_EQ(Four.loops().size(), 1u);
+  EXPECT_EQ(Four.loops()[0].Factor, 4);
+}
+
 } // namespace
 
 namespace {

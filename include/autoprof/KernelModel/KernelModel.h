@@ -87,8 +87,24 @@ struct ModelLoop {
   /// The enclosing model loop, or -1.
   int Parent = -1;
   std::string Why;
+  /// For a loop that is not counted because it multiplies or divides its
+  /// variable by a constant each iteration (`s *= 2`, `s <<= 1`,
+  /// `s = s / 2`, `s >>= 1`) and changes it nowhere else: the factor (2 for
+  /// all of these), and whether the loop divides. The variable (InitVar) is
+  /// then a loop symbol inside the loop, and its first value as written is
+  /// FirstExpr; zero for other loops.
+  int64_t Factor = 0;
+  bool Divides = false;
+  const clang::Expr *FirstExpr = nullptr;
 
   bool counted() const { return Var != nullptr; }
+  /// Whether the loop scales its variable by Factor (see Factor).
+  bool geometric() const { return Factor > 1; }
+  /// The variable that is a loop symbol inside the loop: Var, or InitVar of
+  /// a geometric loop; null for other loops.
+  const clang::VarDecl *symbolVar() const {
+    return Var ? Var : geometric() ? InitVar : nullptr;
+  }
 };
 
 /// One access to memory: `P[i]`, `*(P + i)`, `S[i][j]`.

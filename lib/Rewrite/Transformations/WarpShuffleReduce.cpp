@@ -5,15 +5,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpShuffleReduce.h"
-#include "BuiltinReads.h"
+#include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+
+#include <set>
 
 using namespace clang;
 using namespace autoprof;
@@ -21,90 +23,11 @@ using llvm::Error;
 
 namespace {
 
-const VarDecl *refVar(const ASTContext &Ctx, const Expr *E) {
-  const auto *DR = dyn_cast<DeclRefExpr>(stripCasts(Ctx, E));
-  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-}
-
-bool isSyncthreads(const Stmt *S) {
+bool isBarrier(const Stmt *S) {
   const auto *CE = dyn_cast_or_null<CallExpr>(S);
   const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
   return FD && FD->getIdentifier() && FD->getName() == "__syncthreads" &&
          CE->getNumArgs() == 0;
-}
-
-/// \p S itself, or the only statement of a compound \p S.
-const Stmt *onlyStmt(const Stmt *S) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    return CS->size() == 1 ? CS->body_front() : nullptr;
-  return S;
-}
-
-bool hasValue(const ASTContext &Ctx, const Expr *E, int64_t V) {
-  return E && evaluateInt(E->IgnoreParenImpCasts(), Ctx) == V;
-}
-
-/// `A[Tid]`: returns A.
-const VarDecl *elementAt(const ASTContext &Ctx, const Expr *E,
-                         const VarDecl *Tid) {
-  const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
-  if (!AS || refVar(Ctx, AS->getIdx()) != Tid)
-    return nullptr;
-  return refVar(Ctx, AS->getBase());
-}
-
-/// `A[Tid + S]` or `A[S + Tid]`.
-bool isPartner(const ASTContext &Ctx, const Expr *E, const VarDecl *A,
-               const VarDecl *Tid, const VarDecl *S) {
-  const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
-  if (!AS || refVar(Ctx, AS->getBase()) != A)
-    return false;
-  const auto *Add = dyn_cast<BinaryOperator>(stripCasts(Ctx, AS->getIdx()));
-  return Add && Add->getOpcode() == BO_Add &&
-         ((refVar(Ctx, Add->getLHS()) == Tid &&
-           refVar(Ctx, Add->getRHS()) == S) ||
-          (refVar(Ctx, Add->getLHS()) == S &&
-           refVar(Ctx, Add->getRHS()) == Tid));
-}
-
-/// One level of the tree: `A[Tid] += A[Tid + S]` (Combine empty) or
-/// `A[Tid] = F(A[Tid], A[Tid + S])` with F one of fmaxf, fminf, max, min
-/// (Combine = F).
-struct Step {
-  const VarDecl *Array = nullptr;
-  std::string Combine;
-};
-
-std::optional<Step> matchStep(const ASTContext &Ctx, const Stmt *St,
-                              const VarDecl *Tid, const VarDecl *S) {
-  const auto *E = dyn_cast_or_null<Expr>(St);
-  if (!E)
-    return std::nullopt;
-  E = E->IgnoreParens();
-  if (const auto *CA = dyn_cast<CompoundAssignOperator>(E)) {
-    const VarDecl *A = elementAt(Ctx, CA->getLHS(), Tid);
-    if (CA->getOpcode() != BO_AddAssign || !A ||
-        !isPartner(Ctx, CA->getRHS(), A, Tid, S))
-      return std::nullopt;
-    return Step{A, ""};
-  }
-  const auto *BO = dyn_cast<BinaryOperator>(E);
-  if (!BO || BO->getOpcode() != BO_Assign)
-    return std::nullopt;
-  const VarDecl *A = elementAt(Ctx, BO->getLHS(), Tid);
-  const auto *Call = dyn_cast<CallExpr>(BO->getRHS()->IgnoreParenImpCasts());
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!A || !FD || !FD->getIdentifier() || Call->getNumArgs() != 2 ||
-      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
-    return std::nullopt;
-  StringRef F = FD->getName();
-  if (F != "fmaxf" && F != "fminf" && F != "max" && F != "min")
-    return std::nullopt;
-  const Expr *X = Call->getArg(0), *Y = Call->getArg(1);
-  if (!(elementAt(Ctx, X, Tid) == A && isPartner(Ctx, Y, A, Tid, S)) &&
-      !(elementAt(Ctx, Y, Tid) == A && isPartner(Ctx, X, A, Tid, S)))
-    return std::nullopt;
-  return Step{A, F.str()};
 }
 
 bool containsExit(const Stmt *S) {
@@ -133,194 +56,576 @@ const ArraySubscriptExpr *subscriptOf(ASTContext &Ctx, const DeclRefExpr *DR) {
   return AS && AS->getBase() == Decay ? AS : nullptr;
 }
 
+/// The shuffle rewrite of one tree-reduction loop.
+struct TreeLoop {
+  const ForStmt *Loop = nullptr;
+  const VarDecl *Var = nullptr;
+  /// Whether the loop halves its variable from half the block down to 1
+  /// (sequential addressing); else it doubles it from 1 (interleaved or
+  /// strided).
+  bool Halves = false;
+  /// Whether the element of a thread is 2 * s * t (strided), not t.
+  bool Strided = false;
+  const IfStmt *If = nullptr;
+  const VarDecl *Array = nullptr;
+  /// Empty for a sum, else the function that combines two values.
+  std::string Combine;
+  /// The element's and the partner's index expressions in the update.
+  std::vector<const Expr *> ElementIdx;
+  const Expr *PartnerIdx = nullptr;
+  /// A local of the loop's body that holds the element's index, when the
+  /// update reads the element through it and the partner as `I + s`.
+  const VarDecl *IndexVar = nullptr;
+  /// How the thread's index is written after the loop.
+  std::string Tid;
+};
+
+/// Finds the tree reductions of a kernel on its model.
+class TreeFinder {
+public:
+  explicit TreeFinder(const KernelModel &M) : M(M), Ctx(M.context()) {}
+
+  /// The loops to rewrite, or an empty list with the reason in Why.
+  std::vector<TreeLoop> find();
+  std::string Why;
+
+private:
+  bool launchBlocks();
+  std::optional<TreeLoop> match(llvm::ArrayRef<const Stmt *> Body, size_t I);
+  bool matchUpdate(const Stmt *S, TreeLoop &T, const Symbol &Sym,
+                   std::string &W);
+  bool isBlockSize(const Polynomial &P) const;
+  bool isThread(const Expr *E) const;
+  bool valueIs(const Expr *E, const Polynomial &P) const;
+  const ModelAccess *accessAt(const Expr *E) const;
+  bool readsOnlyFirst(llvm::ArrayRef<const Stmt *> Rest, const VarDecl *A);
+  std::string tidText(const TreeLoop &T, llvm::ArrayRef<const Stmt *> Before);
+
+  const KernelModel &M;
+  ASTContext &Ctx;
+  /// The constant block sizes of the launches.
+  std::set<int64_t> Blocks;
+};
+
+bool TreeFinder::launchBlocks() {
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(Why);
+  if (!Launches)
+    return false;
+  for (const KernelLaunch &L : *Launches) {
+    std::string At = "the launch at " + M.where(L.Call);
+    std::optional<Dim3> B = constantDims(Ctx, L.Block);
+    if (!B) {
+      Why = At + " has a block that is not a compile-time constant";
+      return false;
+    }
+    if ((*B)[1] != 1 || (*B)[2] != 1) {
+      Why = At + " has a block of more than one dimension";
+      return false;
+    }
+    int64_t N = (*B)[0];
+    if (N < 64 || N > 1024 || (N & (N - 1))) {
+      Why = At + " has blocks of " + std::to_string(N) +
+            " threads, not a power of two from 64 to 1024";
+      return false;
+    }
+    Blocks.insert(N);
+  }
+  return true;
+}
+
+bool TreeFinder::valueIs(const Expr *E, const Polynomial &P) const {
+  ModelValue V = M.value(E);
+  return V && *V.Value == P;
+}
+
+bool TreeFinder::isThread(const Expr *E) const {
+  return valueIs(E, Polynomial::symbol(Symbol::threadIdx(0)));
+}
+
+/// Whether \p P is the block size: blockDim.x, or the constant that every
+/// launch's block has.
+bool TreeFinder::isBlockSize(const Polynomial &P) const {
+  if (P == Polynomial::symbol(Symbol::blockDim(0)))
+    return true;
+  std::optional<int64_t> C = P.constantValue();
+  return C && Blocks.size() == 1 && *Blocks.begin() == *C;
+}
+
+const ModelAccess *TreeFinder::accessAt(const Expr *E) const {
+  E = E->IgnoreParenImpCasts();
+  for (const ModelAccess &A : M.accesses())
+    if (A.E == E)
+      return &A;
+  return nullptr;
+}
+
+/// Matches the update `A[e] += A[p]`, `A[e] = A[e] + A[p]` or
+/// `A[e] = f(A[e], A[p])` (either order; f a minimum or maximum) of a
+/// `__shared__` array A with p = e + s, s the loop's variable.
+bool TreeFinder::matchUpdate(const Stmt *S, TreeLoop &T, const Symbol &Sym,
+                             std::string &W) {
+  const auto *B = dyn_cast_or_null<BinaryOperator>(S);
+  W = "the update at " + (S ? M.where(S) : std::string("the loop")) +
+      " is not `A[i] += A[i + " + T.Var->getNameAsString() +
+      "]` or `A[i] = f(A[i], A[i + " + T.Var->getNameAsString() +
+      "])` with f a minimum or maximum";
+  if (!B || (B->getOpcode() != BO_AddAssign && B->getOpcode() != BO_Assign))
+    return false;
+  const ModelAccess *Elem = accessAt(B->getLHS());
+  if (!Elem || !Elem->Index || !Elem->Array)
+    return false;
+  std::vector<const Expr *> Operands;
+  const Expr *RHS = B->getRHS()->IgnoreParenImpCasts();
+  if (B->getOpcode() == BO_AddAssign) {
+    Operands = {RHS};
+  } else if (const auto *Add = dyn_cast<BinaryOperator>(RHS);
+             Add && Add->getOpcode() == BO_Add) {
+    Operands = {Add->getLHS(), Add->getRHS()};
+  } else if (const auto *Call = dyn_cast<CallExpr>(RHS)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || !FD->getIdentifier() || Call->getNumArgs() != 2 ||
+        !FD->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+        !llvm::is_contained({"fmaxf", "fminf", "fmax", "fmin", "max", "min"},
+                            FD->getName()))
+      return false;
+    T.Combine = FD->getName().str();
+    Operands = {Call->getArg(0), Call->getArg(1)};
+  } else {
+    return false;
+  }
+  std::optional<Polynomial> Partner =
+      Polynomial::add(*Elem->Index, Polynomial::symbol(Sym));
+  if (!Partner)
+    return false;
+  T.Array = Elem->Array;
+  T.ElementIdx = {cast<ArraySubscriptExpr>(Elem->E)->getIdx()};
+  T.PartnerIdx = nullptr;
+  for (const Expr *O : Operands) {
+    const ModelAccess *A = accessAt(O);
+    if (!A || A->Array != T.Array || !A->Index || !A->Read ||
+        !isa<ArraySubscriptExpr>(A->E))
+      return false;
+    const Expr *Idx = cast<ArraySubscriptExpr>(A->E)->getIdx();
+    if (*A->Index == *Partner && !T.PartnerIdx)
+      T.PartnerIdx = Idx;
+    else if (*A->Index == *Elem->Index && Operands.size() == 2 &&
+             T.ElementIdx.size() == 1)
+      T.ElementIdx.push_back(Idx);
+    else
+      return false;
+  }
+  if (!T.PartnerIdx || T.ElementIdx.size() != Operands.size())
+    return false;
+  if (!T.Array->isLocalVarDecl() || !T.Array->hasAttr<CUDASharedAttr>()) {
+    W = "the update at " + M.where(S) + " does not reduce a `__shared__` array";
+    return false;
+  }
+  W.clear();
+  return true;
+}
+
 /// Whether the statements after the loop, \p Rest, read no element of \p A
-/// but the first before every thread stores its own element `A[Tid]` again:
-/// elements other than the first hold other partial results after the edit.
-bool readsOnlyFirst(ASTContext &Ctx, llvm::ArrayRef<const Stmt *> Rest,
-                    const VarDecl *A, const VarDecl *Tid) {
+/// but the first before every thread stores its own element again: elements
+/// other than the first hold other partial results after the edit.
+bool TreeFinder::readsOnlyFirst(llvm::ArrayRef<const Stmt *> Rest,
+                                const VarDecl *A) {
   bool MayExit = false;
   for (const Stmt *S : Rest) {
     const auto *Store = dyn_cast<BinaryOperator>(S);
-    if (!MayExit && Store && Store->getOpcode() == BO_Assign &&
-        elementAt(Ctx, Store->getLHS(), Tid) == A &&
-        referencesTo(Store->getRHS(), A).empty())
-      return true;
+    if (!MayExit && Store && Store->getOpcode() == BO_Assign)
+      if (const ModelAccess *Own = accessAt(Store->getLHS());
+          Own && Own->Array == A && Own->Index &&
+          *Own->Index == Polynomial::symbol(Symbol::threadIdx(0)) &&
+          referencesTo(Store->getRHS(), A).empty())
+        return true;
     for (const DeclRefExpr *DR : referencesTo(S, A)) {
       const ArraySubscriptExpr *AS = subscriptOf(Ctx, DR);
       const auto *Load =
           AS ? dyn_cast_or_null<ImplicitCastExpr>(parentOf(Ctx, AS)) : nullptr;
-      if (!AS || !hasValue(Ctx, AS->getIdx(), 0) || !Load ||
-          Load->getCastKind() != CK_LValueToRValue)
+      if (!AS || !valueIs(AS->getIdx(), Polynomial()) || !Load ||
+          Load->getCastKind() != CK_LValueToRValue) {
+        Why = "`" + A->getNameAsString() + "` is read at " + M.where(DR) +
+              " after the reduction, at another element than the first";
         return false;
+      }
     }
     MayExit |= containsExit(S);
   }
   return true;
 }
 
-/// A tree reduction loop of the kernel's body and how to rewrite it.
-struct TreeLoop {
-  const ForStmt *Loop = nullptr;
-  const VarDecl *S = nullptr;
-  const VarDecl *Tid = nullptr;
-  const IfStmt *If = nullptr;
-  bool Interleaved = false;
-  /// Strided: the element index `Index = 2 * S * Tid`, or null.
-  const VarDecl *Index = nullptr;
-  Step Op;
-};
-
-/// `for (T S = 1; S < blockDim.x; S *= 2) { if (Tid % (2 * S) == 0) Op;
-/// __syncthreads(); }` (interleaved) or `for (T S = blockDim.x / 2; S > 0;
-/// S >>= 1) { if (Tid < S) Op; __syncthreads(); }` (sequential), or
-/// `for (T S = 1; S < blockDim.x; S *= 2) { T Index = 2 * S * Tid;
-/// if (Index < blockDim.x) Op; __syncthreads(); }` (strided, Op on Index).
-std::optional<TreeLoop> matchLoop(ASTContext &Ctx, const Stmt *St) {
-  TreeLoop L;
-  L.Loop = dyn_cast<ForStmt>(St);
-  if (!L.Loop || L.Loop->getConditionVariable())
-    return std::nullopt;
-  const auto *Init = dyn_cast_or_null<DeclStmt>(L.Loop->getInit());
-  if (!Init || !Init->isSingleDecl())
-    return std::nullopt;
-  L.S = dyn_cast<VarDecl>(Init->getSingleDecl());
-  if (!L.S || !L.S->getInit() || !L.S->getType()->isIntegerType() ||
-      Ctx.getTypeSize(L.S->getType()) < 32)
-    return std::nullopt;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(L.Loop->getBody());
-  if (!Body || (Body->size() != 2 && Body->size() != 3) ||
-      !isSyncthreads(Body->body_back()))
-    return std::nullopt;
-  if (Body->size() == 3) {
-    const auto *DS = dyn_cast<DeclStmt>(Body->body_front());
-    L.Index = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
-                                       : nullptr;
-    if (!L.Index || !L.Index->getInit() ||
-        !L.Index->getType()->isIntegerType() ||
-        Ctx.getTypeSize(L.Index->getType()) < 32 ||
-        !isUnmodified(Ctx, *L.Index))
-      return std::nullopt;
-  }
-  L.If = dyn_cast<IfStmt>(Body->body_begin()[Body->size() - 2]);
-  if (!L.If || L.If->getInit() || L.If->getConditionVariable() ||
-      L.If->getElse() || L.If->isConstexpr())
-    return std::nullopt;
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-      L.Loop->getCond()->IgnoreParenImpCasts());
-  const auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(
-      L.Loop->getInc() ? L.Loop->getInc()->IgnoreParens() : nullptr);
-  const auto *Guard =
-      dyn_cast<BinaryOperator>(L.If->getCond()->IgnoreParenImpCasts());
-  if (!Cond || !Inc || !Guard || refVar(Ctx, Cond->getLHS()) != L.S ||
-      refVar(Ctx, Inc->getLHS()) != L.S)
-    return std::nullopt;
-  const Expr *Start = L.S->getInit()->IgnoreParenImpCasts();
-  if (hasValue(Ctx, Start, 1)) {
-    // Interleaved: S = 1; S < blockDim.x; S *= 2 (or S <<= 1), and
-    // Tid % (2 * S) == 0.
-    L.Interleaved = true;
-    if (Cond->getOpcode() != BO_LT ||
-        !isBuiltin(Ctx, Cond->getRHS(), "blockDim", 'x') ||
-        !((Inc->getOpcode() == BO_MulAssign &&
-           hasValue(Ctx, Inc->getRHS(), 2)) ||
-          (Inc->getOpcode() == BO_ShlAssign &&
-           hasValue(Ctx, Inc->getRHS(), 1))))
-      return std::nullopt;
-    // `2 * S` or `S * 2`.
-    auto IsTwiceS = [&](const Expr *E) {
-      const auto *Twice = dyn_cast<BinaryOperator>(stripCasts(Ctx, E));
-      return Twice && Twice->getOpcode() == BO_Mul &&
-             ((hasValue(Ctx, Twice->getLHS(), 2) &&
-               refVar(Ctx, Twice->getRHS()) == L.S) ||
-              (refVar(Ctx, Twice->getLHS()) == L.S &&
-               hasValue(Ctx, Twice->getRHS(), 2)));
-    };
-    if (L.Index) {
-      // Strided: Index = 2 * S * Tid (or Tid * (2 * S)), and
-      // Index < blockDim.x.
-      const auto *Mul =
-          dyn_cast<BinaryOperator>(stripCasts(Ctx, L.Index->getInit()));
-      if (Guard->getOpcode() != BO_LT ||
-          refVar(Ctx, Guard->getLHS()) != L.Index ||
-          !isBuiltin(Ctx, Guard->getRHS(), "blockDim", 'x') || !Mul ||
-          Mul->getOpcode() != BO_Mul)
-        return std::nullopt;
-      if (IsTwiceS(Mul->getLHS()))
-        L.Tid = refVar(Ctx, Mul->getRHS());
-      else if (IsTwiceS(Mul->getRHS()))
-        L.Tid = refVar(Ctx, Mul->getLHS());
-    } else {
-      if (Guard->getOpcode() != BO_EQ || !hasValue(Ctx, Guard->getRHS(), 0))
-        return std::nullopt;
-      const auto *Rem =
-          dyn_cast<BinaryOperator>(stripCasts(Ctx, Guard->getLHS()));
-      if (!Rem || Rem->getOpcode() != BO_Rem || !IsTwiceS(Rem->getRHS()))
-        return std::nullopt;
-      L.Tid = refVar(Ctx, Rem->getLHS());
+/// The thread's index as the code after the loop can write it: a local of
+/// the kernel's body declared before the loop, never modified, that holds
+/// threadIdx.x; else `threadIdx.x`.
+std::string TreeFinder::tidText(const TreeLoop &T,
+                                llvm::ArrayRef<const Stmt *> Before) {
+  for (const Stmt *S : Before) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      continue;
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (V && V->getInit() && V->getType()->isIntegerType() &&
+          Ctx.getTypeSize(V->getType()) >= 32 && isUnmodified(Ctx, *V) &&
+          isThread(V->getInit()))
+        return V->getNameAsString();
     }
-  } else {
-    if (L.Index)
-      return std::nullopt;
-    // Sequential: S = blockDim.x / 2 (or >> 1); S > 0; S >>= 1 (or /= 2),
-    // and Tid < S.
-    const auto *Half = dyn_cast<BinaryOperator>(stripCasts(Ctx, Start));
-    if (!Half || !isBuiltin(Ctx, Half->getLHS(), "blockDim", 'x') ||
-        !((Half->getOpcode() == BO_Div && hasValue(Ctx, Half->getRHS(), 2)) ||
-          (Half->getOpcode() == BO_Shr && hasValue(Ctx, Half->getRHS(), 1))))
-      return std::nullopt;
-    if (Cond->getOpcode() != BO_GT || !hasValue(Ctx, Cond->getRHS(), 0) ||
-        !((Inc->getOpcode() == BO_ShrAssign &&
-           hasValue(Ctx, Inc->getRHS(), 1)) ||
-          (Inc->getOpcode() == BO_DivAssign &&
-           hasValue(Ctx, Inc->getRHS(), 2))))
-      return std::nullopt;
-    if (Guard->getOpcode() != BO_LT || refVar(Ctx, Guard->getRHS()) != L.S)
-      return std::nullopt;
-    L.Tid = refVar(Ctx, Guard->getLHS());
   }
-  // Tid = threadIdx.x, never changed.
-  if (!L.Tid || L.Tid == L.S || !L.Tid->isLocalVarDecl() || !L.Tid->getInit() ||
-      !L.Tid->getType()->isIntegerType() ||
-      Ctx.getTypeSize(L.Tid->getType()) < 32 ||
-      !isBuiltin(Ctx, L.Tid->getInit(), "threadIdx", 'x') ||
-      !isUnmodified(Ctx, *L.Tid))
-    return std::nullopt;
-  if (L.Index == L.Tid || L.Index == L.S)
-    return std::nullopt;
-  auto Op =
-      matchStep(Ctx, onlyStmt(L.If->getThen()), L.Index ? L.Index : L.Tid, L.S);
-  if (!Op)
-    return std::nullopt;
-  L.Op = *Op;
-  return L;
+  return "threadIdx.x";
 }
 
-/// Whether \p A is a `__shared__` array of the kernel of at least \p Size
-/// elements (any size when `extern`) of float, int or unsigned, whose every
-/// reference is subscripted.
-bool isSharedArray(ASTContext &Ctx, const FunctionDecl &Kernel,
-                   const VarDecl *A, int64_t Size) {
-  if (!A->isLocalVarDecl() || !A->hasAttr<CUDASharedAttr>())
-    return false;
-  const ArrayType *AT = Ctx.getAsArrayType(A->getType());
-  if (!AT)
-    return false;
-  if (const auto *CAT = dyn_cast<ConstantArrayType>(AT)) {
-    if (CAT->getSize().getZExtValue() < (uint64_t)Size)
-      return false;
-  } else if (!isa<IncompleteArrayType>(AT) || !A->hasExternalStorage()) {
-    return false;
+std::optional<TreeLoop> TreeFinder::match(llvm::ArrayRef<const Stmt *> Body,
+                                          size_t I) {
+  const auto *F = cast<ForStmt>(Body[I]);
+  const ModelLoop &L = M.loops()[M.loopIndex(F)];
+  std::string At = "the loop at " + M.where(F);
+  TreeLoop T;
+  T.Loop = F;
+  T.Var = L.InitVar;
+  std::string SN = T.Var->getNameAsString();
+  if (L.Factor != 2) {
+    Why =
+        At + " scales `" + SN + "` by " + std::to_string(L.Factor) + ", not 2";
+    return std::nullopt;
   }
-  QualType E = AT->getElementType().getCanonicalType();
-  if (E.isVolatileQualified())
-    return false;
-  E = E.getUnqualifiedType();
-  if (E != Ctx.FloatTy && E != Ctx.IntTy && E != Ctx.UnsignedIntTy)
-    return false;
-  for (const DeclRefExpr *DR : referencesTo(Kernel.getBody(), A))
-    if (!subscriptOf(Ctx, DR))
+  T.Halves = L.Divides;
+  if (!T.Var->getType()->isIntegerType() ||
+      Ctx.getTypeSize(T.Var->getType()) < 32) {
+    Why = At + " counts with a type narrower than 32 bits";
+    return std::nullopt;
+  }
+  if (!F->getBeginLoc().isFileID() || !F->getEndLoc().isFileID()) {
+    Why = At + " is written through a macro";
+    return std::nullopt;
+  }
+  // Its variable is not read after it: the edit ends it elsewhere.
+  if (!L.DeclaredByLoop)
+    for (const Stmt *S : Body.drop_front(I + 1))
+      if (mentions(S, T.Var)) {
+        Why = "`" + SN + "` is read after " + At;
+        return std::nullopt;
+      }
+  Symbol Sym = Symbol::loopVar(M.loopIndex(F), SN);
+  Polynomial S = Polynomial::symbol(Sym);
+
+  // The first value and the end: from half the block while s > 0, or from
+  // 1 while s < the block.
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  auto CondIs = [&](BinaryOperatorKind Op, const Polynomial &Rhs) {
+    if (!Cond)
       return false;
-  return true;
+    BinaryOperatorKind Swapped = BinaryOperator::reverseComparisonOp(Op);
+    return (Cond->getOpcode() == Op && valueIs(Cond->getLHS(), S) &&
+            valueIs(Cond->getRHS(), Rhs)) ||
+           (Cond->getOpcode() == Swapped && valueIs(Cond->getRHS(), S) &&
+            valueIs(Cond->getLHS(), Rhs));
+  };
+  if (T.Halves) {
+    // Half the block: `B / 2`, `B >> 1`, or a constant half of every
+    // launch's block.
+    const Expr *First = L.FirstExpr->IgnoreParenImpCasts();
+    bool Half = false;
+    if (const auto *D = dyn_cast<BinaryOperator>(First);
+        D && ((D->getOpcode() == BO_Div &&
+               valueIs(D->getRHS(), Polynomial::constant(2))) ||
+              (D->getOpcode() == BO_Shr &&
+               valueIs(D->getRHS(), Polynomial::constant(1)))))
+      if (ModelValue B = M.value(D->getLHS()); B && isBlockSize(*B.Value))
+        Half = true;
+    if (ModelValue C = M.value(First);
+        !Half && C && C.Value->constantValue() && Blocks.size() == 1 &&
+        *C.Value->constantValue() * 2 == *Blocks.begin())
+      Half = true;
+    if (!Half) {
+      Why = At + " does not start `" + SN + "` at half the block's size";
+      return std::nullopt;
+    }
+    bool ToOne = CondIs(BO_GT, Polynomial()) ||
+                 CondIs(BO_GE, Polynomial::constant(1)) ||
+                 CondIs(BO_NE, Polynomial()) ||
+                 (F->getCond() && !Cond &&
+                  valueIs(F->getCond()->IgnoreParenImpCasts(), S));
+    if (!ToOne) {
+      Why = At + " does not run down to `" + SN + "` = 1";
+      return std::nullopt;
+    }
+  } else {
+    if (!valueIs(L.FirstExpr, Polynomial::constant(1))) {
+      Why = At + " does not start `" + SN + "` at 1";
+      return std::nullopt;
+    }
+    bool ToBlock = false;
+    if (Cond && Cond->getOpcode() == BO_LT && valueIs(Cond->getLHS(), S))
+      if (ModelValue B = M.value(Cond->getRHS()); B && isBlockSize(*B.Value))
+        ToBlock = true;
+    if (Cond && Cond->getOpcode() == BO_GT && valueIs(Cond->getRHS(), S))
+      if (ModelValue B = M.value(Cond->getLHS()); B && isBlockSize(*B.Value))
+        ToBlock = true;
+    if (!ToBlock) {
+      Why = At + " does not run while `" + SN + "` < the block's size";
+      return std::nullopt;
+    }
+  }
+
+  // The body: side-effect-free declarations, one guarded update, and a
+  // barrier at the end.
+  std::string Shape = "the body of " + At +
+                      " is not one guarded update followed by "
+                      "`__syncthreads()`";
+  std::vector<const Stmt *> Stmts = statementsOf(F->getBody());
+  if (Stmts.size() < 2 || !isBarrier(Stmts.back())) {
+    Why = Shape;
+    return std::nullopt;
+  }
+  for (const Stmt *St : llvm::ArrayRef(Stmts).drop_back()) {
+    if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        if (!V || V->isStaticLocal() || V->hasAttr<CUDASharedAttr>() ||
+            !M.isPure(V->getInit())) {
+          Why = Shape;
+          return std::nullopt;
+        }
+      }
+      continue;
+    }
+    const auto *If = dyn_cast<IfStmt>(St);
+    if (!If || T.If || If->getInit() || If->getConditionVariable() ||
+        If->getElse() || If->isConstexpr() || !M.isPure(If->getCond())) {
+      Why = Shape;
+      return std::nullopt;
+    }
+    T.If = If;
+  }
+  if (!T.If) {
+    Why = Shape;
+    return std::nullopt;
+  }
+  std::vector<const Stmt *> Then = statementsOf(T.If->getThen());
+  if (Then.size() != 1 || !matchUpdate(Then.front(), T, Sym, Why))
+    return std::nullopt;
+  const ModelAccess *Elem =
+      accessAt(cast<BinaryOperator>(Then.front())->getLHS());
+  const Polynomial &E = *Elem->Index;
+  Polynomial Tid = Polynomial::symbol(Symbol::threadIdx(0));
+
+  // The threads that update: `t < s` (sequential), `t % (2 * s) == 0`
+  // (interleaved), or `2 * s * t < B` with the element at 2 * s * t
+  // (strided).
+  const Expr *G = T.If->getCond()->IgnoreParenImpCasts();
+  const auto *GB = dyn_cast<BinaryOperator>(G);
+  std::string GuardWhy = "the guard `" + M.text(T.If->getCond()) + "` at " +
+                         M.where(T.If) + " does not select the threads that " +
+                         "combine in a tree";
+  std::optional<Polynomial> Twice = Polynomial::mul(Polynomial::constant(2), S);
+  if (T.Halves) {
+    bool Ok = E == Tid && GB &&
+              ((GB->getOpcode() == BO_LT && isThread(GB->getLHS()) &&
+                valueIs(GB->getRHS(), S)) ||
+               (GB->getOpcode() == BO_GT && isThread(GB->getRHS()) &&
+                valueIs(GB->getLHS(), S)));
+    if (!Ok) {
+      Why = GuardWhy;
+      return std::nullopt;
+    }
+  } else if (E == Tid) {
+    // `t % (2 * s) == 0`, `(t & (2 * s - 1)) == 0`, `!(t % (2 * s))`.
+    const Expr *Mod = nullptr;
+    if (GB && GB->getOpcode() == BO_EQ) {
+      if (valueIs(GB->getRHS(), Polynomial()))
+        Mod = GB->getLHS();
+      else if (valueIs(GB->getLHS(), Polynomial()))
+        Mod = GB->getRHS();
+    } else if (const auto *U = dyn_cast<UnaryOperator>(G);
+               U && U->getOpcode() == UO_LNot) {
+      Mod = U->getSubExpr();
+    }
+    const auto *MB =
+        Mod ? dyn_cast<BinaryOperator>(Mod->IgnoreParenImpCasts()) : nullptr;
+    std::optional<Polynomial> Mask =
+        Twice ? Polynomial::sub(*Twice, Polynomial::constant(1)) : std::nullopt;
+    bool Ok =
+        MB && Twice && isThread(MB->getLHS()) &&
+        ((MB->getOpcode() == BO_Rem && valueIs(MB->getRHS(), *Twice)) ||
+         (MB->getOpcode() == BO_And && Mask && valueIs(MB->getRHS(), *Mask)));
+    if (!Ok) {
+      Why = GuardWhy;
+      return std::nullopt;
+    }
+  } else {
+    T.Strided = true;
+    std::optional<Polynomial> Strided =
+        Twice ? Polynomial::mul(*Twice, Tid) : std::nullopt;
+    bool Ok = Strided && E == *Strided && GB && GB->getOpcode() == BO_LT &&
+              valueIs(GB->getLHS(), E);
+    if (Ok)
+      if (ModelValue B = M.value(GB->getRHS()); !B || !isBlockSize(*B.Value))
+        Ok = false;
+    if (!Ok) {
+      Why = GuardWhy;
+      return std::nullopt;
+    }
+    // The element's index held by a local of the body, the partner at
+    // `I + s`: the edit sets the local to the thread's index.
+    const auto *DR =
+        dyn_cast<DeclRefExpr>(T.ElementIdx[0]->IgnoreParenImpCasts());
+    const auto *IV = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    const auto *P =
+        dyn_cast<BinaryOperator>(T.PartnerIdx->IgnoreParenImpCasts());
+    bool Local = IV && IV->isLocalVarDecl() &&
+                 isWithin(Ctx, IV->getInit(), F) && isUnmodified(Ctx, *IV) &&
+                 P && P->getOpcode() == BO_Add &&
+                 ((isReferenceTo(P->getLHS(), IV) && valueIs(P->getRHS(), S)) ||
+                  (isReferenceTo(P->getRHS(), IV) && valueIs(P->getLHS(), S)));
+    for (const Expr *X : T.ElementIdx)
+      Local &= isReferenceTo(X, IV);
+    if (Local)
+      T.IndexVar = IV;
+  }
+
+  // The array: `__shared__`, of float, double, int or unsigned, with room
+  // for every launch's block, read and written only by subscripts.
+  const ArrayType *AT = Ctx.getAsArrayType(T.Array->getType());
+  std::string AN = "`" + T.Array->getNameAsString() + "`";
+  if (!AT) {
+    Why = AN + " is not an array";
+    return std::nullopt;
+  }
+  if (const auto *CAT = dyn_cast<ConstantArrayType>(AT)) {
+    if (CAT->getSize().getZExtValue() <
+        static_cast<uint64_t>(*Blocks.rbegin())) {
+      Why = AN + " has fewer elements than a launch's block has threads";
+      return std::nullopt;
+    }
+  } else if (!isa<IncompleteArrayType>(AT) || !T.Array->hasExternalStorage()) {
+    Why = AN + " has a size that is not a constant";
+    return std::nullopt;
+  }
+  QualType ET = AT->getElementType().getCanonicalType();
+  if (ET.isVolatileQualified() ||
+      !llvm::is_contained(
+          {Ctx.FloatTy, Ctx.DoubleTy, Ctx.IntTy, Ctx.UnsignedIntTy},
+          ET.getUnqualifiedType())) {
+    Why = AN + " does not hold float, double, int or unsigned values";
+    return std::nullopt;
+  }
+  for (const DeclRefExpr *DR : referencesTo(M.kernel().getBody(), T.Array))
+    if (!subscriptOf(Ctx, DR)) {
+      Why = AN + " is used at " + M.where(DR) + " other than by a subscript";
+      return std::nullopt;
+    }
+
+  // Every thread reaches the loop after a barrier.
+  for (const Stmt *St : Body.take_front(I))
+    if (containsExit(St)) {
+      Why = "a thread may return at " + M.where(St) + ", before " + At;
+      return std::nullopt;
+    }
+  bool After = false;
+  for (size_t J = I; J-- > 0;) {
+    if (isa<DeclStmt>(Body[J]))
+      continue;
+    After = isBarrier(Body[J]);
+    break;
+  }
+  if (!After) {
+    Why = At + " does not follow a `__syncthreads()`";
+    return std::nullopt;
+  }
+  if (!readsOnlyFirst(Body.drop_front(I + 1), T.Array))
+    return std::nullopt;
+  T.Tid = tidText(T, Body.take_front(I));
+  return T;
+}
+
+std::vector<TreeLoop> TreeFinder::find() {
+  std::vector<TreeLoop> Found;
+  if (!launchBlocks())
+    return Found;
+  std::vector<const Stmt *> Body = statementsOf(M.kernel().getBody());
+  std::string First;
+  for (size_t I = 0; I < Body.size(); ++I) {
+    int LI = M.loopIndex(Body[I]);
+    if (LI < 0 || !isa<ForStmt>(Body[I]) || !M.loops()[LI].geometric())
+      continue;
+    if (auto T = match(Body, I))
+      Found.push_back(*T);
+    else if (First.empty())
+      First = Why;
+  }
+  Why = !Found.empty()  ? ""
+        : First.empty() ? "its body has no loop that halves or doubles its "
+                          "variable (a tree reduction) outside conditions"
+                        : First;
+  return Found;
+}
+
+/// The edits of \p T.
+std::optional<std::vector<tooling::Replacement>> editsOf(const KernelModel &M,
+                                                         const TreeLoop &T) {
+  ASTContext &Ctx = M.context();
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string SN = T.Var->getNameAsString();
+  std::string A = T.Array->getNameAsString();
+  std::vector<std::optional<tooling::Replacement>> R;
+  if (!T.Halves) {
+    const ModelLoop &L = M.loops()[M.loopIndex(T.Loop)];
+    R.push_back(replaceExpr(Ctx, L.FirstExpr, "blockDim.x / 2"));
+    R.push_back(replaceExpr(Ctx, T.Loop->getInc(), SN + " >>= 1"));
+    if (T.IndexVar) {
+      std::string IN = T.IndexVar->getNameAsString();
+      R.push_back(replaceExpr(Ctx, T.IndexVar->getInit(), T.Tid));
+      R.push_back(replaceExpr(Ctx, T.If->getCond(), IN + " < " + SN));
+    } else {
+      R.push_back(replaceExpr(Ctx, T.If->getCond(), T.Tid + " < " + SN));
+      // Strided indices written in place: the element at the thread's
+      // index, the partner s after it.
+      if (T.Strided) {
+        for (const Expr *X : T.ElementIdx)
+          R.push_back(replaceExpr(Ctx, X, T.Tid));
+        R.push_back(replaceExpr(Ctx, T.PartnerIdx, T.Tid + " + " + SN));
+      }
+    }
+  }
+  R.push_back(replaceExpr(Ctx, T.Loop->getCond(), SN + " > 32"));
+
+  // The last 64 values, reduced by warp 0.
+  std::string Ind = lineIndent(SM, T.Loop->getBeginLoc());
+  const FunctionDecl &K = M.kernel();
+  std::string V = freshName(K, "V"), O = freshName(K, "O");
+  QualType Elem = Ctx.getAsArrayType(T.Array->getType())
+                      ->getElementType()
+                      .getUnqualifiedType();
+  std::string E = Elem.getAsString(Ctx.getPrintingPolicy());
+  std::string Lo = A + "[" + T.Tid + "]", Hi = A + "[" + T.Tid + " + 32]";
+  std::string Shfl = "__shfl_down_sync(0xffffffff, " + V + ", " + O + ")";
+  const std::string &F = T.Combine;
+  std::string N = "\n";
+  N += Ind + "// The last 64 values: warp 0 combines them with shuffles.\n";
+  N += Ind + "if (" + T.Tid + " < 32) {\n";
+  N += Ind + "  " + E + " " + V + " = " +
+       (F.empty() ? Lo + " + " + Hi : F + "(" + Lo + ", " + Hi + ")") + ";\n";
+  N += Ind + "  for (int " + O + " = 16; " + O + " > 0; " + O + " >>= 1)\n";
+  N += Ind + "    " + V +
+       (F.empty() ? " += " + Shfl : " = " + F + "(" + V + ", " + Shfl + ")") +
+       ";\n";
+  N += Ind + "  if (" + T.Tid + " == 0)\n";
+  N += Ind + "    " + A + "[0] = " + V + ";\n";
+  N += Ind + "}\n";
+  N += Ind + "__syncthreads();";
+  SourceLocation End =
+      Lexer::getLocForEndOfToken(T.Loop->getEndLoc(), 0, SM, Ctx.getLangOpts());
+  if (End.isInvalid())
+    return std::nullopt;
+  std::vector<tooling::Replacement> Out;
+  for (const auto &X : R) {
+    if (!X)
+      return std::nullopt;
+    Out.push_back(*X);
+  }
+  Out.push_back(tooling::Replacement(SM, End, 0, N));
+  return Out;
 }
 
 } // namespace
@@ -358,93 +663,25 @@ WarpShuffleReduce::trigger(const MetricValues &M) const {
 
 Error WarpShuffleReduce::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
                                FileEdits &Out) const {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel.getBody());
-  if (!Body)
-    return Error::success();
-  // Every launch: a constant 1-D block of a power of two in [64, 1024].
-  auto Launches = findLaunches(Ctx, Kernel);
-  if (!Launches || Launches->empty())
-    return Error::success();
-  int64_t MaxBlock = 0;
-  for (const KernelLaunch &L : *Launches) {
-    auto B = constantDims(Ctx, L.Block);
-    if (!B || (*B)[1] != 1 || (*B)[2] != 1 || (*B)[0] < 64 || (*B)[0] > 1024 ||
-        ((*B)[0] & ((*B)[0] - 1)))
-      return Error::success();
-    MaxBlock = std::max(MaxBlock, (*B)[0]);
-  }
-
-  const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
-  std::vector<const Stmt *> S(Body->body_begin(), Body->body_end());
+  KernelModel M(Ctx, Kernel);
+  TreeFinder Finder(M);
   std::vector<tooling::Replacement> Edits;
-  for (size_t I = 1; I < S.size(); ++I) {
-    auto L = matchLoop(Ctx, S[I]);
-    if (!L || !isSyncthreads(S[I - 1]) ||
-        !isSharedArray(Ctx, Kernel, L->Op.Array, MaxBlock) ||
-        !S[I]->getBeginLoc().isFileID() || !S[I]->getEndLoc().isFileID() ||
-        !readsOnlyFirst(Ctx, llvm::ArrayRef(S).drop_front(I + 1), L->Op.Array,
-                        L->Tid))
-      continue;
-    // Every thread of warp 0 reaches the loop.
-    bool Exits = false;
-    for (size_t J = 0; J < I; ++J)
-      Exits |= containsExit(S[J]);
-    if (Exits)
-      continue;
-
-    std::string SN = L->S->getNameAsString();
-    std::string Tid = L->Tid->getNameAsString();
-    std::string A = L->Op.Array->getNameAsString();
-    std::vector<std::optional<tooling::Replacement>> Loop;
-    if (L->Interleaved) {
-      Loop.push_back(replaceExpr(Ctx, L->S->getInit(), "blockDim.x / 2"));
-      Loop.push_back(replaceExpr(Ctx, L->Loop->getInc(), SN + " >>= 1"));
-      if (L->Index) {
-        std::string Index = L->Index->getNameAsString();
-        Loop.push_back(replaceExpr(Ctx, L->Index->getInit(), Tid));
-        Loop.push_back(replaceExpr(Ctx, L->If->getCond(), Index + " < " + SN));
-      } else {
-        Loop.push_back(replaceExpr(Ctx, L->If->getCond(), Tid + " < " + SN));
-      }
-    }
-    Loop.push_back(replaceExpr(Ctx, L->Loop->getCond(), SN + " > 32"));
-
-    // The last 64 values, reduced by warp 0.
-    std::string Ind(SM.getSpellingColumnNumber(S[I]->getBeginLoc()) - 1, ' ');
-    std::string V = freshName(Kernel, "V"), O = freshName(Kernel, "O");
-    QualType Elem = Ctx.getAsArrayType(L->Op.Array->getType())
-                        ->getElementType()
-                        .getUnqualifiedType();
-    std::string E = Elem.getAsString(Ctx.getPrintingPolicy());
-    std::string Lo = A + "[" + Tid + "]", Hi = A + "[" + Tid + " + 32]";
-    std::string Shfl = "__shfl_down_sync(0xffffffff, " + V + ", " + O + ")";
-    const std::string &F = L->Op.Combine;
-    std::string N = "\n";
-    N += Ind + "// The last 64 values: warp 0 combines them with shuffles.\n";
-    N += Ind + "if (" + Tid + " < 32) {\n";
-    N += Ind + "  " + E + " " + V + " = " +
-         (F.empty() ? Lo + " + " + Hi : F + "(" + Lo + ", " + Hi + ")") + ";\n";
-    N += Ind + "  for (int " + O + " = 16; " + O + " > 0; " + O + " >>= 1)\n";
-    N += Ind + "    " + V +
-         (F.empty() ? " += " + Shfl : " = " + F + "(" + V + ", " + Shfl + ")") +
-         ";\n";
-    N += Ind + "  if (" + Tid + " == 0)\n";
-    N += Ind + "    " + A + "[0] = " + V + ";\n";
-    N += Ind + "}\n";
-    N += Ind + "__syncthreads();";
-    SourceLocation After =
-        Lexer::getLocForEndOfToken(S[I]->getEndLoc(), 0, SM, LO);
-    if (After.isInvalid())
-      continue;
-    bool Ok = true;
-    for (const auto &R : Loop)
-      Ok &= R.has_value();
-    if (!Ok)
-      continue;
-    for (const auto &R : Loop)
-      Edits.push_back(*R);
-    Edits.push_back(tooling::Replacement(SM, After, 0, N));
-  }
+  for (const TreeLoop &T : Finder.find())
+    if (auto E = editsOf(M, T))
+      Edits.insert(Edits.end(), E->begin(), E->end());
   return addEdits(Edits, Out);
+}
+
+std::string WarpShuffleReduce::explain(ASTContext &Ctx,
+                                       const FunctionDecl &Kernel) const {
+  KernelModel M(Ctx, Kernel);
+  TreeFinder Finder(M);
+  std::vector<TreeLoop> Found = Finder.find();
+  if (Found.empty())
+    return Finder.Why;
+  for (const TreeLoop &T : Found)
+    if (editsOf(M, T))
+      return "";
+  return "the loop at " + M.where(Found.front().Loop) +
+         " is not a plain range of its file";
 }

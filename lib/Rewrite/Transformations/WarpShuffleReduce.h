@@ -42,6 +42,8 @@ public:
   std::optional<std::string> trigger(const MetricValues &M) const override;
   llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
                     FileEdits &Out) const override;
+  std::string explain(clang::ASTContext &Ctx,
+                      const clang::FunctionDecl &Kernel) const override;
 };
 
 } // namespace autoprof
