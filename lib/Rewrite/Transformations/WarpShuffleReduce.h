@@ -11,12 +11,17 @@
 /// then finishes it in warp 0 with `__shfl_down_sync`, without barriers.
 ///
 /// Precondition: the kernel is not a template's pattern and has shared arrays
-/// and barriers. It is edited only for a top-level loop of the exact form,
-/// after a barrier, over a `__shared__` array of blockDim.x (or more) elements
-/// of float, int or unsigned, reducing with `+=` or with fmaxf, fminf, max or
-/// min, when every launch has a constant 1-D block of a power of two in
-/// [64, 1024] and nothing after the loop reads another element than the
-/// first before each thread stores its own element again.
+/// and barriers. It is edited only for a top-level loop that the kernel model
+/// sees as geometric (its variable doubled from 1 while below the block's
+/// size, or halved from half the block's size down to 1, however the step,
+/// the bounds and the block size are spelled), whose body is one update of a
+/// `__shared__` array of float, double, int or unsigned (a sum, or fmaxf,
+/// fminf, fmax, fmin, max or min of the element and its partner `s` away)
+/// under a guard that equals, by value, one of the three trees' guards, and
+/// a barrier; after a barrier, when every launch has a constant 1-D block of
+/// a power of two in [64, 1024] and nothing after the loop reads another
+/// element than the first before each thread stores its own element again.
+/// Otherwise explain() gives the first condition that failed.
 ///
 /// Trigger (barrier stalls, divergence or strided bank conflicts):
 /// `smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio` >= 1,
