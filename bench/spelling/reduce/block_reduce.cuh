@@ -3,7 +3,7 @@
 #pragma once
 
 #ifndef RED_THREADS
-#define RED_THREADS 256
+#define RED_THREADS 512
 #endif
 
 __global__ void headerReduce(const float *input, float *blockSums, int len) {

@@ -2,7 +2,7 @@
 // divided by two with the comparison reversed, the sum spelled out.
 #include "reduce_common.cuh"
 
-constexpr int kThreads = 256;
+constexpr int kThreads = 512;
 
 const char *const KernelName = "chunk_sum";
 const int Chunk = kThreads;

@@ -2,7 +2,7 @@
 // block size a template-free `static const`, the stride size_t.
 #include "reduce_common.cuh"
 
-static const int kBlock = 256;
+static const int kBlock = 512;
 
 const char *const KernelName = "sum_f64";
 const int Chunk = kBlock;

@@ -4,11 +4,11 @@
 #include "reduce_common.cuh"
 
 const char *const KernelName = "intSum";
-const int Chunk = 256;
+const int Chunk = 512;
 const bool TakesMax = false;
 
 __global__ void intSum(const float *In, float *Out) {
-  __shared__ int Tree[256];
+  __shared__ int Tree[512];
   const int T = threadIdx.x;
   Tree[T] = (int)In[blockIdx.x * blockDim.x + T];
   __syncthreads();
@@ -22,5 +22,5 @@ __global__ void intSum(const float *In, float *Out) {
 }
 
 void launch(const float *In, float *Out, int N) {
-  intSum<<<N / 256, 256>>>(In, Out);
+  intSum<<<N / 512, 512>>>(In, Out);
 }

@@ -2,7 +2,7 @@
 // with a shift, `unsigned int` throughout.
 #include "reduce_common.cuh"
 
-#define BLOCK_SIZE 256
+#define BLOCK_SIZE 512
 
 const char *const KernelName = "reduce2";
 const int Chunk = BLOCK_SIZE;

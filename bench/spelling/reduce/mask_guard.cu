@@ -4,11 +4,11 @@
 #include "reduce_common.cuh"
 
 const char *const KernelName = "sumTree";
-const int Chunk = 128;
+const int Chunk = 512;
 const bool TakesMax = false;
 
 __global__ void sumTree(int n, const float *x, float *partial) {
-  __shared__ float cache[128];
+  __shared__ float cache[512];
   const unsigned lane = threadIdx.x;
   const unsigned g = blockIdx.x * blockDim.x + lane;
   float v = 0.0f;
@@ -27,6 +27,6 @@ __global__ void sumTree(int n, const float *x, float *partial) {
 }
 
 void launch(const float *In, float *Out, int N) {
-  const int block = 128;
+  const int block = 512;
   sumTree<<<dim3(N / block), dim3(block)>>>(N, In, Out);
 }

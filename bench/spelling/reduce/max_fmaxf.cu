@@ -3,7 +3,7 @@
 #include "reduce_common.cuh"
 
 const char *const KernelName = "blockMax";
-const int Chunk = 1024;
+const int Chunk = 512;
 const bool TakesMax = true;
 
 __global__ void blockMax(const float *values, float *maxima, int count) {
@@ -22,6 +22,6 @@ __global__ void blockMax(const float *values, float *maxima, int count) {
 }
 
 void launch(const float *In, float *Out, int N) {
-  const unsigned tpb = 1024;
+  const unsigned tpb = 512;
   blockMax<<<N / tpb, tpb, tpb * sizeof(float)>>>(In, Out, N);
 }
