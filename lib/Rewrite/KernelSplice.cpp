@@ -157,7 +157,19 @@ void FirstErrorConsumer::HandleDiagnostic(DiagnosticsEngine::Level Level,
   std::string Where;
   if (Info.hasSourceManager() && Info.getLocation().isValid()) {
     const SourceManager &SM = Info.getSourceManager();
-    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Info.getLocation()));
+    SourceLocation L = SM.getExpansionLoc(Info.getLocation());
+    if (!Quotable.empty()) {
+      OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(L));
+      SmallString<256> Path(FE ? FE->getName() : StringRef());
+      if (FE)
+        SM.getFileManager().makeAbsolutePath(Path);
+      sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+      if (Path != Quotable) {
+        First = "error: in a file other than the source (not quoted)";
+        return;
+      }
+    }
+    PresumedLoc P = SM.getPresumedLoc(L);
     if (P.isValid())
       Where = (sys::path::filename(P.getFilename()) + ":" + Twine(P.getLine()) +
                ":" + Twine(P.getColumn()) + ": ")

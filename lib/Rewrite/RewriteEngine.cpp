@@ -433,6 +433,8 @@ void RewriteEngine::run(ASTContext &Ctx) {
       Proposals.push_back(std::move(P));
     }
   }
+  if (TUHook)
+    TUHook(Ctx);
 }
 
 std::unique_ptr<tooling::FrontendActionFactory>

@@ -8,6 +8,7 @@
 #include "OptimizeOptions.h"
 
 #include "autoprof/LLM/KernelReply.h"
+#include "autoprof/Rewrite/KernelReach.h"
 #include "autoprof/Rewrite/KernelSplice.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/Path.h"
@@ -135,16 +136,35 @@ LLMRound LLMRewriter::handle(const RewriteEngine &Engine, size_t Kernel,
     FirstErrorConsumer Quiet;
     SourceOverrides Ov;
     Ov.Diagnostics = &Quiet;
+    OriginalReach.assign(Engine.kernelSources().size(), std::nullopt);
+    All.onTranslationUnit([&](clang::ASTContext &Ctx) {
+      for (size_t I = 0; I < Engine.kernelSources().size(); ++I) {
+        const KernelSource &S = Engine.kernelSources()[I];
+        if (!OriginalReach[I] && S.valid())
+          OriginalReach[I] = kernelReach(Ctx, S.File, S.Begin, S.End);
+      }
+    });
     auto Factory = All.newActionFactory();
     runOnSources(*Factory, Inputs, ArgsAfterDashDash,
                  /*SearchBuildDirs=*/false, &Ov);
     AllKernels = All.kernels();
   }
   RewriteEngine Check({}, nullptr);
-  FirstErrorConsumer Errors;
+  // Errors elsewhere than the source are not quoted: the reason goes back
+  // to the model's server.
+  FirstErrorConsumer Errors(KS.File);
   SourceOverrides Ov;
   Ov.Files[KS.File] = *Text;
   Ov.Diagnostics = &Errors;
+  // The candidate's kernel spans from the original's start to the end of
+  // the code put there.
+  unsigned NewEnd =
+      KS.Begin + (Text->size() - Original.size()) + (KS.End - KS.Begin);
+  std::optional<KernelReach> Reach;
+  Check.onTranslationUnit([&](clang::ASTContext &Ctx) {
+    if (!Reach)
+      Reach = kernelReach(Ctx, KS.File, KS.Begin, NewEnd);
+  });
   auto Factory = Check.newActionFactory();
   int Status = runOnSources(*Factory, Inputs, ArgsAfterDashDash,
                             /*SearchBuildDirs=*/false, &Ov);
@@ -162,6 +182,21 @@ LLMRound LLMRewriter::handle(const RewriteEngine &Engine, size_t Kernel,
               ? Verdict::ReplyRejected
               : Verdict::SignatureChanged;
     R.Reason = P->Reason;
+    return R;
+  }
+  // What the kernel reaches outside itself: no state across launches, no
+  // memory outside its pointer arguments (docs/llm.md).
+  const std::optional<KernelReach> &Before =
+      OriginalReach.size() > Kernel ? OriginalReach[Kernel] : std::nullopt;
+  if (!Before || !Reach) {
+    R.V = Verdict::ReplyRejected;
+    R.Reason = "the reply's kernel could not be compared with the original's "
+               "(what each reaches outside itself)";
+    return R;
+  }
+  if (std::optional<std::string> P = reachProblem(*Before, *Reach)) {
+    R.V = Verdict::ReplyRejected;
+    R.Reason = *P;
     return R;
   }
   R.Candidate = std::move(*Text);

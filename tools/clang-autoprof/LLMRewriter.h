@@ -18,6 +18,7 @@
 #include "autoprof/LLM/PromptBuilder.h"
 #include "autoprof/LLM/ReplyCache.h"
 #include "autoprof/Metrics/MetricCatalog.h"
+#include "autoprof/Rewrite/KernelReach.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Verify/Judge.h"
 
@@ -92,6 +93,9 @@ private:
   std::optional<MetricCatalog> Catalog;
   /// Every kernel of the original source, unfiltered, once parsed.
   std::optional<std::vector<KernelRecord>> AllKernels;
+  /// What each kernel of the original reaches outside itself, by the index
+  /// of the engine's kernel, filled with AllKernels.
+  std::vector<std::optional<KernelReach>> OriginalReach;
 };
 
 /// Whether kernel \p Kernel of \p Engine can be rewritten by the model in

@@ -69,4 +69,51 @@ TEST(KernelReplyTest, RejectsOversized) {
   EXPECT_TRUE(extractKernelCode(Big).ok());
 }
 
+/// The line of the directive extractKernelCode finds in \p Code, or 0.
+unsigned directiveLine(const std::string &Code) {
+  KernelReply R = extractKernelCode("```cuda\n" + Code + "\n```\n");
+  if (R.ok())
+    return 0;
+  EXPECT_EQ(R.P, KernelReply::Problem::Directive) << R.Reason;
+  EXPECT_TRUE(R.Code.empty());
+  std::string Key = "at its line ";
+  size_t At = R.Reason.find(Key);
+  return At == std::string::npos ? ~0u
+                                 : std::stoul(R.Reason.substr(At + Key.size()));
+}
+
+TEST(KernelReplyTest, RefusesDirectivesHoweverWritten) {
+  EXPECT_EQ(directiveLine("#include \"/etc/passwd\"\n__global__ void k() {}"),
+            1u);
+  EXPECT_EQ(directiveLine("__global__ void k() {\n   #  define X 1\n}"), 2u);
+  // After a comment on its line, or a comment that ends a line before.
+  EXPECT_EQ(directiveLine("__global__ void k() {\n/* c */ #pragma once\n}"),
+            2u);
+  EXPECT_EQ(directiveLine("/* a\n b */ #include <x>"), 2u);
+  // Spliced by backslash-newlines: before the `#`, inside `*/`.
+  EXPECT_EQ(directiveLine("int a;\n  \\\n#include \"f\""), 3u);
+  EXPECT_EQ(directiveLine("/* *\\\n/\n#include \"f\"\n// */"), 3u);
+  // Digraphs, trigraphs and the pragma operator.
+  EXPECT_EQ(directiveLine("%:include \"f\""), 1u);
+  EXPECT_EQ(directiveLine("x;\n?\?=include \"f\""), 2u);
+  EXPECT_EQ(directiveLine("__global__ void k() { _Pragma(\"unroll\") }"), 1u);
+  // A raw string cannot hide a comment's start.
+  EXPECT_EQ(directiveLine("auto s = R\"x(\")/*)x\";\n#include \"f\"\n// */"),
+            2u);
+  // `#` inside literals and comments, and a raw string's lines, are code.
+  EXPECT_EQ(directiveLine("__global__ void k(char *p) {\n  p[0] = '#';\n"
+                          "  const char *s = \"#include\";\n"
+                          "  // #define X\n  /* #x */\n}"),
+            0u);
+  EXPECT_EQ(directiveLine("const char *s = R\"(\n#include \"f\"\n)\";"), 0u);
+  EXPECT_EQ(directiveLine("int a = 5 % 2; int b = c ? 1 : 2;"), 0u);
+  // `#pragma unroll` reads and defines nothing: allowed, and only it.
+  EXPECT_EQ(directiveLine("for (;;) {\n  #pragma unroll 4\n  # pragma "
+                          "nounroll\n%:pragma unroll(8)\n}"),
+            0u);
+  EXPECT_EQ(directiveLine("#pragma unroll\n#pragma push_macro(\"x\")"), 2u);
+  EXPECT_EQ(directiveLine("#pragma unroll /*\n#include \"f\"\n*/"), 1u);
+  EXPECT_EQ(directiveLine("#pragma unroll \\\n 4\n#define X"), 3u);
+}
+
 } // namespace

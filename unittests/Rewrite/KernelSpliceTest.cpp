@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Rewrite/KernelSplice.h"
+#include "autoprof/Rewrite/KernelReach.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 
 #include "clang/AST/ASTContext.h"
@@ -166,6 +167,92 @@ TEST(KernelSpliceTest, ChecksTheSignature) {
                         "int n) { undeclared(); }"))
           .substr(0, 25),
       "error: input.cu:3:61: err");
+}
+
+/// What the one kernel of \p Code reaches.
+KernelReach reachOf(const std::string &Code) {
+  Parsed P = parse(Code);
+  EXPECT_EQ(P.FirstError, "");
+  EXPECT_EQ(P.Engine->kernelSources().size(), 1u);
+  if (P.Engine->kernelSources().size() != 1)
+    return KernelReach();
+  const KernelSource &KS = P.Engine->kernelSources()[0];
+  std::optional<KernelReach> R =
+      kernelReach(P.AST->getASTContext(), KS.File, KS.Begin, KS.End);
+  EXPECT_TRUE(R.has_value());
+  return R.value_or(KernelReach());
+}
+
+const char *Globals = R"cu(__device__ float gScale = 2.0f;
+__device__ int gCount;
+__constant__ float gTable[4];
+constexpr int kN = 4;
+__device__ void bump() { atomicAdd(&gCount, 1); }
+__device__ float look(int i) { return gTable[i % kN]; }
+)cu";
+
+TEST(KernelReachTest, GlobalsReadWrittenAndThroughHelpers) {
+  KernelReach R = reachOf(std::string(Globals) + R"cu(
+__global__ void k(float *out) {
+  __shared__ float tile[32];
+  extern __shared__ float dyn[];
+  tile[threadIdx.x] = gScale * look(threadIdx.x);
+  dyn[threadIdx.x] = tile[threadIdx.x];
+  out[threadIdx.x] = dyn[threadIdx.x];
+}
+)cu");
+  // Shared memory and threadIdx are not state; gScale is read, gTable and
+  // the constant kN through look().
+  ASSERT_EQ(R.Globals.size(), 3u);
+  EXPECT_TRUE(R.ConstGlobals.count("kN"));
+  EXPECT_FALSE(R.Globals.at("gScale"));
+  EXPECT_FALSE(R.Globals.at("gTable"));
+  EXPECT_TRUE(R.Opaque.empty());
+  EXPECT_TRUE(R.OtherDecls.empty());
+
+  KernelReach W = reachOf(std::string(Globals) + R"cu(
+__global__ void k(float *out) {
+  gScale = out[0];
+  bump();
+}
+)cu");
+  EXPECT_TRUE(W.Globals.at("gScale"));
+  // atomicAdd(&gCount, ...) in the helper takes its address: a write.
+  EXPECT_TRUE(W.Globals.at("gCount"));
+
+  EXPECT_EQ(reachProblem(R, W),
+            "the reply's kernel uses `gCount`, a variable outside it that the "
+            "original does not use");
+  KernelReach Same = R;
+  EXPECT_EQ(reachProblem(R, Same), std::nullopt);
+  Same.Globals["gScale"] = true;
+  EXPECT_EQ(reachProblem(R, Same),
+            "the reply's kernel may write `gScale`, which the original only "
+            "reads");
+}
+
+TEST(KernelReachTest, OpaqueThingsAndConstants) {
+  KernelReach R = reachOf(std::string(Globals) + R"cu(
+__device__ float hidden(float);
+__global__ void k(float *out, float (*f)(float)) {
+  float v;
+  asm("mov.f32 %0, 1.0;" : "=f"(v));
+  out[0] = hidden(v) + f(v) + kN;
+}
+)cu");
+  EXPECT_TRUE(R.Opaque.count("has inline assembly"));
+  EXPECT_TRUE(
+      R.Opaque.count("calls `hidden`, whose definition is not visible"));
+  EXPECT_TRUE(R.Opaque.count("calls a function through a pointer"));
+  // A constexpr is a constant: reading one the original does not is fine.
+  EXPECT_TRUE(R.ConstGlobals.count("kN"));
+  KernelReach Before;
+  Before.Opaque = R.Opaque;
+  EXPECT_EQ(reachProblem(Before, R), std::nullopt);
+  Before.Opaque.erase("has inline assembly");
+  EXPECT_EQ(reachProblem(Before, R),
+            "the reply's kernel has inline assembly, which the original does "
+            "not");
 }
 
 } // namespace

@@ -30,6 +30,7 @@ struct KernelReply {
     NoCodeBlock,   ///< No fenced block, or only empty ones.
     SeveralBlocks, ///< Several blocks, not exactly one with a kernel.
     TooLarge,      ///< The reply is longer than allowed.
+    Directive,     ///< The code has a preprocessor directive or _Pragma.
   };
   Problem P = Problem::None;
   /// The block's code (without its fences) when P is None.
@@ -52,6 +53,10 @@ constexpr size_t DefaultMaxReplyCodeBytes = 64 * 1024;
 /// end. When there are several non-empty blocks, the one that contains
 /// `__global__` is taken if it is the only one that does; otherwise the
 /// reply is rejected. A reply longer than \p MaxBytes is rejected unread.
+/// The code taken may hold no preprocessor directive (`#` or `%:` first on
+/// a logical line, after white space and comments) and no `_Pragma`: a
+/// reply defines the kernel and nothing else, and may not make the build
+/// read other files.
 KernelReply extractKernelCode(llvm::StringRef Reply,
                               size_t MaxBytes = DefaultMaxReplyCodeBytes);
 

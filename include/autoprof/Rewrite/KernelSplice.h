@@ -64,15 +64,23 @@ checkCandidateKernels(const KernelRecord &Kernel,
                       llvm::ArrayRef<KernelRecord> After);
 
 /// Keeps the first error Clang reports, as "<file>:<line>:<col>: <message>"
-/// (the file's name without its directories), and prints nothing.
+/// (the file's name without its directories), and prints nothing. With a
+/// quotable file, an error located in another file is kept without its
+/// message or place: a reason sent to a model server never quotes another
+/// file than the user's source.
 class FirstErrorConsumer : public clang::DiagnosticConsumer {
 public:
+  FirstErrorConsumer() = default;
+  /// Quotes only errors in \p QuotableFile (an absolute path).
+  explicit FirstErrorConsumer(std::string QuotableFile)
+      : Quotable(std::move(QuotableFile)) {}
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override;
   /// The first error, or empty when there was none.
   const std::string &firstError() const { return First; }
 
 private:
+  std::string Quotable;
   std::string First;
 };
 

@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -88,6 +89,12 @@ public:
   /// compiles without errors.
   std::unique_ptr<clang::tooling::FrontendActionFactory> newActionFactory();
 
+  /// Calls \p Hook on each translation unit run() sees, after proposing:
+  /// for what else a caller asks of the same parse.
+  void onTranslationUnit(std::function<void(clang::ASTContext &)> Hook) {
+    TUHook = std::move(Hook);
+  }
+
   /// The kernels seen, in the order found.
   const std::vector<KernelRecord> &kernels() const { return Kernels; }
   /// Where each kernel of kernels() is defined and launched.
@@ -127,6 +134,7 @@ private:
   bool Explain = false;
   std::map<std::string, std::string> Texts;
   unsigned TUsWithErrors = 0;
+  std::function<void(clang::ASTContext &)> TUHook;
 };
 
 /// Merges \p Proposals in order, leaving out each one whose edits overlap
