@@ -55,7 +55,7 @@ VERDICTS = {
     "build-failed", "timeout", "crashed", "check-failed", "not-measured",
     "fewer-launches", "writes-nothing", "wrong-output", "impossible-time",
     "faster", "slower", "not-faster", "no-code-block", "compile-error",
-    "signature-changed", "reply-rejected"}
+    "signature-changed", "reply-rejected", "hidden-state"}
 
 
 class Error(Exception):

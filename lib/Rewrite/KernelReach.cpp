@@ -216,6 +216,31 @@ void declsInRange(const SourceManager &SM, const DeclContext *DC, FileID FID,
   }
 }
 
+/// Fills \p R with what \p Kernel and the functions it calls reach.
+void reachFrom(ASTContext &Ctx, const FunctionDecl *Kernel, KernelReach &R) {
+  ReachVisitor V(Ctx, R);
+  V.Pending.push_back(Kernel);
+  while (!V.Pending.empty()) {
+    const FunctionDecl *FD = V.Pending.back();
+    V.Pending.pop_back();
+    V.visitFunction(FD);
+  }
+}
+
+/// The definition of the kernel named \p Name in \p DC or the namespaces
+/// in it, or null.
+const FunctionDecl *findKernel(const DeclContext *DC, llvm::StringRef Name) {
+  for (const Decl *D : DC->decls()) {
+    if (const FunctionDecl *FD = kernelOf(D))
+      if (FD->getQualifiedNameAsString() == Name)
+        return FD;
+    if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D))
+      if (const FunctionDecl *FD = findKernel(cast<DeclContext>(D), Name))
+        return FD;
+  }
+  return nullptr;
+}
+
 } // namespace
 
 std::optional<KernelReach> autoprof::kernelReach(ASTContext &Ctx,
@@ -242,18 +267,24 @@ std::optional<KernelReach> autoprof::kernelReach(ASTContext &Ctx,
   }
   if (!Kernel)
     return std::nullopt;
-  ReachVisitor V(Ctx, R);
-  V.Pending.push_back(Kernel);
-  while (!V.Pending.empty()) {
-    const FunctionDecl *FD = V.Pending.back();
-    V.Pending.pop_back();
-    V.visitFunction(FD);
-  }
+  reachFrom(Ctx, Kernel, R);
+  return R;
+}
+
+std::optional<KernelReach>
+autoprof::kernelReachByName(ASTContext &Ctx, llvm::StringRef QualifiedName) {
+  const FunctionDecl *Kernel =
+      findKernel(Ctx.getTranslationUnitDecl(), QualifiedName);
+  if (!Kernel)
+    return std::nullopt;
+  KernelReach R;
+  reachFrom(Ctx, Kernel, R);
   return R;
 }
 
 std::optional<std::string> autoprof::reachProblem(const KernelReach &Before,
-                                                  const KernelReach &After) {
+                                                  const KernelReach &After,
+                                                  llvm::StringRef Who) {
   if (!After.OtherDecls.empty())
     return "the reply declares " + After.OtherDecls.front() +
            " besides the kernel; the contract allows only the kernel's "
@@ -261,22 +292,22 @@ std::optional<std::string> autoprof::reachProblem(const KernelReach &Before,
   for (const std::string &S : After.StaticLocals)
     if (std::find(Before.StaticLocals.begin(), Before.StaticLocals.end(), S) ==
         Before.StaticLocals.end())
-      return "the reply's kernel declares the static variable `" + S +
+      return Who.str() + " declares the static variable `" + S +
              "`, state kept across launches";
   for (const auto &[Name, Writes] : After.Globals) {
     auto It = Before.Globals.find(Name);
     if (It == Before.Globals.end()) {
       if (After.ConstGlobals.count(Name))
         continue;
-      return "the reply's kernel uses `" + Name +
+      return Who.str() + " uses `" + Name +
              "`, a variable outside it that the original does not use";
     }
     if (Writes && !It->second)
-      return "the reply's kernel may write `" + Name +
+      return Who.str() + " may write `" + Name +
              "`, which the original only reads";
   }
   for (const std::string &O : After.Opaque)
     if (!Before.Opaque.count(O))
-      return "the reply's kernel " + O + ", which the original does not";
+      return Who.str() + " " + O + ", which the original does not";
   return std::nullopt;
 }

@@ -153,6 +153,8 @@ StringRef autoprof::verify::verdictName(Verdict V) {
     return "compile-error";
   case Verdict::ReplyRejected:
     return "reply-rejected";
+  case Verdict::HiddenState:
+    return "hidden-state";
   }
   return "not-measured";
 }

@@ -18,6 +18,7 @@
 #include "OptimizeOptions.h"
 
 #include "autoprof/Profile/Profile.h"
+#include "autoprof/Rewrite/KernelReach.h"
 #include "autoprof/Rewrite/KernelSplice.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Rewrite/UnifiedDiff.h"
@@ -258,6 +259,48 @@ std::vector<KernelSignature> renamedIn(const std::string &Source,
       }
   }
   return Out;
+}
+
+/// What the kernel \p Name reaches in \p Source with \p Texts over its
+/// files (none: the original); nullopt when the parse fails or the kernel is
+/// not found (the build then says why).
+std::optional<KernelReach> reachIn(const std::string &Source,
+                                   const SourceTexts &Texts,
+                                   const std::string &Name) {
+  RewriteEngine Check({}, nullptr);
+  FirstErrorConsumer Quiet;
+  SourceOverrides Ov;
+  for (const auto &[File, Text] : Texts)
+    Ov.Files[absolutePath(File)] = Text;
+  Ov.Diagnostics = &Quiet;
+  std::optional<KernelReach> Reach;
+  Check.onTranslationUnit([&](clang::ASTContext &Ctx) {
+    if (!Reach)
+      Reach = kernelReachByName(Ctx, Name);
+  });
+  auto Factory = Check.newActionFactory();
+  if (runOnSources(*Factory, {Source}, ArgsAfterDashDash,
+                   /*SearchBuildDirs=*/false, &Ov) != 0 ||
+      Check.translationUnitsWithErrors())
+    return std::nullopt;
+  return Reach;
+}
+
+/// The hidden-state judgement of a candidate whose kernel reaches \p After
+/// where the original's reaches \p Before, or nullopt when it reaches
+/// nothing more (or either is unknown).
+std::optional<Judgement> hiddenState(const std::optional<KernelReach> &Before,
+                                     const std::optional<KernelReach> &After) {
+  if (!Before || !After)
+    return std::nullopt;
+  std::optional<std::string> Why =
+      reachProblem(*Before, *After, "the candidate's kernel");
+  if (!Why)
+    return std::nullopt;
+  Judgement J;
+  J.V = Verdict::HiddenState;
+  J.Reason = *Why;
+  return J;
 }
 
 } // namespace
@@ -547,10 +590,26 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     const Proposal *Best = nullptr;
     double BestSpeedup = 0;
     unsigned Tried = 0;
+    // What the kernel reaches outside itself, which no candidate may
+    // exceed: the original's, once per kernel.
+    std::optional<KernelReach> Reach;
+    bool ReachKnown = false;
+    auto OriginalReach = [&]() -> const std::optional<KernelReach> & {
+      if (!ReachKnown)
+        Reach = reachIn(Source, {}, K.QualifiedName);
+      ReachKnown = true;
+      return Reach;
+    };
     for (const auto &[File, Text] : Given) {
       errs() << "clang-autoprof: verifying " << File << "\n";
-      Expected<std::vector<Judgement>> J = V.verify(
-          Text, renamedIn(Source, {{Source, Text}}, Signatures[KI]), JO);
+      std::optional<Judgement> Hidden = hiddenState(
+          OriginalReach(), reachIn(Source, {{Source, Text}}, K.QualifiedName));
+      Expected<std::vector<Judgement>> J =
+          Hidden ? Expected<std::vector<Judgement>>(
+                       std::vector<Judgement>{*Hidden})
+                 : V.verify(Text,
+                            renamedIn(Source, {{Source, Text}}, Signatures[KI]),
+                            JO);
       if (!J)
         return Fail(J.takeError());
       AttemptReport A{"candidate " + File, "given by --candidate", overall(*J)};
@@ -584,11 +643,16 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       }
       errs() << "clang-autoprof: verifying " << Prop.T->name() << " on "
              << K.QualifiedName << "\n";
-      Expected<std::vector<Judgement>> J = V.verify(
-          *Text,
-          Prop.T->changesSignature() ? renamedIn(Source, *Text, Signatures[KI])
-                                     : Signatures[KI],
-          JO);
+      std::optional<Judgement> Hidden =
+          hiddenState(OriginalReach(), reachIn(Source, *Text, K.QualifiedName));
+      Expected<std::vector<Judgement>> J =
+          Hidden ? Expected<std::vector<Judgement>>(
+                       std::vector<Judgement>{*Hidden})
+                 : V.verify(*Text,
+                            Prop.T->changesSignature()
+                                ? renamedIn(Source, *Text, Signatures[KI])
+                                : Signatures[KI],
+                            JO);
       if (!J)
         return Fail(J.takeError());
       AttemptReport A{Prop.T->name().str(), Why.value_or(""), overall(*J)};

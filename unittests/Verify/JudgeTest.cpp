@@ -245,6 +245,7 @@ TEST(VerdictTest, Names) {
   EXPECT_EQ(verdictName(Verdict::SignatureChanged), "signature-changed");
   EXPECT_EQ(verdictName(Verdict::CompileError), "compile-error");
   EXPECT_EQ(verdictName(Verdict::ReplyRejected), "reply-rejected");
+  EXPECT_EQ(verdictName(Verdict::HiddenState), "hidden-state");
   EXPECT_FALSE(Judgement{Verdict::ReplyRejected}.accepted());
 }
 

@@ -58,13 +58,21 @@ std::optional<KernelReach> kernelReach(clang::ASTContext &Ctx,
                                        llvm::StringRef File, unsigned Begin,
                                        unsigned End);
 
+/// What the kernel named \p QualifiedName reaches: its definition in the
+/// translation unit (a template's pattern); nullopt when there is none.
+/// OtherDecls stays empty.
+std::optional<KernelReach> kernelReachByName(clang::ASTContext &Ctx,
+                                             llvm::StringRef QualifiedName);
+
 /// Why \p After, a candidate's kernel, reaches more than \p Before, the
 /// original: it declares anything besides the kernel, declares a non-const
 /// `static` variable, refers to a non-const variable outside it that the
 /// original does not, may write one that the original only reads, or does
-/// an opaque thing the original does not. Nullopt when it does not.
-std::optional<std::string> reachProblem(const KernelReach &Before,
-                                        const KernelReach &After);
+/// an opaque thing the original does not. Nullopt when it does not. The
+/// reason speaks of \p Who ("the reply's kernel").
+std::optional<std::string>
+reachProblem(const KernelReach &Before, const KernelReach &After,
+             llvm::StringRef Who = "the reply's kernel");
 
 } // namespace autoprof
 

@@ -93,12 +93,17 @@ enum class Verdict {
   SignatureChanged,
   CompileError,
   ReplyRejected,
+  /// A candidate (a `--candidate` file or a built-in rewrite) whose kernel
+  /// reaches more than the original's: state kept across launches, a
+  /// variable outside it, memory outside its pointer arguments
+  /// (autoprof/Rewrite/KernelReach.h). Never built.
+  HiddenState,
 };
 
 /// "faster", "not-faster", "slower", "build-failed", "check-failed",
 /// "crashed", "timeout", "wrong-output", "fewer-launches",
 /// "writes-nothing", "impossible-time", "not-measured", "no-code-block",
-/// "signature-changed", "compile-error", "reply-rejected".
+/// "signature-changed", "compile-error", "reply-rejected", "hidden-state".
 llvm::StringRef verdictName(Verdict V);
 
 struct Judgement {
