@@ -55,7 +55,8 @@ VERDICTS = {
     "build-failed", "timeout", "crashed", "check-failed", "not-measured",
     "fewer-launches", "writes-nothing", "wrong-output", "impossible-time",
     "faster", "slower", "not-faster", "no-code-block", "compile-error",
-    "signature-changed", "reply-rejected", "hidden-state"}
+    "signature-changed", "reply-rejected", "hidden-state",
+    "other-kernels"}
 
 
 class Error(Exception):

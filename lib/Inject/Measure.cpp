@@ -5,12 +5,14 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Each launch of a configured kernel is counted on API entry and its
-/// correlation id remembered; the activity records, which arrive later,
-/// give its duration. For the configured launch of each kernel, the agent
-/// waits for the device to be idle before and after the launch and copies
-/// every allocation its pointer arguments point into, once before (to tell
-/// whether the launch changed it) and once after (saved to a file).
+/// Each kernel launch is counted on API entry and its correlation id
+/// remembered; the activity records, which arrive later, give its duration.
+/// Kernels that are not configured are marked as other kernels: the
+/// verifier compares their total time too. For the configured launch of each
+/// kernel, the agent waits for the device to be idle before and after the
+/// launch and copies every allocation its pointer arguments point into, once
+/// before (to tell whether the launch changed it) and once after (saved to a
+/// file).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -227,21 +229,22 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
   unsigned Launch = 0;
   {
     std::lock_guard<std::mutex> G(M->Lock);
+    // Every kernel is counted and timed; only the selected ones are saved.
     auto It = M->Config.Kernels.find(Kernel);
-    if (It == M->Config.Kernels.end())
-      return;
     auto [Idx, New] = M->Index.emplace(Kernel, M->Out.Kernels.size());
     if (New) {
       M->Out.Kernels.emplace_back();
       M->Out.Kernels.back().MangledName = Kernel;
+      M->Out.Kernels.back().Other = It == M->Config.Kernels.end();
     }
     KernelMeasurement &K = M->Out.Kernels[Idx->second];
     Launch = K.Launches++;
     M->Launches[Cb->correlationId] = {Idx->second, Launch};
-    Params = &It->second;
+    if (It != M->Config.Kernels.end())
+      Params = &It->second;
   }
-  if (!M->Config.SnapshotDir.empty() && Launch == M->Config.SnapshotLaunch &&
-      !Params->empty()) {
+  if (Params && !M->Config.SnapshotDir.empty() &&
+      Launch == M->Config.SnapshotLaunch && !Params->empty()) {
     void **Args = kernelParams(Id, Cb->functionParams);
     std::unique_ptr<PendingSnapshot> P;
     {

@@ -43,6 +43,10 @@ std::string autoprof::writeMeasurementJSON(const Measurement &M) {
     W.String(K.MangledName.c_str());
     W.Key("launches");
     W.Uint(K.Launches);
+    if (K.Other) {
+      W.Key("other");
+      W.Bool(true);
+    }
     W.Key("durations_ns");
     W.StartArray();
     for (double D : K.DurationsNs)
@@ -132,6 +136,12 @@ bool readKernel(Reader &Rd, const Value &V, const std::string &Path,
       !Rd.uint(V, "launches", Path, K.Launches) ||
       !Rd.uint(V, "snapshot_launch", Path, K.SnapshotLaunch))
     return false;
+  auto Other = V.FindMember("other");
+  if (Other != V.MemberEnd()) {
+    if (!Other->value.IsBool())
+      return Rd.fail(Path + ".other", "expected true or false");
+    K.Other = Other->value.GetBool();
+  }
   auto D = V.FindMember("durations_ns");
   if (D != V.MemberEnd()) {
     if (!D->value.IsArray())

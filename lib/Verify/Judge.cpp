@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 using namespace llvm;
 using namespace autoprof;
@@ -91,6 +92,74 @@ std::optional<std::string> compareOutputs(const KernelSignature &K,
   return std::nullopt;
 }
 
+/// The program's other kernels in one run: for each (by the original's
+/// name), its total time in nanoseconds.
+std::map<std::string, double>
+otherKernels(const Measurement &M, const std::string &Judged,
+             const std::map<std::string, std::string> &Renamed) {
+  std::map<std::string, double> Out;
+  for (const KernelMeasurement &K : M.Kernels) {
+    if (K.MangledName == Judged || !K.Launches)
+      continue;
+    auto R = Renamed.find(K.MangledName);
+    double &T = Out[R == Renamed.end() ? K.MangledName : R->second];
+    for (double D : K.DurationsNs)
+      T += D;
+  }
+  return Out;
+}
+
+double total(const std::map<std::string, double> &Ks) {
+  double T = 0;
+  for (const auto &[Name, Ns] : Ks)
+    T += Ns;
+  return T;
+}
+
+/// Why the candidate's other kernels show moved work, or nullopt; fills
+/// \p J's totals.
+std::optional<std::string> movedWork(const KernelSignature &K,
+                                     ArrayRef<RunOutcome> Original,
+                                     ArrayRef<RunOutcome> Candidate,
+                                     const JudgeOptions &O, Judgement &J) {
+  std::vector<double> A, B;
+  std::set<std::string> Known;
+  for (const RunOutcome &R : Original)
+    if (R.Measured) {
+      auto Ks = otherKernels(*R.Measured, K.MangledName, {});
+      for (const auto &[Name, Ns] : Ks)
+        Known.insert(Name);
+      A.push_back(total(Ks));
+    }
+  for (const RunOutcome &R : Candidate)
+    if (R.Measured) {
+      auto Ks = otherKernels(*R.Measured, K.candidateName(), O.Renamed);
+      for (const auto &[Name, Ns] : Ks)
+        if (!Known.count(Name))
+          return "the candidate launches the kernel '" + Name +
+                 "', which the original does not (seed " +
+                 std::to_string(R.Seed) + ")";
+      B.push_back(total(Ks));
+    }
+  if (A.empty() || B.empty() || Known.empty())
+    return std::nullopt;
+  auto Median = [](std::vector<double> V) {
+    std::sort(V.begin(), V.end());
+    return V.size() % 2 ? V[V.size() / 2]
+                        : 0.5 * (V[V.size() / 2 - 1] + V[V.size() / 2]);
+  };
+  J.OtherOriginalNs = Median(A);
+  J.OtherCandidateNs = Median(B);
+  double Slowest = *std::max_element(A.begin(), A.end());
+  double Fastest = *std::min_element(B.begin(), B.end());
+  if (Fastest > Slowest * (1 + O.OtherSlack) + O.OtherSlackNs)
+    return "the program's other kernels take " + microseconds(Fastest) +
+           " in the candidate's fastest run against " + microseconds(Slowest) +
+           " in the original's slowest: work moved out of the kernel is not "
+           "a speedup";
+  return std::nullopt;
+}
+
 } // namespace
 
 std::optional<Timing>
@@ -155,6 +224,8 @@ StringRef autoprof::verify::verdictName(Verdict V) {
     return "reply-rejected";
   case Verdict::HiddenState:
     return "hidden-state";
+  case Verdict::OtherKernels:
+    return "other-kernels";
   }
   return "not-measured";
 }
@@ -228,6 +299,13 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
   }
 
   Judgement J;
+  // The rest of the program: no new kernel, no longer time.
+  if (std::optional<std::string> Why =
+          movedWork(K, Original, Candidate, O, J)) {
+    J.V = Verdict::OtherKernels;
+    J.Reason = *Why;
+    return J;
+  }
   J.Original = summarizeTiming(Original, K.MangledName);
   J.Candidate = summarizeTiming(Candidate, K.candidateName());
   if (!J.Original || !J.Candidate) {

@@ -68,6 +68,18 @@ void attempt(Writer &W, const AttemptReport &A) {
   }
   timing(W, "original", A.Result.Original);
   timing(W, "candidate", A.Result.Candidate);
+  // The program's other kernels, when it launches any.
+  W.Key("other_kernels");
+  if (A.Result.OtherOriginalNs && A.Result.OtherCandidateNs) {
+    W.StartObject();
+    W.Key("original_median_us");
+    W.Double(*A.Result.OtherOriginalNs / 1e3);
+    W.Key("candidate_median_us");
+    W.Double(*A.Result.OtherCandidateNs / 1e3);
+    W.EndObject();
+  } else {
+    W.Null();
+  }
   W.EndObject();
 }
 

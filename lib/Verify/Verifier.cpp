@@ -377,8 +377,12 @@ Expected<std::vector<Judgement>> Verifier::verify(const SourceTexts &Texts,
     return Runs.takeError();
   std::string Log = measuredRunLog(O.WorkDir, Tag, Runs->size() - 1);
   std::vector<Judgement> Out;
+  JudgeOptions JR = J;
+  for (const KernelSignature &K : Ks)
+    if (!K.CandidateMangledName.empty())
+      JR.Renamed[K.CandidateMangledName] = K.MangledName;
   for (const KernelSignature &K : Ks) {
-    Out.push_back(judge(K, OriginalRuns, *Runs, J));
+    Out.push_back(judge(K, OriginalRuns, *Runs, JR));
     Judgement &Last = Out.back();
     if (Last.V == Verdict::CheckFailed || Last.V == Verdict::Crashed) {
       std::string Why = tellingLine(Log);

@@ -773,11 +773,18 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       OS << "\n";
       if (K.Attempts.empty())
         OS << "  no rewrite triggered\n";
-      for (const AttemptReport &A : K.Attempts)
+      for (const AttemptReport &A : K.Attempts) {
         OS << "  " << A.Transformation << ": " << verdictName(A.Result.V)
            << ": " << A.Result.Reason << "\n    "
            << (LLM ? "rewriter: " : "trigger: ")
            << (A.Trigger.empty() ? "none (--try-all)" : A.Trigger) << "\n";
+        if (A.Result.OtherOriginalNs && A.Result.OtherCandidateNs)
+          OS << "    other kernels: "
+             << format("%.1f us against %.1f us",
+                       *A.Result.OtherCandidateNs / 1e3,
+                       *A.Result.OtherOriginalNs / 1e3)
+             << " (median total per run)\n";
+      }
       if (!K.Kept.empty())
         OS << "  kept: " << K.Kept << " (" << format("%.2fx", *K.Speedup)
            << ")\n";

@@ -25,13 +25,21 @@ TEST(MeasurementTest, RoundTrip) {
   K.SnapshotLaunch = 0;
   K.Snapshots.push_back({{1, 2}, 64, 60, "/tmp/s/out.bin"});
   M.Kernels.push_back(K);
+  KernelMeasurement Other;
+  Other.MangledName = "_Z4prepv";
+  Other.Launches = 1;
+  Other.DurationsNs = {50};
+  Other.Other = true;
+  M.Kernels.push_back(Other);
   M.Errors.push_back("kernel x: argument 3 does not point into device memory");
   Measurement Back;
   std::string Err;
   ASSERT_TRUE(parseMeasurementJSON(writeMeasurementJSON(M), Back, Err)) << Err;
   EXPECT_DOUBLE_EQ(Back.DramBytesPerSecond, 4.8e12);
-  ASSERT_EQ(Back.Kernels.size(), 1u);
+  ASSERT_EQ(Back.Kernels.size(), 2u);
+  EXPECT_TRUE(Back.Kernels[1].Other);
   const KernelMeasurement *B = Back.find("_Z5scalePKfPfi");
+  EXPECT_FALSE(B->Other);
   ASSERT_NE(B, nullptr);
   EXPECT_EQ(B->Launches, 5u);
   EXPECT_EQ(B->DurationsNs, K.DurationsNs);
@@ -66,6 +74,9 @@ TEST(MeasurementTest, BadInputNamesThePath) {
                   "\"bytes\": 4, \"changed_bytes\": 8}]}]}"),
             "$.kernels[0].snapshots[0].changed_bytes: expected a byte count "
             "up to 'bytes'");
+  EXPECT_EQ(Error("{\"version\": 1, \"kernels\": [{\"mangled_name\": \"k\", "
+                  "\"other\": 1}]}"),
+            "$.kernels[0].other: expected true or false");
 }
 
 TEST(MeasureConfigTest, ParsesAndRejects) {

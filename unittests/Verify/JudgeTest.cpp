@@ -249,4 +249,55 @@ TEST(VerdictTest, Names) {
   EXPECT_FALSE(Judgement{Verdict::ReplyRejected}.accepted());
 }
 
+/// \p Runs with another kernel \p Name of \p Launches launches of \p Ns each
+/// added to every run.
+std::vector<RunOutcome> withOther(std::vector<RunOutcome> Runs,
+                                  const std::string &Name, double Ns,
+                                  unsigned Launches = 2) {
+  for (RunOutcome &R : Runs) {
+    KernelMeasurement KM;
+    KM.MangledName = Name;
+    KM.Launches = Launches;
+    KM.Other = true;
+    KM.DurationsNs.assign(Launches, Ns);
+    R.Measured->Kernels.push_back(KM);
+  }
+  return Runs;
+}
+
+TEST_F(JudgeTest, WorkMovedToAnotherKernelIsNotASpeedup) {
+  std::vector<RunOutcome> Fast = {
+      run(1, {500, 50, 50, 51}, candidateBuffers({2, 4, 6})),
+      run(2, {500, 52, 50, 50}), run(3, {500, 49, 50, 50})};
+  // A kernel the original never launches.
+  Judgement J = judge(K, original(), withOther(Fast, "_Z6helperv", 1e6), O);
+  EXPECT_EQ(J.V, Verdict::OtherKernels);
+  EXPECT_EQ(verdictName(J.V), "other-kernels");
+  EXPECT_EQ(J.Reason, "the candidate launches the kernel '_Z6helperv', which "
+                      "the original does not (seed 1)");
+  // An existing other kernel that takes longer.
+  J = judge(K, withOther(original(), "_Z4prepv", 1e6),
+            withOther(Fast, "_Z4prepv", 1.5e6), O);
+  EXPECT_EQ(J.V, Verdict::OtherKernels);
+  EXPECT_NE(J.Reason.find("work moved out of the kernel"), std::string::npos)
+      << J.Reason;
+  // The same time, within the noise: judged on the kernel, totals kept.
+  J = judge(K, withOther(original(), "_Z4prepv", 1e6),
+            withOther(Fast, "_Z4prepv", 1.02e6), O);
+  EXPECT_EQ(J.V, Verdict::Faster) << J.Reason;
+  ASSERT_TRUE(J.OtherOriginalNs && J.OtherCandidateNs);
+  EXPECT_DOUBLE_EQ(*J.OtherOriginalNs, 2e6);
+  EXPECT_DOUBLE_EQ(*J.OtherCandidateNs, 2.04e6);
+  // A kernel the rewrite renamed is the same kernel.
+  JudgeOptions R = O;
+  R.Renamed["_Z4prepPKf"] = "_Z4prepPf";
+  EXPECT_EQ(judge(K, withOther(original(), "_Z4prepPf", 1e6),
+                  withOther(Fast, "_Z4prepPKf", 1e6), R)
+                .V,
+            Verdict::Faster);
+  // No other kernel: no totals.
+  J = judge(K, original(), Fast, O);
+  EXPECT_FALSE(J.OtherOriginalNs);
+}
+
 } // namespace

@@ -51,6 +51,9 @@ struct KernelMeasurement {
   /// empty.
   unsigned SnapshotLaunch = 0;
   std::vector<BufferSnapshot> Snapshots;
+  /// A kernel the program launched that was not selected: only its
+  /// launches and durations are recorded (the whole program's GPU time).
+  bool Other = false;
 };
 
 struct Measurement {

@@ -98,12 +98,16 @@ enum class Verdict {
   /// variable outside it, memory outside its pointer arguments
   /// (autoprof/Rewrite/KernelReach.h). Never built.
   HiddenState,
+  /// The candidate launches a kernel the original does not, or the other
+  /// kernels of the program take longer: work moved out of the kernel.
+  OtherKernels,
 };
 
 /// "faster", "not-faster", "slower", "build-failed", "check-failed",
 /// "crashed", "timeout", "wrong-output", "fewer-launches",
 /// "writes-nothing", "impossible-time", "not-measured", "no-code-block",
-/// "signature-changed", "compile-error", "reply-rejected", "hidden-state".
+/// "signature-changed", "compile-error", "reply-rejected", "hidden-state",
+/// "other-kernels".
 llvm::StringRef verdictName(Verdict V);
 
 struct Judgement {
@@ -116,6 +120,10 @@ struct Judgement {
   std::optional<double> SpeedupHigh;
   std::optional<Timing> Original;
   std::optional<Timing> Candidate;
+  /// The median over runs of the total time of the program's other kernels
+  /// (every kernel but the judged one), when it launches any.
+  std::optional<double> OtherOriginalNs;
+  std::optional<double> OtherCandidateNs;
 
   bool accepted() const { return V == Verdict::Faster; }
 };
@@ -125,6 +133,15 @@ struct JudgeOptions {
   double ATol = 1e-5;
   /// The least speedup that counts, on top of runs that do not overlap.
   double MinSpeedup = 1.02;
+  /// The candidate's mangled names of kernels the rewrite renamed (a
+  /// parameter's type changed), each with the original's name: the same
+  /// kernel among the other kernels.
+  std::map<std::string, std::string> Renamed;
+  /// How much longer the other kernels may take in the candidate's fastest
+  /// run than in the original's slowest: a fraction, and an absolute
+  /// amount for short totals.
+  double OtherSlack = 0.05;
+  double OtherSlackNs = 20000;
 };
 
 /// Judges candidate runs \p Candidate against original runs \p Original
