@@ -19,6 +19,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cctype>
 #include <cstdio>
 
 using namespace llvm;
@@ -134,6 +135,95 @@ std::string measureConfig(StringRef Output, StringRef SnapshotDir,
 
 } // namespace
 
+namespace {
+
+bool isWordEdge(char C) {
+  return std::isspace(static_cast<unsigned char>(C)) || C == '\'' || C == '"' ||
+         C == '=' || C == ';' || C == '&' || C == '|' || C == '(' || C == ')' ||
+         C == '<' || C == '>';
+}
+
+/// Replaces every whole-word occurrence of \p From in \p Cmd by \p To;
+/// returns how many.
+unsigned replaceWord(std::string &Cmd, StringRef From, StringRef To) {
+  unsigned N = 0;
+  if (From.empty())
+    return 0;
+  for (size_t At = Cmd.find(From.str()); At != std::string::npos;
+       At = Cmd.find(From.str(), At)) {
+    size_t End = At + From.size();
+    bool Whole = (At == 0 || isWordEdge(Cmd[At - 1])) &&
+                 (End == Cmd.size() || isWordEdge(Cmd[End]));
+    if (!Whole) {
+      At = End;
+      continue;
+    }
+    Cmd.replace(At, From.size(), To.str());
+    At += To.size();
+    ++N;
+  }
+  return N;
+}
+
+bool hasExplicitOutput(StringRef Cmd) {
+  SmallVector<StringRef> Words;
+  Cmd.split(Words, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef W : Words) {
+    W = W.trim("'\"");
+    if (W.starts_with("-o") || W.starts_with("--output-file"))
+      return true;
+  }
+  return false;
+}
+
+/// The copy of \p File beside it that a candidate is built from: a hidden
+/// name with the same extension, so that the compiler treats it alike and
+/// its quoted includes resolve from the same folder.
+std::string siblingPath(StringRef File, StringRef Tag) {
+  SmallString<256> P(sys::path::parent_path(File));
+  sys::path::append(P, "." + sys::path::stem(File) + ".autoprof-" + Tag +
+                           sys::path::extension(File));
+  return std::string(P);
+}
+
+/// Removes the copies of \p File (siblingPath) that a killed run left.
+void removeStaleCopies(StringRef File) {
+  std::string Prefix = ("." + sys::path::stem(File) + ".autoprof-").str();
+  StringRef Ext = sys::path::extension(File);
+  std::error_code EC;
+  std::vector<std::string> Stale;
+  for (sys::fs::directory_iterator It(sys::path::parent_path(File), EC), End;
+       It != End && !EC; It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    if (Name.starts_with(Prefix) && Name.ends_with(Ext) &&
+        Name.size() > Prefix.size() + Ext.size())
+      Stale.push_back(It->path());
+  }
+  for (const std::string &P : Stale)
+    sys::fs::remove(P);
+}
+
+} // namespace
+
+std::optional<std::string> autoprof::verify::substituteSources(
+    StringRef BuildCommand, const std::map<std::string, std::string> &Siblings,
+    const std::map<std::string, std::vector<std::string>> &Named) {
+  if (!hasExplicitOutput(BuildCommand))
+    return std::nullopt;
+  std::string Cmd = BuildCommand.str();
+  for (const auto &[File, Copy] : Siblings) {
+    unsigned N = replaceWord(Cmd, File, Copy);
+    auto It = Named.find(File);
+    if (It != Named.end())
+      for (const std::string &Spelling : It->second)
+        if (Spelling != File)
+          N += replaceWord(Cmd, Spelling, Copy);
+    if (!N)
+      return std::nullopt;
+  }
+  return Cmd;
+}
+
 std::string autoprof::verify::tellingLine(StringRef File) {
   auto Buf = MemoryBuffer::getFile(File, /*IsText=*/true);
   if (!Buf)
@@ -194,6 +284,7 @@ Error Verifier::prepare() {
       return createStringError("cannot read '%s': %s", F.c_str(),
                                Buf.getError().message().c_str());
     Originals[normalPath(F)] = (*Buf)->getBuffer().str();
+    removeStaleCopies(normalPath(F));
   }
   return Error::success();
 }
@@ -205,9 +296,55 @@ Error Verifier::build(const SourceTexts &Texts, StringRef Tag,
     if (!Originals.count(normalPath(File)))
       return createStringError("'%s' is not the source or one of its headers",
                                File.c_str());
+  // Built from copies beside the files when the build command names each
+  // changed file: the user's files are never written.
+  std::map<std::string, std::string> Siblings;
+  std::map<std::string, std::vector<std::string>> Named;
   for (const auto &[File, Text] : Texts) {
     std::string Path = normalPath(File);
     if (Text == Originals[Path])
+      continue;
+    Siblings[Path] = siblingPath(Path, Tag);
+    Named[Path].push_back(File);
+    if (Path == SourcePath)
+      Named[Path].push_back(O.Source);
+  }
+  std::string Command = O.BuildCommand;
+  std::vector<std::string> Written;
+  auto RemoveSiblings = [&] {
+    for (const std::string &F : Written) {
+      sys::fs::remove(F);
+      sys::DontRemoveFileOnSignal(F);
+    }
+  };
+  std::optional<std::string> Substituted =
+      Siblings.empty() || !O.BuildFromCopies
+          ? std::nullopt
+          : substituteSources(O.BuildCommand, Siblings, Named);
+  if (Substituted) {
+    for (const auto &[File, Text] : Texts) {
+      auto It = Siblings.find(normalPath(File));
+      if (It == Siblings.end())
+        continue;
+      Written.push_back(It->second);
+      sys::RemoveFileOnSignal(It->second);
+      if (!writeFileAtomically(It->second, Text)) {
+        RemoveSiblings();
+        return createStringError("cannot write '%s'", It->second.c_str());
+      }
+    }
+    Command = *Substituted;
+  } else if (!Siblings.empty() && !SwapNoted) {
+    SwapNoted = true;
+    if (O.OnSwap)
+      O.OnSwap("the build command does not name every changed file and an "
+               "output (-o), so each candidate is built in place of the file, "
+               "which is put back after its build (a copy waits beside it, "
+               "'.<name>.autoprof-orig')");
+  }
+  for (const auto &[File, Text] : Texts) {
+    std::string Path = normalPath(File);
+    if (Text == Originals[Path] || Substituted)
       continue;
     std::string Backup = backupPath(Path);
     if (std::error_code EC = sys::fs::copy_file(Path, Backup)) {
@@ -226,11 +363,12 @@ Error Verifier::build(const SourceTexts &Texts, StringRef Tag,
   SmallString<256> Log(O.WorkDir);
   sys::path::append(Log, ("build-" + Tag).str() + ".log");
   ChildOptions C;
-  C.Argv = {"/bin/sh", "-c", O.BuildCommand};
+  C.Argv = {"/bin/sh", "-c", Command};
   C.Timeout = O.BuildTimeout;
   C.OutputFile = std::string(Log);
   C.NewProcessGroup = true;
   Expected<ChildResult> R = Runner.run(C);
+  RemoveSiblings();
   if (Error E = putBack()) {
     if (!R)
       consumeError(R.takeError());

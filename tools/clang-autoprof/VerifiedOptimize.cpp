@@ -421,6 +421,14 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   Headers.erase(absolutePath(Source));
   VO.Headers.assign(Headers.begin(), Headers.end());
   VO.BuildCommand = *Build;
+  VO.OnSwap = [](const std::string &Line) { reportWarning(Line); };
+  // nvcc names a kernel of internal linkage (static, or in an anonymous
+  // namespace) after its file: such a program is built in place.
+  for (const std::vector<KernelSignature> &Ks : Signatures)
+    for (const KernelSignature &S : Ks)
+      if (StringRef(S.MangledName).starts_with("_ZL") ||
+          StringRef(S.MangledName).contains("_GLOBAL__N_"))
+        VO.BuildFromCopies = false;
   VO.RunCommand = O.Run;
   VO.InjectLibrary = Inject;
   VO.Seeds.clear();

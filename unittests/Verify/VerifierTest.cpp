@@ -38,14 +38,20 @@ public:
   std::string Source;
   std::string Built;
   std::vector<std::string> SourceDuringBuild;
+  /// The file each build compiled: its last word, or the source.
+  std::vector<std::string> BuiltFrom;
   unsigned Runs = 0;
 
   llvm::Expected<ChildResult> run(const ChildOptions &O) override {
     ChildResult R;
     const std::string &Cmd = O.Argv.back();
-    if (Cmd == "build") {
-      std::string Text = readFile(Source);
-      SourceDuringBuild.push_back(Text);
+    if (llvm::StringRef(Cmd).starts_with("build")) {
+      std::string From = Cmd == "build"
+                             ? Source
+                             : llvm::StringRef(Cmd).rsplit(' ').second.str();
+      std::string Text = readFile(From);
+      BuiltFrom.push_back(From);
+      SourceDuringBuild.push_back(readFile(Source));
       if (Text.find("BROKEN") != std::string::npos) {
         std::error_code EC;
         llvm::raw_fd_ostream(O.OutputFile, EC) << "k.cu:1: error: BROKEN\n";
@@ -233,6 +239,57 @@ TEST_F(VerifierTest, RefusesAStaleCopy) {
   EXPECT_EQ(readFile(Source), "original\n");
 }
 
+TEST_F(VerifierTest, ABuildThatNamesTheSourceNeverWritesIt) {
+  O.BuildCommand = "build -O3 -o prog " + Source;
+  std::vector<std::string> Swaps;
+  O.OnSwap = [&](const std::string &Line) { Swaps.push_back(Line); };
+  Verifier V(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+  EXPECT_EQ(Fake.BuiltFrom.back(), Source);
+
+  auto Fast = V.verify("FAST\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Fast));
+  EXPECT_EQ(Fast->front().V, Verdict::Faster) << Fast->front().Reason;
+  // Built from a hidden copy beside the source, with its extension; the
+  // source never held the candidate, and the copy is gone.
+  std::string From = Fake.BuiltFrom.back();
+  EXPECT_EQ(llvm::sys::path::parent_path(From), llvm::StringRef(Dir));
+  EXPECT_TRUE(llvm::StringRef(llvm::sys::path::filename(From))
+                  .starts_with(".k.autoprof-"));
+  EXPECT_EQ(llvm::sys::path::extension(From), ".cu");
+  EXPECT_EQ(Fake.SourceDuringBuild.back(), "original\n");
+  EXPECT_FALSE(llvm::sys::fs::exists(From));
+  EXPECT_EQ(readFile(Source), "original\n");
+  EXPECT_TRUE(Swaps.empty());
+
+  // A build that does not name the source swaps it, and says so once.
+  O.BuildCommand = "build";
+  Verifier W(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(W.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(W.measureOriginal()));
+  ASSERT_TRUE(static_cast<bool>(W.verify("FAST\n", {K}, J)));
+  ASSERT_TRUE(static_cast<bool>(W.verify("FAST WRONG\n", {K}, J)));
+  EXPECT_EQ(Fake.SourceDuringBuild.back(), "FAST WRONG\n");
+  EXPECT_EQ(Swaps.size(), 1u);
+  EXPECT_EQ(readFile(Source), "original\n");
+}
+
+TEST(SubstituteSourcesTest, WholeWordsAndAnExplicitOutput) {
+  std::map<std::string, std::string> S = {{"/p/k.cu", "/p/.k.autoprof-c1.cu"}};
+  std::map<std::string, std::vector<std::string>> N = {{"/p/k.cu", {"k.cu"}}};
+  EXPECT_EQ(substituteSources("nvcc -o k k.cu kk.cu k.cuh", S, N),
+            "nvcc -o k /p/.k.autoprof-c1.cu kk.cu k.cuh");
+  EXPECT_EQ(substituteSources("cd /p && nvcc -ok /p/k.cu", S, N),
+            "cd /p && nvcc -ok /p/.k.autoprof-c1.cu");
+  EXPECT_EQ(substituteSources("nvcc '-o' x \"k.cu\"", S, N),
+            "nvcc '-o' x \"/p/.k.autoprof-c1.cu\"");
+  // Without an explicit output, `-c k.cu` would write another object.
+  EXPECT_EQ(substituteSources("nvcc -c k.cu", S, N), std::nullopt);
+  // A file the command does not name.
+  EXPECT_EQ(substituteSources("make -o all", S, N), std::nullopt);
+}
+
 } // namespace
 
 TEST_F(VerifierTest, HeadersAreSwappedWithTheSourceAndOthersRefused) {
@@ -258,8 +315,8 @@ TEST_F(VerifierTest, HeadersAreSwappedWithTheSourceAndOthersRefused) {
   EXPECT_EQ(V.originalText(Header), "header\n");
   ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
 
-  auto Both = V.verify(SourceTexts{{Source, "FAST\n"}, {Header, "H2\n"}},
-                       {K}, J);
+  auto Both =
+      V.verify(SourceTexts{{Source, "FAST\n"}, {Header, "H2\n"}}, {K}, J);
   ASSERT_TRUE(static_cast<bool>(Both));
   EXPECT_EQ(Both->front().V, Verdict::Faster) << Both->front().Reason;
   EXPECT_EQ(W.SourceDuringBuild.back(), "FAST\n");

@@ -27,10 +27,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
-
 #include <string>
 #include <vector>
 
@@ -91,7 +91,28 @@ struct VerifierOptions {
   std::string WorkDir;
   /// A lock file every measured run holds (DeviceLock); empty for none.
   std::string DeviceLockFile;
+  /// Called once, with one line, the first time a candidate has to be
+  /// built by putting it in place of the user's file (the build command
+  /// does not name every changed file with an explicit output); else the
+  /// candidate is built from a copy beside the file and the file is never
+  /// written.
+  std::function<void(const std::string &)> OnSwap;
+  /// Whether a candidate may be built from copies beside its files; false
+  /// when a kernel's name would follow its file's (internal linkage, which
+  /// nvcc names after the file), so that every candidate is swapped in.
+  bool BuildFromCopies = true;
 };
+
+/// \p BuildCommand with every changed file of \p Siblings (absolute path to
+/// the path of its copy beside it) replaced by its copy, where the command
+/// names it as a whole word (its absolute path, or a spelling in \p Named,
+/// keyed the same); nullopt when it does not name every changed file, or
+/// has no explicit output (`-o`), so that an output named after the source
+/// would change. Exposed for tests.
+std::optional<std::string>
+substituteSources(llvm::StringRef BuildCommand,
+                  const std::map<std::string, std::string> &Siblings,
+                  const std::map<std::string, std::vector<std::string>> &Named);
 
 /// How measureRuns runs a program.
 struct MeasureOptions {
@@ -176,8 +197,9 @@ public:
   const std::vector<RunOutcome> &originalRuns() const { return OriginalRuns; }
 
 private:
-  /// Swaps \p Texts into their files, runs the build, swaps the originals
-  /// back. Sets \p Failure when the build failed.
+  /// Builds \p Texts: from copies beside their files when the build command
+  /// names them (substituteSources), else swapped into their files and
+  /// swapped back after the build. Sets \p Failure when the build failed.
   llvm::Error build(const SourceTexts &Texts, llvm::StringRef Tag,
                     std::optional<std::string> &Failure);
   /// Runs the program built as \p Tag with every seed; a kernel of
@@ -193,6 +215,8 @@ private:
   std::string SourcePath;
   std::vector<RunOutcome> OriginalRuns;
   unsigned Builds = 0;
+  /// Whether OnSwap was called.
+  bool SwapNoted = false;
 };
 
 } // namespace verify
