@@ -144,6 +144,11 @@ std::string autoprof::verify::writeOptimizeReportJSON(const OptimizeReport &R) {
     W.Null();
   W.Key("outcome");
   W.String(R.Outcome.c_str());
+  W.Key("inputs_vary");
+  if (R.InputsVary)
+    W.Bool(*R.InputsVary);
+  else
+    W.Null();
   W.EndObject();
   return std::string(B.GetString(), B.GetSize()) + "\n";
 }

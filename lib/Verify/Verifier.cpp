@@ -388,7 +388,7 @@ Error Verifier::build(const SourceTexts &Texts, StringRef Tag,
 Expected<std::vector<RunOutcome>>
 autoprof::verify::measureRuns(CommandRunner &Runner, const MeasureOptions &O,
                               ArrayRef<KernelSignature> Kernels, StringRef Tag,
-                              bool SaveBuffers) {
+                              bool SaveBuffers, bool SaveEveryRun) {
   std::vector<RunOutcome> Runs;
   for (size_t I = 0; I < O.Seeds.size(); ++I) {
     std::string Base = (Tag + "-" + Twine(I + 1)).str();
@@ -396,8 +396,10 @@ autoprof::verify::measureRuns(CommandRunner &Runner, const MeasureOptions &O,
     sys::path::append(Cfg, Base + ".config.json");
     sys::path::append(Out, Base + ".json");
     std::string Log = measuredRunLog(O.WorkDir, Tag, I);
-    if (I == 0 && SaveBuffers) {
-      sys::path::append(Snap, (Tag + "-buffers").str());
+    if ((I == 0 && SaveBuffers) || (I > 0 && SaveEveryRun)) {
+      sys::path::append(Snap, I == 0
+                                  ? (Tag + "-buffers").str()
+                                  : (Tag + "-buffers-" + Twine(I + 1)).str());
       if (std::error_code EC = sys::fs::create_directories(Snap))
         return createStringError("cannot create '%s': %s", Snap.c_str(),
                                  EC.message().c_str());
@@ -450,7 +452,8 @@ autoprof::verify::measureRuns(CommandRunner &Runner, const MeasureOptions &O,
 }
 
 Expected<std::vector<RunOutcome>>
-Verifier::measure(StringRef Tag, ArrayRef<KernelSignature> Renamed) {
+Verifier::measure(StringRef Tag, ArrayRef<KernelSignature> Renamed,
+                  bool SaveEveryRun) {
   MeasureOptions M;
   M.RunCommand = O.RunCommand;
   M.InjectLibrary = O.InjectLibrary;
@@ -465,7 +468,39 @@ Verifier::measure(StringRef Tag, ArrayRef<KernelSignature> Renamed) {
     for (const KernelSignature &R : Renamed)
       if (R.MangledName == K.MangledName && !R.CandidateMangledName.empty())
         K.MangledName = R.CandidateMangledName;
-  return measureRuns(Runner, M, Ks, Tag, /*SaveBuffers=*/true);
+  return measureRuns(Runner, M, Ks, Tag, /*SaveBuffers=*/true, SaveEveryRun);
+}
+
+std::optional<bool> autoprof::verify::inputsVary(ArrayRef<RunOutcome> Runs) {
+  if (Runs.size() < 2 || !Runs[0].Measured)
+    return std::nullopt;
+  std::optional<bool> Vary;
+  for (const KernelMeasurement &K : Runs[0].Measured->Kernels)
+    for (const BufferSnapshot &S : K.Snapshots) {
+      if (S.ChangedBytes)
+        continue;
+      auto First = MemoryBuffer::getFile(S.File, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+      if (!First)
+        continue;
+      for (const RunOutcome &R : Runs.drop_front()) {
+        const KernelMeasurement *Other =
+            R.Measured ? R.Measured->find(K.MangledName) : nullptr;
+        if (!Other)
+          continue;
+        for (const BufferSnapshot &T : Other->Snapshots) {
+          if (T.Params != S.Params)
+            continue;
+          auto Second = MemoryBuffer::getFile(T.File, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+          if (!Second)
+            continue;
+          bool Same = (*First)->getBuffer() == (*Second)->getBuffer();
+          Vary = Vary.value_or(false) || !Same;
+        }
+      }
+    }
+  return Vary;
 }
 
 Error Verifier::measureOriginal() {
@@ -475,9 +510,20 @@ Error Verifier::measureOriginal() {
   if (Failure)
     return createStringError("the original program does not build: %s",
                              Failure->c_str());
-  Expected<std::vector<RunOutcome>> Runs = measure("original");
+  // Every run saves its buffers, to tell whether the inputs follow the
+  // seed; only the first run's are kept.
+  Expected<std::vector<RunOutcome>> Runs = measure("original", {}, true);
   if (!Runs)
     return Runs.takeError();
+  InputsVary = inputsVary(*Runs);
+  for (size_t I = 1; I < Runs->size(); ++I) {
+    SmallString<256> Snap(O.WorkDir);
+    sys::path::append(Snap, "original-buffers-" + Twine(I + 1));
+    sys::fs::remove_directories(Snap);
+    if ((*Runs)[I].Measured)
+      for (KernelMeasurement &K : (*Runs)[I].Measured->Kernels)
+        K.Snapshots.clear();
+  }
   for (const RunOutcome &R : *Runs)
     if (std::optional<std::string> F = runFailure(R.Child)) {
       std::string Why =

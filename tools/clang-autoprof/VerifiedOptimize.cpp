@@ -507,6 +507,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   Report.Source = Source;
   Report.Tree = O.ProfileFile.empty() ? std::string(O.Tree) : GivenTree;
   Report.Seeds = VO.Seeds;
+  Report.InputsVary = V.originalInputsVary();
   if (LLM)
     Report.Rewriter = "llm";
   JudgeOptions JO;
@@ -801,6 +802,9 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       OS << "together: " << Report.Combined->Transformation << ": "
          << verdictName(Report.Combined->Result.V) << ": "
          << Report.Combined->Result.Reason << "\n";
+    if (Report.InputsVary && !*Report.InputsVary)
+      OS << "note: the inputs the saved launch only reads are the same with "
+            "every AUTOPROF_SEED: verification rests on one input\n";
     OS << "outcome: " << Report.Outcome;
     if (Rewritten && !O.InPlace && O.Output.empty() && O.ExportFixes.empty())
       OS << " (the source is unchanged; --in-place writes it)";

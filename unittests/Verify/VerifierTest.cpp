@@ -87,6 +87,14 @@ public:
       llvm::raw_fd_ostream(File, EC).write(reinterpret_cast<const char *>(V),
                                            sizeof V);
       K.Snapshots.push_back({{0}, sizeof V, sizeof V, File});
+      // An input the launch only reads: the seed, unless the program
+      // ignores it ("ONEINPUT").
+      std::string In = std::string(Cfg["snapshot_dir"].GetString()) + "/in";
+      std::string Seed = Built.find("ONEINPUT") != std::string::npos
+                             ? "1"
+                             : O.Env.at("AUTOPROF_SEED");
+      llvm::raw_fd_ostream(In, EC) << Seed;
+      K.Snapshots.push_back({{1}, Seed.size(), 0, In});
     }
     M.Kernels.push_back(K);
     writeFileAtomically(Cfg["output"].GetString(), writeMeasurementJSON(M));
@@ -288,6 +296,28 @@ TEST(SubstituteSourcesTest, WholeWordsAndAnExplicitOutput) {
   EXPECT_EQ(substituteSources("nvcc -c k.cu", S, N), std::nullopt);
   // A file the command does not name.
   EXPECT_EQ(substituteSources("make -o all", S, N), std::nullopt);
+}
+
+TEST_F(VerifierTest, SaysWhenTheInputsDoNotFollowTheSeed) {
+  {
+    Verifier V(Fake, O, {K});
+    ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+    ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+    EXPECT_EQ(V.originalInputsVary(), std::optional<bool>(true));
+    // Only the first run's buffers are kept.
+    EXPECT_TRUE(llvm::sys::fs::exists(O.WorkDir + "/original-buffers"));
+    EXPECT_FALSE(llvm::sys::fs::exists(O.WorkDir + "/original-buffers-2"));
+    EXPECT_TRUE(V.originalRuns()[1].Measured->Kernels[0].Snapshots.empty());
+  }
+  writeFileAtomically(Source, "ONEINPUT\n");
+  Verifier V(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+  EXPECT_EQ(V.originalInputsVary(), std::optional<bool>(false));
+  // One run says nothing.
+  EXPECT_EQ(
+      inputsVary(llvm::ArrayRef<RunOutcome>(V.originalRuns()).take_front()),
+      std::nullopt);
 }
 
 } // namespace

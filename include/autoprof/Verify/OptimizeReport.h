@@ -60,6 +60,10 @@ struct OptimizeReport {
   /// "rewritten" (written in place), "verified" (a rewrite was kept but the
   /// source left alone), or "no rewrite".
   std::string Outcome;
+  /// Whether the original's saved inputs differ between seeds; false when
+  /// they are the same with every seed (verification rests on one input),
+  /// nullopt when unknown.
+  std::optional<bool> InputsVary;
 };
 
 /// Serialises \p R as JSON.

@@ -135,13 +135,20 @@ struct MeasureOptions {
 /// work folder.
 ///
 /// With \p SaveBuffers, the first run also saves the kernels' buffers into
-/// `<Tag>-buffers`. Stops after the first run that fails (its outcome is
-/// the last one returned); fails only when a command cannot be started,
+/// `<Tag>-buffers`, and with \p SaveEveryRun the other runs too, into
+/// `<Tag>-buffers-<N>`. Stops after the first run that fails (its outcome
+/// is the last one returned); fails only when a command cannot be started,
 /// the tool is interrupted, or a measurement is malformed.
 llvm::Expected<std::vector<RunOutcome>>
 measureRuns(CommandRunner &Runner, const MeasureOptions &O,
             llvm::ArrayRef<KernelSignature> Kernels, llvm::StringRef Tag,
-            bool SaveBuffers);
+            bool SaveBuffers, bool SaveEveryRun = false);
+
+/// Whether the buffers that the saved launch of \p Runs (one run per seed,
+/// each with its saved buffers) only reads differ between seeds: true when
+/// one does, false when every one is the same with every seed, nullopt when
+/// there is nothing to compare (one run, or no buffer left unchanged).
+std::optional<bool> inputsVary(llvm::ArrayRef<RunOutcome> Runs);
 
 /// The output log of run \p Index (from 0) of measureRuns' \p Tag in
 /// \p WorkDir.
@@ -195,6 +202,10 @@ public:
   /// another file.
   llvm::StringRef originalText(llvm::StringRef File) const;
   const std::vector<RunOutcome> &originalRuns() const { return OriginalRuns; }
+  /// Whether the original's saved inputs differ between seeds (inputsVary
+  /// over its runs, each of which saved its buffers); false means the
+  /// verification rests on one input.
+  std::optional<bool> originalInputsVary() const { return InputsVary; }
 
 private:
   /// Builds \p Texts: from copies beside their files when the build command
@@ -205,7 +216,8 @@ private:
   /// Runs the program built as \p Tag with every seed; a kernel of
   /// \p Renamed with a CandidateMangledName is measured under that name.
   llvm::Expected<std::vector<RunOutcome>>
-  measure(llvm::StringRef Tag, llvm::ArrayRef<KernelSignature> Renamed = {});
+  measure(llvm::StringRef Tag, llvm::ArrayRef<KernelSignature> Renamed = {},
+          bool SaveEveryRun = false);
 
   CommandRunner &Runner;
   VerifierOptions O;
@@ -217,6 +229,7 @@ private:
   unsigned Builds = 0;
   /// Whether OnSwap was called.
   bool SwapNoted = false;
+  std::optional<bool> InputsVary;
 };
 
 } // namespace verify
