@@ -139,7 +139,8 @@ void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
     auto It = C.Launches.find(FD->getCanonicalDecl());
     if (It != C.Launches.end())
       Launches = It->second;
-    KernelContext KC{Ctx, *FD, K, Facts, Launches};
+    KernelModel Model(Ctx, *FD);
+    KernelContext KC{Ctx, *FD, K, Facts, Model, Launches};
     FindingSink Sink(Ctx, Findings);
     for (const Check *Ch : Sel.Checks)
       Ch->check(KC, Sink);

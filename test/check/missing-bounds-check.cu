@@ -7,7 +7,7 @@
 __global__ void scale(const float *__restrict__ in, float *__restrict__ out,
                       float a) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  // CHECK: missing-bounds-check.cu:[[@LINE+1]]:3: warning: 'out[i]' is indexed by the global thread index without a bounds check, but the launch on line [[#@LINE+35]] rounds the grid up ('(n + 255) / 256'): threads of the last block access past the end (1 more in 'scale') [autoprof-missing-bounds-check]
+  // CHECK: missing-bounds-check.cu:[[@LINE+1]]:3: warning: 'out[i]' is indexed by the global thread index without a bounds check, but the launch on line {{[0-9]+}} rounds the grid up ('(n + 255) / 256'): threads of the last block access past the end (1 more in 'scale') [autoprof-missing-bounds-check]
   out[i] = a * in[i];
 }
 
@@ -41,6 +41,49 @@ __global__ void exact(float *__restrict__ out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
 }
 
+// Guards by value, whatever their spelling: must not warn.
+#define LEN (1 << 20)
+__global__ void negated(float *__restrict__ out, int n) {
+  const unsigned t = threadIdx.x, b = blockIdx.x;
+  unsigned long long g = (unsigned long long)b * blockDim.x + t;
+  if (!(g < (unsigned long long)n))
+    return;
+  out[g] = 1.0f;
+}
+__global__ void swapped(float *__restrict__ out) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (LEN <= i)
+    return;
+  out[i] = 1.0f;
+}
+__global__ void elseBranch(float *__restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) {
+  } else {
+    out[i] = 1.0f;
+  }
+}
+__global__ void eitherExit(float *__restrict__ out, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || m <= 0)
+    return;
+  out[i] = 1.0f;
+}
+
+// A condition that bounds nothing is no guard: must warn.
+__global__ void lowerOnly(float *__restrict__ out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 0)
+    // CHECK: missing-bounds-check.cu:[[@LINE+1]]:5: warning: 'out[i]' is indexed by the global thread index without a bounds check
+    out[i] = 1.0f;
+}
+__global__ void boundsNothing(float *__restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x + blockIdx.x > 0 || n < 0)
+    // CHECK: missing-bounds-check.cu:[[@LINE+1]]:5: warning: 'out[i]' is indexed by the global thread index without a bounds check
+    out[i] = 1.0f;
+}
+
 void launch(float *a, float *b, int n, int rows, int cols) {
   scale<<<(n + 255) / 256, 256>>>(a, b, 2.0f);
   dim3 block(16, 16);
@@ -51,4 +94,10 @@ void launch(float *a, float *b, int n, int rows, int cols) {
   early<<<blocks, 256>>>(b, n);
   strided<<<blocks, 256>>>(b, n);
   exact<<<n / 256, 256>>>(b);
+  negated<<<blocks, 256>>>(b, n);
+  swapped<<<(LEN + 255) / 256, 256>>>(b);
+  elseBranch<<<blocks, 256>>>(b, n);
+  eitherExit<<<blocks, 256>>>(b, n, 1);
+  lowerOnly<<<blocks, 256>>>(b);
+  boundsNothing<<<blocks, 256>>>(b, n);
 }

@@ -17,6 +17,7 @@
 
 #include "autoprof/Features/FeatureExtractor.h"
 #include "autoprof/Features/KernelRecord.h"
+#include "autoprof/KernelModel/KernelModel.h"
 
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -86,6 +87,8 @@ struct KernelContext {
   const clang::FunctionDecl &Kernel;
   const KernelRecord &Record;
   const KernelFacts &Facts;
+  /// The kernel model, built once for every check of the kernel.
+  const KernelModel &Model;
   /// The launches of this kernel in the translation unit.
   llvm::ArrayRef<const clang::CUDAKernelCallExpr *> Launches;
 };

@@ -8,6 +8,8 @@
 
 #include "CheckUtils.h"
 
+#include "autoprof/KernelModel/KernelModel.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -92,6 +94,68 @@ bool isGridIndex(const Expr *E, BuiltinUses &Uses) {
   return Uses.mentions(E, "blockIdx") && Uses.mentions(E, "threadIdx");
 }
 
+bool threadVarying(const Polynomial &P) {
+  return P.dependsOn([](const Symbol &S) {
+    return S.Kind == Symbol::ThreadIdx || S.Kind == Symbol::BlockIdx;
+  });
+}
+
+/// Whether \p P is a global thread index: it reads blockIdx and threadIdx.
+bool isGlobalIndex(const Polynomial &P) {
+  auto Reads = [&](Symbol::KindTy K) {
+    return P.dependsOn([K](const Symbol &S) { return S.Kind == K; });
+  };
+  return Reads(Symbol::ThreadIdx) && Reads(Symbol::BlockIdx);
+}
+
+/// Whether the threads for which \p Cond is \p Holds are kept below a bound:
+/// some comparison, by value, puts a value that varies with the thread
+/// under one that does not (`i < n`, `n > i`; `i >= n` when it does not
+/// hold). A condition whose values the model does not see counts when it
+/// mentions the global index.
+bool boundsThreads(const KernelModel &M, const Expr *Cond, bool Holds,
+                   BuiltinUses &Uses) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
+      UO && UO->getOpcode() == UO_LNot)
+    return boundsThreads(M, UO->getSubExpr(), !Holds, Uses);
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (BO && (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)) {
+    bool L = boundsThreads(M, BO->getLHS(), Holds, Uses);
+    bool R = boundsThreads(M, BO->getRHS(), Holds, Uses);
+    // `a && b` holds when both do, and fails when either fails; `a || b`
+    // the reverse.
+    bool Both = (BO->getOpcode() == BO_LAnd) != Holds;
+    return Both ? L && R : L || R;
+  }
+  if (BO && BO->isRelationalOp()) {
+    ModelValue L = M.value(BO->getLHS()), R = M.value(BO->getRHS());
+    if (!L || !R)
+      return isGridIndex(Cond, Uses);
+    bool LV = threadVarying(*L.Value), RV = threadVarying(*R.Value);
+    if (LV == RV)
+      return false;
+    // Whether the comparison, as taken, says "varying below fixed".
+    bool Less = BO->getOpcode() == BO_LT || BO->getOpcode() == BO_LE;
+    if (!LV)
+      Less = !Less;
+    return Less == Holds;
+  }
+  if (BO && BO->isEqualityOp())
+    return false;
+  return isGridIndex(Cond, Uses);
+}
+
+/// Whether the subscript \p AS is indexed by the global thread index: by
+/// value when the model knows its index, else when it mentions both.
+bool indexedByGlobalIndex(const KernelModel &M, const ArraySubscriptExpr *AS,
+                          BuiltinUses &Uses) {
+  for (const ModelAccess &A : M.accesses())
+    if (A.E == AS && A.Index)
+      return isGlobalIndex(*A.Index);
+  return isGridIndex(AS->getIdx(), Uses);
+}
+
 class Accesses : public RecursiveASTVisitor<Accesses> {
 public:
   explicit Accesses(const Stmt *Body) : Uses(Body) {}
@@ -99,10 +163,7 @@ public:
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
     const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
     const auto *DR = dyn_cast<DeclRefExpr>(Base);
-    if (!DR || !isa<ParmVarDecl>(DR->getDecl()) ||
-        !DR->getType()->isPointerType())
-      return true;
-    if (isGridIndex(AS->getIdx(), Uses))
+    if (DR && isa<ParmVarDecl>(DR->getDecl()) && DR->getType()->isPointerType())
       Found.push_back(AS);
     return true;
   }
@@ -111,7 +172,7 @@ public:
     const Stmt *Then = If->getThen();
     if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Then))
       Then = CS->size() == 1 ? CS->body_front() : nullptr;
-    if (isa_and_nonnull<ReturnStmt>(Then) && isGridIndex(If->getCond(), Uses))
+    if (isa_and_nonnull<ReturnStmt>(Then))
       EarlyExits.push_back(If);
     return true;
   }
@@ -148,16 +209,28 @@ void MissingBoundsCheckCheck::check(const KernelContext &K,
   Accesses A(Body);
   A.TraverseStmt(const_cast<Stmt *>(Body));
   std::vector<const ArraySubscriptExpr *> Unguarded;
+  const KernelModel &M = K.Model;
   for (const ArraySubscriptExpr *AS : A.Found) {
+    if (!indexedByGlobalIndex(M, AS, A.Uses))
+      continue;
     bool Guarded = false;
     for (const IfStmt *If : A.EarlyExits)
       Guarded |=
-          SM.isBeforeInTranslationUnit(If->getEndLoc(), AS->getBeginLoc());
+          SM.isBeforeInTranslationUnit(If->getEndLoc(), AS->getBeginLoc()) &&
+          boundsThreads(M, If->getCond(), /*Holds=*/false, A.Uses);
     const Stmt *Child = AS;
     for (const Stmt *P = parentStmt(Ctx, AS); P && !Guarded && Child != Body;
          Child = P, P = parentStmt(Ctx, P)) {
       const Expr *Cond = controllingCondition(P, Child);
-      Guarded = Cond && isGridIndex(Cond, A.Uses);
+      // Whether the child runs when the condition holds or when it fails.
+      bool Holds = true;
+      if (const auto *If = dyn_cast<IfStmt>(P))
+        Holds = Child != If->getElse();
+      else if (const auto *C = dyn_cast<AbstractConditionalOperator>(P))
+        Holds = Child != C->getFalseExpr();
+      else if (const auto *B = dyn_cast<BinaryOperator>(P))
+        Holds = B->getOpcode() == BO_LAnd;
+      Guarded = Cond && boundsThreads(M, Cond, Holds, A.Uses);
     }
     if (!Guarded)
       Unguarded.push_back(AS);
