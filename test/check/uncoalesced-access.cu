@@ -9,7 +9,7 @@ __global__ void threadPerRow(const float *__restrict__ in, float *__restrict__ o
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   float sum = 0.0f;
   for (int c = 0; c < cols; ++c)
-    // CHECK: uncoalesced-access.cu:[[@LINE+1]]:12: warning: uncoalesced global load in a loop: consecutive threads access elements an unknown stride apart [autoprof-uncoalesced-access]
+    // CHECK: uncoalesced-access.cu:[[@LINE+1]]:12: warning: uncoalesced global load in a loop: consecutive threads access elements `cols` elements apart [autoprof-uncoalesced-access]
     sum += in[row * cols + c];
   out[row] = sum;
 }

@@ -6,7 +6,36 @@
 
 #include "UncoalescedAccess.h"
 
+#include "autoprof/KernelModel/KernelModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+
 using namespace autoprof;
+
+namespace {
+
+/// The stride in threadIdx.x of the access at \p Loc as the kernel model
+/// sees it, when it is a value of the kernel's parameters and constants
+/// that is not a constant (`cols`), as text.
+std::optional<std::string> symbolicStride(const KernelContext &K,
+                                          clang::SourceLocation Loc) {
+  const clang::SourceManager &SM = K.Ctx.getSourceManager();
+  for (const ModelAccess &MA : K.Model.accesses()) {
+    if (!MA.Index || SM.getFileLoc(MA.E->getBeginLoc()) != Loc)
+      continue;
+    std::optional<Polynomial> C = MA.Index->coefficient(Symbol::threadIdx(0));
+    if (!C || C->isZero() || C->constantValue() ||
+        C->dependsOn([](const Symbol &S) {
+          return S.Kind != Symbol::Param && !S.isBuiltin();
+        }))
+      return std::nullopt;
+    return C->str();
+  }
+  return std::nullopt;
+}
+
+} // namespace
 
 llvm::StringRef UncoalescedAccessCheck::summary() const {
   return "strided or uncoalesced global memory access in a loop";
@@ -21,6 +50,8 @@ void UncoalescedAccessCheck::check(const KernelContext &K,
     std::string How = "an unknown stride apart";
     if (A.Offset && A.Offset->Stride)
       How = std::to_string(*A.Offset->Stride) + " elements apart";
+    else if (std::optional<std::string> S = symbolicStride(K, A.Loc))
+      How = "`" + *S + "` elements apart";
     Out.report(*this, A.Loc,
                llvm::Twine("uncoalesced global ") +
                    (A.Store && !A.Load ? "store" : "load") +
