@@ -53,8 +53,9 @@ cl::SubCommand &autoprof::tool::profileCommand() {
 
 cl::SubCommand &autoprof::tool::optimizeCommand() {
   static cl::SubCommand S("optimize",
-                          "Propose built-in rewrites of each kernel (only "
-                          "--dry-run in this version)");
+                          "Rewrite each kernel, and keep a rewrite only when "
+                          "building, running and timing prove it correct and "
+                          "faster (--dry-run only proposes)");
   return S;
 }
 

@@ -115,6 +115,8 @@ int autoprof::tool::runOnSources(
         Tool.mapVirtualFile(Path, Text);
       if (Overrides->Diagnostics) {
         Tool.setDiagnosticConsumer(Overrides->Diagnostics);
+        // The caller reports the failure: no "Error while processing".
+        Tool.setPrintErrorMessage(false);
         // Nor a count of the errors on stderr.
         Tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
             "-fno-caret-diagnostics",
