@@ -143,13 +143,8 @@ std::optional<std::string> movedWork(const KernelSignature &K,
     }
   if (A.empty() || B.empty() || Known.empty())
     return std::nullopt;
-  auto Median = [](std::vector<double> V) {
-    std::sort(V.begin(), V.end());
-    return V.size() % 2 ? V[V.size() / 2]
-                        : 0.5 * (V[V.size() / 2 - 1] + V[V.size() / 2]);
-  };
-  J.OtherOriginalNs = Median(A);
-  J.OtherCandidateNs = Median(B);
+  J.OtherOriginalNs = median(A);
+  J.OtherCandidateNs = median(B);
   double Slowest = *std::max_element(A.begin(), A.end());
   double Fastest = *std::min_element(B.begin(), B.end());
   if (Fastest > Slowest * (1 + O.OtherSlack) + O.OtherSlackNs)
