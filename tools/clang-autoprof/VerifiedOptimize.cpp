@@ -219,26 +219,41 @@ Judgement overall(const std::vector<Judgement> &Js) {
   return *Pick;
 }
 
-/// \p Ks with the mangled names their kernels have in \p Source with the
-/// files of \p Texts rewritten, where the rewrite changed them (a
-/// parameter's type). A kernel is found by its qualified name, a template's
-/// instantiations in order; \p Ks stays as it is when Clang cannot parse
-/// the rewritten files (their build then says why) or a kernel is not found.
-std::vector<KernelSignature> renamedIn(const std::string &Source,
-                                       const SourceTexts &Texts,
-                                       ArrayRef<KernelSignature> Ks) {
-  std::vector<KernelSignature> Out(Ks.begin(), Ks.end());
+/// What one quiet parse of \p Source, with the files of \p Texts
+/// rewritten, tells of a candidate.
+struct CandidateView {
+  /// \p Ks with the mangled names their kernels have in the candidate,
+  /// where the rewrite changed them (a parameter's type). A kernel is found
+  /// by its qualified name, a template's instantiations in order; they stay
+  /// as given when Clang cannot parse the candidate (its build then says
+  /// why) or a kernel is not found.
+  std::vector<KernelSignature> Renamed;
+  /// What the kernel named reaches; nullopt when the parse fails or the
+  /// kernel is not found.
+  std::optional<KernelReach> Reach;
+};
+
+CandidateView inspect(const std::string &Source, const SourceTexts &Texts,
+                      ArrayRef<KernelSignature> Ks, const std::string &Name) {
+  CandidateView V;
+  V.Renamed.assign(Ks.begin(), Ks.end());
   RewriteEngine Check({}, nullptr);
   FirstErrorConsumer Quiet;
   SourceOverrides Ov;
   for (const auto &[File, Text] : Texts)
     Ov.Files[absolutePath(File)] = Text;
   Ov.Diagnostics = &Quiet;
+  Check.onTranslationUnit([&](clang::ASTContext &Ctx) {
+    if (!V.Reach)
+      V.Reach = kernelReachByName(Ctx, Name);
+  });
   auto Factory = Check.newActionFactory();
   if (runOnSources(*Factory, {Source}, ArgsAfterDashDash,
                    /*SearchBuildDirs=*/false, &Ov) != 0 ||
-      Check.translationUnitsWithErrors())
-    return Out;
+      Check.translationUnitsWithErrors()) {
+    V.Reach.reset();
+    return V;
+  }
   std::vector<const KernelRecord *> Found;
   for (size_t I = 0; I < Check.kernels().size(); ++I) {
     const KernelRecord &K = Check.kernels()[I];
@@ -249,7 +264,7 @@ std::vector<KernelSignature> renamedIn(const std::string &Source,
       Found.push_back(&K);
   }
   std::map<std::string, unsigned> Seen;
-  for (KernelSignature &S : Out) {
+  for (KernelSignature &S : V.Renamed) {
     unsigned Nth = Seen[S.Name]++;
     for (const KernelRecord *K : Found)
       if (K->QualifiedName == S.Name && Nth-- == 0) {
@@ -258,32 +273,7 @@ std::vector<KernelSignature> renamedIn(const std::string &Source,
         break;
       }
   }
-  return Out;
-}
-
-/// What the kernel \p Name reaches in \p Source with \p Texts over its
-/// files (none: the original); nullopt when the parse fails or the kernel is
-/// not found (the build then says why).
-std::optional<KernelReach> reachIn(const std::string &Source,
-                                   const SourceTexts &Texts,
-                                   const std::string &Name) {
-  RewriteEngine Check({}, nullptr);
-  FirstErrorConsumer Quiet;
-  SourceOverrides Ov;
-  for (const auto &[File, Text] : Texts)
-    Ov.Files[absolutePath(File)] = Text;
-  Ov.Diagnostics = &Quiet;
-  std::optional<KernelReach> Reach;
-  Check.onTranslationUnit([&](clang::ASTContext &Ctx) {
-    if (!Reach)
-      Reach = kernelReachByName(Ctx, Name);
-  });
-  auto Factory = Check.newActionFactory();
-  if (runOnSources(*Factory, {Source}, ArgsAfterDashDash,
-                   /*SearchBuildDirs=*/false, &Ov) != 0 ||
-      Check.translationUnitsWithErrors())
-    return std::nullopt;
-  return Reach;
+  return V;
 }
 
 /// The hidden-state judgement of a candidate whose kernel reaches \p After
@@ -605,20 +595,19 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     bool ReachKnown = false;
     auto OriginalReach = [&]() -> const std::optional<KernelReach> & {
       if (!ReachKnown)
-        Reach = reachIn(Source, {}, K.QualifiedName);
+        Reach = inspect(Source, {}, {}, K.QualifiedName).Reach;
       ReachKnown = true;
       return Reach;
     };
     for (const auto &[File, Text] : Given) {
       errs() << "clang-autoprof: verifying " << File << "\n";
-      std::optional<Judgement> Hidden = hiddenState(
-          OriginalReach(), reachIn(Source, {{Source, Text}}, K.QualifiedName));
+      CandidateView C =
+          inspect(Source, {{Source, Text}}, Signatures[KI], K.QualifiedName);
+      std::optional<Judgement> Hidden = hiddenState(OriginalReach(), C.Reach);
       Expected<std::vector<Judgement>> J =
           Hidden ? Expected<std::vector<Judgement>>(
                        std::vector<Judgement>{*Hidden})
-                 : V.verify(Text,
-                            renamedIn(Source, {{Source, Text}}, Signatures[KI]),
-                            JO);
+                 : V.verify(Text, C.Renamed, JO);
       if (!J)
         return Fail(J.takeError());
       AttemptReport A{"candidate " + File, "given by --candidate", overall(*J)};
@@ -652,15 +641,14 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       }
       errs() << "clang-autoprof: verifying " << Prop.T->name() << " on "
              << K.QualifiedName << "\n";
-      std::optional<Judgement> Hidden =
-          hiddenState(OriginalReach(), reachIn(Source, *Text, K.QualifiedName));
+      CandidateView C = inspect(Source, *Text, Signatures[KI], K.QualifiedName);
+      std::optional<Judgement> Hidden = hiddenState(OriginalReach(), C.Reach);
       Expected<std::vector<Judgement>> J =
           Hidden ? Expected<std::vector<Judgement>>(
                        std::vector<Judgement>{*Hidden})
                  : V.verify(*Text,
-                            Prop.T->changesSignature()
-                                ? renamedIn(Source, *Text, Signatures[KI])
-                                : Signatures[KI],
+                            Prop.T->changesSignature() ? C.Renamed
+                                                       : Signatures[KI],
                             JO);
       if (!J)
         return Fail(J.takeError());
