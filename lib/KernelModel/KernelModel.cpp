@@ -103,7 +103,93 @@ bool isPureMath(StringRef Name) {
   return llvm::is_contained(Names, Name);
 }
 
-bool isPure(const ASTContext &Ctx, const Stmt *S) {
+bool isPure(const ASTContext &Ctx, const Stmt *S, unsigned Depth = 0);
+const Expr *helperReturnAt(const ASTContext &Ctx, const FunctionDecl *FD,
+                           unsigned Depth);
+
+/// Calls into helpers are followed this deep.
+constexpr unsigned MaxHelperDepth = 8;
+
+/// Whether \p S reads or writes memory: a subscript, a dereference, a
+/// member through a pointer, `this`.
+bool touchesMemory(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ArraySubscriptExpr, CXXThisExpr>(S))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S); E && builtinSymbol(E))
+    return false;
+  for (const Stmt *C : S->children())
+    if (touchesMemory(C))
+      return true;
+  return false;
+}
+
+/// The expression that \p FD returns when it is a transparent helper (see
+/// autoprof::helperReturn()); \p Depth counts the helpers being followed.
+const Expr *helperReturnAt(const ASTContext &Ctx, const FunctionDecl *FD,
+                           unsigned Depth) {
+  if (!FD || Depth > MaxHelperDepth || FD->isVariadic() ||
+      FD->hasAttr<CUDAGlobalAttr>() || FD->getReturnType()->isReferenceType() ||
+      FD->getReturnType()->isVoidType())
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic())
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (SM.isInSystemHeader(SM.getFileLoc(Def->getLocation())))
+    return nullptr;
+  for (const ParmVarDecl *P : Def->parameters())
+    if (P->getType()->isReferenceType() || P->getType().isVolatileQualified())
+      return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  const Expr *E = Ret ? Ret->getRetValue() : nullptr;
+  if (!E || touchesMemory(E) || !isPure(Ctx, E, Depth + 1))
+    return nullptr;
+  return E;
+}
+
+/// Whether \p S, a transparent helper's body or an expression, reads
+/// threadIdx, blockIdx, blockDim or gridDim, itself or through the
+/// transparent helpers it calls.
+bool readsBuiltins(const ASTContext &Ctx, const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > MaxHelperDepth)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S); E && builtinSymbol(E))
+    return true;
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (const Expr *R = helperReturnAt(Ctx, CE->getDirectCallee(), Depth);
+        R && readsBuiltins(Ctx, R, Depth + 1))
+      return true;
+  if (isa<PseudoObjectExpr>(S))
+    return false;
+  for (const Stmt *C : S->children())
+    if (readsBuiltins(Ctx, C, Depth))
+      return true;
+  return false;
+}
+
+/// Whether \p E is a call to a transparent helper that reads the thread
+/// hierarchy.
+bool isBuiltinHelperCall(const ASTContext &Ctx, const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (!CE)
+    return false;
+  const Expr *R = helperReturnAt(Ctx, CE->getDirectCallee(), 0);
+  return R && readsBuiltins(Ctx, R, 1);
+}
+
+bool isPure(const ASTContext &Ctx, const Stmt *S, unsigned Depth) {
   if (!S)
     return true;
   if (const auto *E = dyn_cast<Expr>(S); E && builtinSymbol(E))
@@ -120,16 +206,26 @@ bool isPure(const ASTContext &Ctx, const Stmt *S) {
     const FunctionDecl *F = C->getDirectCallee();
     unsigned ID = F ? F->getBuiltinID() : 0;
     bool Const = ID && Ctx.BuiltinInfo.isConst(ID);
-    if (!F || !F->getIdentifier() || (!Const && !isPureMath(F->getName())))
+    if (!F || !F->getIdentifier() ||
+        (!Const && !isPureMath(F->getName()) && !helperReturnAt(Ctx, F, Depth)))
       return false;
   }
   if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, StmtExpr, LambdaExpr>(S))
     return false;
   for (const Stmt *C : S->children())
-    if (!isPure(Ctx, C))
+    if (!isPure(Ctx, C, Depth))
       return false;
   return true;
 }
+
+} // namespace
+
+const Expr *autoprof::helperReturn(const ASTContext &Ctx,
+                                   const FunctionDecl *FD) {
+  return helperReturnAt(Ctx, FD, 0);
+}
+
+namespace {
 
 const char *const SyncNames[] = {"__syncthreads", "__syncwarp",   "__shfl",
                                  "__ballot",      "__any",        "__all",
@@ -148,7 +244,7 @@ public:
   bool shouldVisitImplicitCode() const { return false; }
 
   bool VisitForStmt(ForStmt *F) { return addLoop(F, ""); }
-  bool VisitWhileStmt(WhileStmt *W) { return addLoop(W, notCounted(W)); }
+  bool VisitWhileStmt(WhileStmt *W) { return addLoop(W, ""); }
   bool VisitDoStmt(DoStmt *D) { return addLoop(D, notCounted(D)); }
 
   /// Records the loop \p S; a `for` is described later (describeLoop()).
@@ -161,7 +257,8 @@ public:
     return true;
   }
   std::string notCounted(const Stmt *S) const {
-    return "the loop at " + M.where(S) + " is not a counted `for` loop";
+    return "the loop at " + M.where(S) +
+           " is not a counted `for` or `while` loop";
   }
   bool VisitVarDecl(VarDecl *V) {
     if (V->hasAttr<CUDASharedAttr>())
@@ -181,6 +278,11 @@ public:
     if (!FD) {
       if (!isa<CXXOperatorCallExpr>(CE))
         cooperates("it calls a function through a pointer");
+      return true;
+    }
+    if (helperReturnAt(Ctx, FD, 0)) {
+      if (isBuiltinHelperCall(Ctx, CE))
+        M.BuiltinUses.push_back(CE);
       return true;
     }
     std::string Name = FD->getNameAsString();
@@ -315,13 +417,72 @@ static bool scaleOf(const ASTContext &Ctx, const Expr *Inc, const VarDecl *V,
   return true;
 }
 
+/// The variable that \p Inc steps or scales (`++V`, `V += s`, `V = ...`,
+/// `V *= 2`), or null.
+static const VarDecl *steppedVar(const Expr *Inc) {
+  const Expr *Target = nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+      U && U->isIncrementDecrementOp())
+    Target = U->getSubExpr();
+  else if (const auto *B = dyn_cast_or_null<BinaryOperator>(Inc);
+           B && B->isAssignmentOp())
+    Target = B->getLHS();
+  const auto *DR =
+      Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParens()) : nullptr;
+  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+}
+
 void KernelModel::Builder::describeLoop(ModelLoop &L) {
-  const auto *F = cast<ForStmt>(L.S);
-  std::string At = "the loop at " + M.where(F);
-  // The variable and its first value.
+  std::string At = "the loop at " + M.where(L.S);
+  // The variable and its first value; the condition, the step and the
+  // statements that may only read the variable.
   const VarDecl *V = nullptr;
   const Expr *First = nullptr;
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+  const Expr *Cond = nullptr, *Inc = nullptr;
+  std::vector<const Stmt *> Rest;
+  if (const auto *W = dyn_cast<WhileStmt>(L.S)) {
+    std::vector<const Stmt *> Stmts = statementsOf(W->getBody());
+    Inc = Stmts.empty() ? nullptr : dyn_cast<Expr>(Stmts.back());
+    V = steppedVar(Inc ? Inc->IgnoreParens() : nullptr);
+    // Declared before the loop, in the same block, with its first value,
+    // and only read between.
+    const auto *Parent = dyn_cast_or_null<CompoundStmt>(parentOf(Ctx, W));
+    const DeclStmt *Decl = nullptr;
+    bool Between = false, Ok = V && Parent && V->isLocalVarDecl() &&
+                               !V->isStaticLocal() && V->getInit();
+    for (const Stmt *S : Ok ? Parent->body() : llvm::ArrayRef<Stmt *>()) {
+      if (S == W)
+        break;
+      if (const auto *DS = dyn_cast<DeclStmt>(S);
+          DS && llvm::is_contained(DS->decls(), V)) {
+        Decl = DS;
+        Between = true;
+        continue;
+      }
+      if (Between && !onlyReadIn(Ctx, V, S))
+        Ok = false;
+    }
+    if (!Ok || !Decl) {
+      L.Why = At + " is a `while` loop that does not end by stepping a "
+                   "variable declared with its first value before it";
+      return;
+    }
+    First = V->getInit();
+    Cond = W->getCond();
+    Rest.assign(Stmts.begin(), Stmts.end() - 1);
+    L.VarDeclStmt = Decl;
+  } else if (const auto *F = dyn_cast<ForStmt>(L.S)) {
+    Cond = F->getCond();
+    Inc = F->getInc();
+    Rest.push_back(F->getBody());
+  } else {
+    L.Why = notCounted(L.S);
+    return;
+  }
+  const auto *F = dyn_cast<ForStmt>(L.S);
+  if (!F) {
+    // The variable and its first value are known.
+  } else if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
     if (DS->isSingleDecl())
       if ((V = dyn_cast<VarDecl>(DS->getSingleDecl())))
         First = V->getInit();
@@ -339,8 +500,14 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     L.Why = At + " does not start by setting one integer variable";
     return;
   }
+  L.FirstExpr = First;
+  L.StepStmt = Inc;
+  auto OnlyReadInRest = [&] {
+    return llvm::all_of(Rest,
+                        [&](const Stmt *S) { return onlyReadIn(Ctx, V, S); });
+  };
   // The step: ++V, V++, V += S, V = V + S.
-  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  Inc = Inc ? Inc->IgnoreParens() : nullptr;
   const Expr *StepExpr = nullptr;
   bool UnitStep = false;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
@@ -365,17 +532,16 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     // A loop that scales its variable: `s *= 2`, `s >>= 1`.
     int64_t Factor = 0;
     bool Divides = false;
-    if (scaleOf(Ctx, Inc, V, Factor, Divides) &&
-        onlyReadIn(Ctx, V, F->getBody()) && onlyReadIn(Ctx, V, F->getCond())) {
+    if (scaleOf(Ctx, Inc, V, Factor, Divides) && OnlyReadInRest() &&
+        onlyReadIn(Ctx, V, Cond)) {
       L.Factor = Factor;
       L.Divides = Divides;
-      L.FirstExpr = First;
     }
     return;
   }
   // The end: V < E, V <= E, E > V, E >= V.
   const auto *C = dyn_cast_or_null<BinaryOperator>(
-      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+      Cond ? Cond->IgnoreParenImpCasts() : nullptr);
   const Expr *End = nullptr;
   bool Inclusive = false;
   if (C && refersTo(C->getLHS(), V) &&
@@ -392,7 +558,7 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     return;
   }
   // Nothing in the body changes the variable.
-  if (!onlyReadIn(Ctx, V, F->getBody()) || !onlyReadIn(Ctx, V, F->getCond())) {
+  if (!OnlyReadInRest() || !onlyReadIn(Ctx, V, Cond)) {
     L.Why = At + " changes `" + V->getNameAsString() + "` in its body";
     return;
   }
@@ -420,7 +586,7 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     L.End = Polynomial::add(L.End, Polynomial::constant(1)).value_or(L.End);
   L.Step = *StepV.Value;
   // A bound that changes inside the loop is no bound.
-  unsigned Self = M.LoopOfStmt.lookup(F);
+  unsigned Self = M.LoopOfStmt.lookup(L.S);
   auto Varies = [&](const Polynomial &P) {
     return P.dependsOn([&](const Symbol &S) {
       return S.Kind == Symbol::LoopVar && S.Index == Self;
@@ -704,7 +870,10 @@ void KernelModel::Builder::collectAccesses(const Stmt *S) {
 
 void KernelModel::Builder::findReductions(unsigned LoopIdx) {
   const ModelLoop &L = M.Loops[LoopIdx];
-  const auto *F = cast<ForStmt>(L.S);
+  const Stmt *F = L.S;
+  // The body's statements but the step of a `while`, and the condition.
+  std::vector<const Stmt *> BodyStmts = loopBody(L);
+  const Expr *Cond = loopCond(L);
   // A symbol that changes across the loop's iterations.
   auto InLoop = [&](const Symbol &S) {
     if (S.Kind != Symbol::LoopVar)
@@ -721,7 +890,7 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
         return I;
     return -1;
   };
-  for (const Stmt *S : statementsOf(F->getBody())) {
+  for (const Stmt *S : BodyStmts) {
     const auto *B = dyn_cast<BinaryOperator>(S);
     if (!B || !B->isAssignmentOp())
       continue;
@@ -780,8 +949,8 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
       if (DeclaredInside || mentions(R.Term, V))
         continue;
       // Nothing else in the loop touches it.
-      bool Other = mentions(F->getCond(), V) || mentions(F->getInc(), V);
-      for (const Stmt *O : statementsOf(F->getBody()))
+      bool Other = mentions(Cond, V) || mentions(L.StepStmt, V);
+      for (const Stmt *O : BodyStmts)
         Other |= O != S && mentions(O, V);
       if (Other)
         continue;
@@ -819,6 +988,30 @@ KernelModel::KernelModel(ASTContext &Ctx, const FunctionDecl &Kernel)
 }
 
 KernelModel::~KernelModel() = default;
+
+std::vector<const Stmt *> autoprof::loopBody(const ModelLoop &L) {
+  if (const auto *W = dyn_cast<WhileStmt>(L.S)) {
+    std::vector<const Stmt *> Body = statementsOf(W->getBody());
+    if (!Body.empty() && Body.back() == L.StepStmt)
+      Body.pop_back();
+    return Body;
+  }
+  if (const auto *F = dyn_cast<ForStmt>(L.S))
+    return statementsOf(F->getBody());
+  if (const auto *D = dyn_cast<DoStmt>(L.S))
+    return statementsOf(D->getBody());
+  return {};
+}
+
+const Expr *autoprof::loopCond(const ModelLoop &L) {
+  if (const auto *W = dyn_cast<WhileStmt>(L.S))
+    return W->getCond();
+  if (const auto *F = dyn_cast<ForStmt>(L.S))
+    return F->getCond();
+  if (const auto *D = dyn_cast<DoStmt>(L.S))
+    return D->getCond();
+  return nullptr;
+}
 
 int KernelModel::loopIndex(const Stmt *S) const {
   auto It = LoopOfStmt.find(S);
@@ -918,6 +1111,9 @@ public:
                     " divides or shifts a value that is not constant");
       }
     }
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      if (const Expr *R = helperReturn(Ctx, CE->getDirectCallee()))
+        return call(CE, R, Depth);
     if (isa<ArraySubscriptExpr>(E) ||
         (isa<UnaryOperator>(E) &&
          cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
@@ -929,6 +1125,33 @@ public:
   }
 
 private:
+  /// The value of \p CE, a call of a transparent helper returning \p R:
+  /// R with the helper's parameters bound to the arguments' values.
+  ModelValue call(const CallExpr *CE, const Expr *R, unsigned Depth) {
+    const FunctionDecl *Def = nullptr;
+    CE->getDirectCallee()->hasBody(Def);
+    if (!Def || Def->getNumParams() != CE->getNumArgs() ||
+        Helpers.size() >= MaxHelperDepth)
+      return fail("`" + text(CE) + "` at " + M.where(CE) +
+                  " calls helpers too deeply");
+    Bindings Args;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const ParmVarDecl *P = Def->getParamDecl(I);
+      if (!P->getType()->isIntegralOrEnumerationType())
+        continue;
+      ModelValue A = compute(CE->getArg(I), Depth + 1);
+      if (!A)
+        return A;
+      Args[P] = *A.Value;
+    }
+    Helpers.push_back(std::move(Args));
+    ModelValue V = compute(R, Depth + 1);
+    Helpers.pop_back();
+    if (!V)
+      return fail("`" + text(CE) + "` at " + M.where(CE) + ": " + V.Why);
+    return V;
+  }
+
   ModelValue reference(const DeclRefExpr *DR, unsigned Depth) {
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
     if (!V || !V->getType()->isIntegralOrEnumerationType())
@@ -938,12 +1161,23 @@ private:
     // The variable of an enclosing counted loop.
     int Best = -1;
     for (unsigned I = 0; I < Loops.size(); ++I)
-      if (Loops[I].symbolVar() == V && isWithin(Ctx, DR, Loops[I].S) &&
-          !isWithin(Ctx, DR, cast<ForStmt>(Loops[I].S)->getInit()))
+      if (const auto *FS = dyn_cast<ForStmt>(Loops[I].S);
+          Loops[I].symbolVar() == V && isWithin(Ctx, DR, Loops[I].S) &&
+          (!FS || !isWithin(Ctx, DR, FS->getInit())))
         if (Best < 0 || isWithin(Ctx, Loops[I].S, Loops[Best].S))
           Best = I;
     if (Best >= 0)
       return ok(Polynomial::symbol(Symbol::loopVar(Best, Name)));
+    if (const auto *P = dyn_cast<ParmVarDecl>(V);
+        P && cast<Decl>(P->getDeclContext())->getCanonicalDecl() !=
+                 M.kernel().getCanonicalDecl()) {
+      // A parameter of the helper being followed.
+      if (!Helpers.empty())
+        if (auto It = Helpers.back().find(P); It != Helpers.back().end())
+          return ok(It->second);
+      return fail("the helper parameter `" + Name + "` at " + M.where(DR) +
+                  " is not an integer");
+    }
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
       if (!isUnmodified(Ctx, *P))
         return fail("the parameter `" + Name + "` is changed in the kernel");
@@ -980,9 +1214,13 @@ private:
     return ok(std::move(*P));
   }
 
+  using Bindings = llvm::DenseMap<const ParmVarDecl *, Polynomial>;
+
   const KernelModel &M;
   ASTContext &Ctx;
   llvm::ArrayRef<ModelLoop> Loops;
+  /// The arguments of the helpers being followed, innermost last.
+  std::vector<Bindings> Helpers;
 };
 
 } // namespace
@@ -1045,7 +1283,8 @@ KernelModel::expressionsOfValue(const Polynomial &P,
   std::function<bool(const Stmt *)> ReadsBuiltin = [&](const Stmt *S) {
     if (!S)
       return false;
-    if (const auto *E = dyn_cast<Expr>(S); E && builtinSymbol(E))
+    if (const auto *E = dyn_cast<Expr>(S);
+        E && (builtinSymbol(E) || isBuiltinHelperCall(Ctx, E)))
       return true;
     if (const auto *DR = dyn_cast<DeclRefExpr>(S))
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))

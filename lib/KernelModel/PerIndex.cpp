@@ -102,8 +102,8 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
   };
   if (Work.empty())
     return NoLoop();
-  const auto *F = dyn_cast<ForStmt>(Work.back());
-  int LoopIndex = F ? M.loopIndex(F) : -1;
+  const Stmt *F = Work.back();
+  int LoopIndex = isa<ForStmt, WhileStmt>(F) ? M.loopIndex(F) : -1;
   if (LoopIndex < 0)
     return NoLoop();
   for (const Stmt *S : Work.drop_back())
@@ -135,10 +135,22 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
       return std::nullopt;
     }
   Found.insert(Found.end(), Strides.begin(), Strides.end());
+  // The loop's start and step: a `for`'s init and increment, or a
+  // `while`'s variable's initializer and its body's last statement.
+  const auto *FS = dyn_cast<ForStmt>(F);
+  const Stmt *Start = FS ? FS->getInit() : L.FirstExpr;
   auto InHeader = [&](const Stmt *S) {
-    return (F->getInit() && isWithin(Ctx, S, F->getInit())) ||
-           (F->getInc() && isWithin(Ctx, S, F->getInc()));
+    return (Start && isWithin(Ctx, S, Start)) ||
+           (L.StepStmt && isWithin(Ctx, S, L.StepStmt));
   };
+  // A `while`'s variable is read nowhere outside the loop.
+  if (!FS)
+    for (const DeclRefExpr *R : referencesTo(M.kernel().getBody(), L.Var))
+      if (!isWithin(Ctx, R, F)) {
+        Why = "`" + L.Var->getNameAsString() + "` at " + M.where(R) +
+              " is read outside the grid-stride loop";
+        return std::nullopt;
+      }
   for (const Expr *X : Found) {
     if (InHeader(X))
       continue;
@@ -162,7 +174,7 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
   }
   K.IndexVar = L.Var;
   K.Loop = F;
-  K.Work = statementsOf(F->getBody());
+  K.Work = loopBody(L);
   return K;
 }
 

@@ -585,3 +585,112 @@ void run(float *y) {
 }
 
 } // namespace
+
+TEST_F(KernelModelTest, TransparentHelpersAreSeenThrough) {
+  const char *Helpers = R"cu(
+__device__ __forceinline__ int gid() { return blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ inline int at(int r, int c, int ld) { return r * ld + c; }
+static __device__ int twice(int v) { return at(v, v, 1); }
+__device__ float sq(float v) { return v * v; }
+__device__ int loads(const int *p, int i) { return p[i]; }
+__device__ int counts(int v) { int w = v; return w; }
+)cu";
+  // A per-index kernel whose index comes from a helper.
+  const KernelModel &M = model(std::string(Helpers) +
+                               "__global__ void k(const float *x, float *y, "
+                               "int n) { int i = gid(); if (i < n) y[i] = "
+                               "sq(x[i]); }");
+  EXPECT_EQ(M.cooperationWhy(), "");
+  EXPECT_EQ(guardText(M), "blockIdx.x * blockDim.x + threadIdx.x < n");
+  EXPECT_EQ(perIndexText(M), "guarded n i work=1");
+  ASSERT_EQ(M.builtinUses().size(), 1u);
+
+  // Row-major indices through a helper with arguments, nested helpers.
+  const KernelModel &R =
+      model(std::string(Helpers) +
+            "__global__ void k(const float *A, float *B, int rows, int cols) {"
+            " int r = blockIdx.y * blockDim.y + threadIdx.y;"
+            " int c = gid();"
+            " if (r < rows && c < cols) B[at(c, r, rows)] = A[at(r, c, cols)]"
+            " + A[twice(r)]; }");
+  EXPECT_EQ(R.cooperationWhy(), "");
+  EXPECT_EQ(accessText(R),
+            (std::vector<std::string>{
+                "B[blockIdx.x * blockDim.x * rows + threadIdx.x * rows + "
+                "blockIdx.y * blockDim.y + threadIdx.y] w",
+                "A[blockIdx.y * blockDim.y * cols + threadIdx.y * cols + "
+                "blockIdx.x * blockDim.x + threadIdx.x] r",
+                "A[2 * blockIdx.y * blockDim.y + 2 * threadIdx.y] r"}));
+
+  // A helper that reads memory or holds more than a return is opaque, and
+  // the kernel's threads may then depend on each other.
+  const KernelModel &O =
+      model(std::string(Helpers) + "__global__ void k(const int *p, float *y) {"
+                                   " y[loads(p, threadIdx.x)] = 0;"
+                                   " y[counts(threadIdx.x)] = 1; }");
+  EXPECT_EQ(O.cooperationWhy(),
+            "it calls `loads`, whose body the model does not read");
+  EXPECT_EQ(accessText(O)[0], "y[? `loads(p, threadIdx.x)` at line 8 is not "
+                              "a sum of products of indices, parameters and "
+                              "constants] w");
+}
+
+TEST_F(KernelModelTest, WhileLoopsAreCountedLikeFor) {
+  // A row sum as a `for` and as a `while`: the same loop, accesses and
+  // reduction.
+  const KernelModel &F =
+      model("__global__ void k(const float *A, float *y, int rows, int cols) {"
+            " int r = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (r < rows) { float s = 0;"
+            " for (int c = 0; c < cols; c += 2) s += A[r * cols + c];"
+            " y[r] = s; } }");
+  const KernelModel &W =
+      model("__global__ void k(const float *A, float *y, int rows, int cols) {"
+            " int r = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (r < rows) { float s = 0; int c = 0;"
+            " while (c < cols) { s += A[r * cols + c]; c += 2; }"
+            " y[r] = s; } }");
+  for (const KernelModel *M : {&F, &W}) {
+    ASSERT_EQ(M->loops().size(), 1u);
+    const ModelLoop &L = M->loops()[0];
+    EXPECT_TRUE(L.counted()) << L.Why;
+    EXPECT_EQ(L.First.str(), "0");
+    EXPECT_EQ(L.End.str(), "cols");
+    EXPECT_EQ(L.Step.str(), "2");
+    ASSERT_EQ(M->reductions().size(), 1u);
+    EXPECT_NE(M->reductions()[0].Scalar, nullptr);
+    EXPECT_EQ(loopBody(L).size(), 1u);
+  }
+  EXPECT_EQ(accessText(F), accessText(W));
+  EXPECT_NE(W.loops()[0].VarDeclStmt, nullptr);
+
+  // The grid-stride loop of "CUDA by Example", with a `while`.
+  EXPECT_EQ(
+      perIndexText(model("__global__ void k(const float *a, float *c, int n) {"
+                         " int tid = threadIdx.x + blockIdx.x * blockDim.x;"
+                         " while (tid < n) { c[tid] = a[tid] * 2;"
+                         " tid += blockDim.x * gridDim.x; } }")),
+      "stride n tid work=1");
+  // ... refused when its variable is read outside it.
+  EXPECT_EQ(
+      perIndexText(model("__global__ void k(float *c, int n) {"
+                         " int tid = threadIdx.x + blockIdx.x * blockDim.x;"
+                         " c[tid] = 0;"
+                         " while (tid < n) { c[tid] = 1;"
+                         " tid += blockDim.x * gridDim.x; } }")),
+      "? the statement at line 1 comes before the grid-stride loop and "
+      "is not a declaration");
+
+  // Not counted: the variable changes before the loop, or in the body, or
+  // the body does not end with its step.
+  for (const char *Body :
+       {"int c = 0; c = 1; while (c < n) { y[c] = 0; ++c; }",
+        "int c = 0; while (c < n) { y[c] = 0; ++c; c += y[0]; }",
+        "int c = 0; while (c < n) { ++c; y[c] = 0; }"}) {
+    const KernelModel &M =
+        model(std::string("__global__ void k(float *y, int n) {") + Body + "}");
+    ASSERT_EQ(M.loops().size(), 1u);
+    EXPECT_FALSE(M.loops()[0].counted()) << Body;
+    EXPECT_NE(M.loops()[0].Why, "") << Body;
+  }
+}

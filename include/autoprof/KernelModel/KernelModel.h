@@ -20,6 +20,7 @@
 ///   - the reductions: a local scalar or a global element accumulated
 ///     across a loop;
 ///   - the launch sites, with their grid and block.
+/// Calls of transparent helpers (helperReturn()) are seen through.
 /// A question the model cannot answer comes with a one-line reason, so
 /// that a transformation can say why it did not apply.
 ///
@@ -67,7 +68,9 @@ struct GuardBound {
   const clang::Expr *Cond = nullptr;
 };
 
-/// A counted `for` loop: `for (V = First; V < End; V += Step)`.
+/// A counted loop: `for (V = First; V < End; V += Step)`, or `T V = First;
+/// while (V < End) { ...; V += Step; }` whose variable, declared before it,
+/// changes nowhere but in the last statement of its body.
 struct ModelLoop {
   const clang::Stmt *S = nullptr;
   /// Null when the loop is not counted; Why says why.
@@ -77,6 +80,12 @@ struct ModelLoop {
   const clang::VarDecl *InitVar = nullptr;
   /// Whether the variable is declared by the loop's init statement.
   bool DeclaredByLoop = false;
+  /// The statement that steps the variable: a `for`'s increment, or the
+  /// last statement of a `while`'s body; null when there is none.
+  const clang::Expr *StepStmt = nullptr;
+  /// For a `while` loop, the declaration that gives its variable its first
+  /// value; null for a `for`.
+  const clang::Stmt *VarDeclStmt = nullptr;
   Polynomial First, End, Step;
   /// The loop's end as written (`N` of `j < N`), or null.
   const clang::Expr *EndExpr = nullptr;
@@ -92,7 +101,8 @@ struct ModelLoop {
   /// `s = s / 2`, `s >>= 1`) and changes it nowhere else: the factor (2 for
   /// all of these), and whether the loop divides. The variable (InitVar) is
   /// then a loop symbol inside the loop, and its first value as written is
-  /// FirstExpr; zero for other loops.
+  /// FirstExpr; zero for other loops. FirstExpr is also set for counted
+  /// loops.
   int64_t Factor = 0;
   bool Divides = false;
   const clang::Expr *FirstExpr = nullptr;
@@ -106,6 +116,12 @@ struct ModelLoop {
     return Var ? Var : geometric() ? InitVar : nullptr;
   }
 };
+
+/// The statements of the body of \p L's loop, without the step of a
+/// `while` loop.
+std::vector<const clang::Stmt *> loopBody(const ModelLoop &L);
+/// The condition of \p L's loop, or null.
+const clang::Expr *loopCond(const ModelLoop &L);
 
 /// One access to memory: `P[i]`, `*(P + i)`, `S[i][j]`.
 struct ModelAccess {
@@ -138,6 +154,16 @@ struct ModelReduction {
   /// The term e added or combined each iteration.
   const clang::Expr *Term = nullptr;
 };
+
+/// The expression that \p FD returns when it is a transparent helper: a
+/// function defined outside system headers whose body is one `return E;`,
+/// with no parameter by reference, where E touches no memory and calls only
+/// math functions and transparent helpers. Its calls are values of their
+/// arguments for the model (`__device__ int at(int r, int c, int ld)
+/// { return r * ld + c; }`, `__device__ int gid() { return blockIdx.x *
+/// blockDim.x + threadIdx.x; }`); null for any other function.
+const clang::Expr *helperReturn(const clang::ASTContext &Ctx,
+                                const clang::FunctionDecl *FD);
 
 /// The model of one kernel. It refers to the AST of \p Kernel, which must
 /// outlive it.
@@ -194,7 +220,8 @@ public:
     return CountAtomics ? CooperationWhy : NonAtomicWhy;
   }
 
-  /// Every read of threadIdx, blockIdx, blockDim or gridDim in the body.
+  /// Every read of threadIdx, blockIdx, blockDim or gridDim in the body,
+  /// and every call of a transparent helper that reads them.
   llvm::ArrayRef<const clang::Expr *> builtinUses() const {
     return BuiltinUses;
   }

@@ -27,10 +27,6 @@
 #include <string>
 #include <vector>
 
-namespace clang {
-class ForStmt;
-} // namespace clang
-
 namespace autoprof {
 
 /// A kernel of one thread per index.
@@ -40,7 +36,8 @@ struct PerIndexKernel {
     /// `if (I >= N) return; S...` or `if (I < N) { S... }`.
     Guarded,
     /// The work is a loop `for (I = index; I < N; I += gridDim.x *
-    /// blockDim.x)`, after declarations.
+    /// blockDim.x)`, or `T I = index; while (I < N) { ...; I += ...; }`,
+    /// after declarations.
     GridStride,
   };
   FormKind Form = Guarded;
@@ -58,9 +55,9 @@ struct PerIndexKernel {
   const clang::VarDecl *IndexVar = nullptr;
   /// Guarded: the guard's `if`. GridStride: the loop.
   const clang::IfStmt *Guard = nullptr;
-  const clang::ForStmt *Loop = nullptr;
+  const clang::Stmt *Loop = nullptr;
   /// The statements done for one index: the guarded statements, or the
-  /// loop's body.
+  /// loop's body (without the step of a `while`).
   std::vector<const clang::Stmt *> Work;
 };
 

@@ -169,8 +169,7 @@ bool MatmulTiler::run() {
   for (const ModelLoop &O : M.loops())
     if (O.Parent == LI)
       return refuse(At + " holds another loop");
-  const auto *F = cast<ForStmt>(L.S);
-  std::vector<const Stmt *> LoopBody = statementsOf(F->getBody());
+  std::vector<const Stmt *> LoopBody = loopBody(L);
   const ModelReduction *R = nullptr;
   for (const ModelReduction &X : M.reductions())
     if (X.Loop == static_cast<unsigned>(LI) && LoopBody.size() == 1 &&

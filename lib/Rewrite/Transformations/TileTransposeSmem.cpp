@@ -70,27 +70,32 @@ bool tileTranspose(const KernelModel &M,
     return Refuse("its threads may depend on each other: " +
                   M.cooperationWhy());
   const Polynomial GX = globalIndex(0), GY = globalIndex(1);
-  // The thread's column and row, held in locals; the thread hierarchy read
-  // nowhere else.
+  // The thread's column and row, held in locals or written inline; the
+  // thread hierarchy read nowhere else.
   const VarDecl *X = localOfValue(M, GX), *Y = localOfValue(M, GY);
-  if (!X || !Y)
-    return Refuse(std::string("its ") + (X ? "row" : "column") +
-                  " index blockIdx." + (X ? "y" : "x") + " * blockDim." +
-                  (X ? "y" : "x") + " + threadIdx." + (X ? "y" : "x") +
-                  " is not held in a local");
   std::vector<const Expr *> UX, UY;
-  M.expressionsOfValue(GX, UX);
-  M.expressionsOfValue(GY, UY);
+  std::vector<const Expr *> FX = M.expressionsOfValue(GX, UX);
+  std::vector<const Expr *> FY = M.expressionsOfValue(GY, UY);
   for (const Expr *U : UX)
     if (llvm::is_contained(UY, U))
       return Refuse("`" + M.text(U) + "` at " + M.where(U) +
                     " is read other than in the thread's column and row");
-  // One guard statement: the column below Cols and the row below Rows.
+  if ((!X && FX.empty()) || (!Y && FY.empty()))
+    return Refuse(std::string("it does not read its ") +
+                  (!X && FX.empty() ? "column" : "row") + " index");
+  // The guard: the column below Cols and the row below Rows, in one
+  // statement or several with nothing between them but the next.
   if (!M.guardWhy().empty())
     return Refuse(M.guardWhy());
-  if (M.guardStatements().size() != 1)
-    return Refuse("its guard is not one statement bounding the column and "
-                  "the row");
+  if (M.guardStatements().empty())
+    return Refuse("it has no guard bounding the column and the row");
+  const SourceManager &SMgr = Ctx.getSourceManager();
+  unsigned GuardBegin =
+      SMgr.getFileOffset(M.guardStatements().front()->getBeginLoc());
+  for (const Stmt *P : M.prologue())
+    if (SMgr.getFileOffset(P->getBeginLoc()) > GuardBegin)
+      return Refuse("the declaration at " + M.where(P) +
+                    " lies between the statements of its guard");
   std::optional<Polynomial> Cols, Rows;
   for (const GuardBound &B : M.guard()) {
     if (alwaysHolds(B, GX) || alwaysHolds(B, GY))
@@ -170,11 +175,12 @@ bool tileTranspose(const KernelModel &M,
     return Refuse("its elements are not of one 4-byte scalar type");
 
   // The guard and the store are written again for the threads of the
-  // output: they may see the thread only through X and Y, which are
-  // declared again.
+  // output: they may see the thread only through the column and the row,
+  // which are declared again (X and Y, or fresh names for the expressions
+  // written inline).
   std::function<const Expr *(const Stmt *)> ThreadRead =
       [&](const Stmt *S) -> const Expr * {
-    if (!S)
+    if (!S || llvm::is_contained(FX, S) || llvm::is_contained(FY, S))
       return nullptr;
     if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
@@ -194,9 +200,9 @@ bool tileTranspose(const KernelModel &M,
         return Found;
     return nullptr;
   };
-  std::vector<const Stmt *> Rewritten = {
-      Assign->getLHS(), Assign->getRHS(),
-      M.guardStatements().front()->getCond()};
+  std::vector<const Stmt *> Rewritten = {Assign->getLHS(), Assign->getRHS()};
+  for (const IfStmt *G : M.guardStatements())
+    Rewritten.push_back(G->getCond());
   for (const VarDecl *V : WorkVars)
     Rewritten.push_back(V->getInit());
   for (const Stmt *S : Rewritten) {
@@ -231,70 +237,118 @@ bool tileTranspose(const KernelModel &M,
   // From the guard to the end of the body: the tile, filled by the load's
   // threads and written out by the store's.
   const IfStmt *If = M.guardStatements().front();
-  bool EarlyExit = isReturnOnly(If->getThen());
-  auto Cond = sourceText(Ctx, If->getCond());
-  auto StoreText = sourceText(Ctx, Assign->getLHS());
   auto LoadText = sourceText(Ctx, Load->E);
-  if (!Cond || !StoreText || !LoadText || !If->getBeginLoc().isFileID())
+  if (!LoadText || !If->getBeginLoc().isFileID())
     return Refuse("its guard or its work is written through a macro");
-  std::string Guard = EarlyExit ? "!(" + *Cond + ")" : *Cond;
   std::string Tile = freshName(Kernel, "Tile");
   std::string Lin = freshName(Kernel, "Lin", {Tile});
+  std::string XN =
+      X ? X->getNameAsString() : freshName(Kernel, "col", {Tile, Lin});
+  std::string YN =
+      Y ? Y->getNameAsString() : freshName(Kernel, "row", {Tile, Lin, XN});
   std::string B = std::to_string(*BY);
   std::string Read =
       Tile + "[" + Lin + " % " + B + "][" + Lin + " / " + B + "]";
-  // The text of \p S with the load, when it holds it, read from the tile.
-  auto WithRead = [&](const Stmt *S) -> std::optional<std::string> {
+  // The text of \p S for the output's threads: the load, when S holds it,
+  // read from the tile, and the column and the row written inline named
+  // XN and YN.
+  auto ForOutput = [&](const Stmt *S) -> std::optional<std::string> {
     auto Text = sourceText(Ctx, S);
     if (!Text)
       return std::nullopt;
-    if (!isWithin(Ctx, Load->E, S))
-      return Text;
-    CharSourceRange SR = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(S->getSourceRange()), SM,
-        Ctx.getLangOpts());
-    CharSourceRange LR = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(Load->E->getSourceRange()), SM,
-        Ctx.getLangOpts());
-    if (SR.isInvalid() || LR.isInvalid())
+    auto Range = [&](const Stmt *E) {
+      return Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+          Ctx.getLangOpts());
+    };
+    CharSourceRange SR = Range(S);
+    if (SR.isInvalid())
       return std::nullopt;
-    unsigned SB = SM.getFileOffset(SR.getBegin()),
-             LB = SM.getFileOffset(LR.getBegin());
-    if (LB < SB || LB - SB + LoadText->size() > Text->size())
+    unsigned SB = SM.getFileOffset(SR.getBegin());
+    // (offset in S, length, new text), the load first.
+    std::vector<std::tuple<unsigned, unsigned, std::string>> Parts;
+    auto Add = [&](const Stmt *E, const std::string &New) {
+      if (!isWithin(Ctx, E, S))
+        return true;
+      if (E != Load->E && isWithin(Ctx, E, Load->E))
+        return true;
+      CharSourceRange R = Range(E);
+      if (R.isInvalid())
+        return false;
+      unsigned EB = SM.getFileOffset(R.getBegin()),
+               EE = SM.getFileOffset(R.getEnd());
+      if (EB < SB || EE < EB || EE - SB > Text->size())
+        return false;
+      Parts.emplace_back(EB - SB, EE - EB, New);
+      return true;
+    };
+    bool Ok = Add(Load->E, Read);
+    for (const Expr *E : FX)
+      Ok &= Add(E, XN);
+    for (const Expr *E : FY)
+      Ok &= Add(E, YN);
+    if (!Ok)
       return std::nullopt;
-    Text->replace(LB - SB, LoadText->size(), Read);
+    llvm::sort(Parts, [](const auto &L, const auto &R) {
+      return std::get<0>(L) > std::get<0>(R);
+    });
+    for (const auto &[Off, Len, New] : Parts)
+      Text->replace(Off, Len, New);
     return Text;
   };
-  auto RHS = WithRead(Assign->getRHS());
-  // The work's declarations, each ending in `;`: all of them before the
-  // store, those before the load's before the load.
+  // The guard as one condition, for the input's threads and for the
+  // output's: the conjunction of its statements' conditions, negated for
+  // early returns.
+  std::optional<std::string> Guard1 = std::string(), Guard2 = std::string();
+  for (const IfStmt *G : M.guardStatements()) {
+    auto C1 = sourceText(Ctx, G->getCond());
+    auto C2 = ForOutput(G->getCond());
+    if (!C1 || !C2 || !Guard1 || !Guard2)
+      return Refuse("its guard is written through a macro");
+    bool EarlyExit = isReturnOnly(G->getThen());
+    bool One = M.guardStatements().size() == 1;
+    auto Term = [&](const std::string &C) {
+      return EarlyExit ? "!(" + C + ")" : One ? C : "(" + C + ")";
+    };
+    *Guard1 += (Guard1->empty() ? "" : " && ") + Term(*C1);
+    *Guard2 += (Guard2->empty() ? "" : " && ") + Term(*C2);
+  }
+  auto RHS = ForOutput(Assign->getRHS());
+  auto Store2 = ForOutput(Assign->getLHS());
+  if (!RHS || !Store2)
+    return Refuse("its work is written through a macro");
+  // The work's declarations, each ending in `;`: for the output's threads
+  // all of them, for the input's those before the load.
   std::vector<std::string> DeclTexts, DeclsBeforeLoad;
   for (const DeclStmt *DS : Decls) {
-    auto Text = WithRead(DS);
-    if (!Text)
+    auto Text = ForOutput(DS);
+    auto Orig = sourceText(Ctx, DS);
+    if (!Text || !Orig)
       return Refuse("its work is written through a macro");
-    if (!StringRef(*Text).rtrim().ends_with(";"))
-      *Text += ";";
+    for (std::string *T : {&*Text, &*Orig})
+      if (!StringRef(*T).rtrim().ends_with(";"))
+        *T += ";";
     if (!isWithin(Ctx, Load->E, DS) &&
         DeclTexts.size() == DeclsBeforeLoad.size())
-      DeclsBeforeLoad.push_back(*Text);
+      DeclsBeforeLoad.push_back(*Orig);
     DeclTexts.push_back(*Text);
   }
-  if (!RHS)
-    return Refuse("its work is written through a macro");
   std::string Indent = lineIndent(SM, If->getBeginLoc());
   std::string In2 = Indent + "  ";
   std::string E =
       Elem.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
   std::string Pad = std::to_string(32 + 32 / *BY);
   const PrintingPolicy &PP = Ctx.getPrintingPolicy();
-  std::string T = X->getType().getUnqualifiedType().getAsString(PP);
-  std::string TY = Y->getType().getUnqualifiedType().getAsString(PP);
-  std::string XN = X->getNameAsString(), YN = Y->getNameAsString();
+  std::string T = (X ? X->getType() : FX.front()->getType())
+                      .getUnqualifiedType()
+                      .getAsString(PP);
+  std::string TY = (Y ? Y->getType() : FY.front()->getType())
+                       .getUnqualifiedType()
+                       .getAsString(PP);
   std::string Value = *RHS;
   // Statements under a guard: one alone, several in braces.
   auto Guarded = [&](const std::vector<std::string> &Lines,
-                     const std::string &In) {
+                     const std::string &Guard, const std::string &In) {
     std::string G = In + "if (" + Guard + ")";
     if (Lines.size() == 1)
       return G + "\n" + In + "  " + Lines.front() + "\n";
@@ -305,13 +359,13 @@ bool tileTranspose(const KernelModel &M,
   };
   std::vector<std::string> First = DeclsBeforeLoad, Second = DeclTexts;
   First.push_back(Tile + "[threadIdx.y][threadIdx.x] = " + *LoadText + ";");
-  Second.push_back(*StoreText + " = " + Value + ";");
+  Second.push_back(*Store2 + " = " + Value + ";");
   std::string N;
   N += "// The block's " + B + " x 32 tile of the input, padded to " + Pad +
        " columns so that\n";
   N += Indent + "// the transposed reads hit distinct banks.\n";
   N += Indent + "__shared__ " + E + " " + Tile + "[" + B + "][" + Pad + "];\n";
-  N += Guarded(First, Indent);
+  N += Guarded(First, *Guard1, Indent);
   N += Indent + "__syncthreads();\n";
   N += Indent + "// Thread " + Lin + " writes row " + Lin + " / " + B +
        " and column " + Lin + " % " + B + " of the block's\n";
@@ -321,7 +375,7 @@ bool tileTranspose(const KernelModel &M,
   N += In2 + T + " " + XN + " = blockIdx.x * 32 + " + Lin + " / " + B + ";\n";
   N += In2 + TY + " " + YN + " = blockIdx.y * " + B + " + " + Lin + " % " + B +
        ";\n";
-  N += Guarded(Second, In2);
+  N += Guarded(Second, *Guard2, In2);
   N += Indent + "}";
   const auto *Body = cast<CompoundStmt>(Kernel.getBody());
   if (!llvm::is_contained(Body->body(), static_cast<const Stmt *>(If)))

@@ -218,12 +218,8 @@ std::string RowsToWarps::combineText(const std::string &Var,
 }
 
 bool RowsToWarps::stride(const ModelLoop &L) {
-  const auto *F = cast<ForStmt>(L.S);
-  const Expr *Lo = nullptr;
-  if (const auto *DS = dyn_cast<DeclStmt>(F->getInit()))
-    Lo = cast<VarDecl>(DS->getSingleDecl())->getInit();
-  else
-    Lo = cast<BinaryOperator>(F->getInit())->getRHS();
+  const Stmt *F = L.S;
+  const Expr *Lo = L.FirstExpr;
   auto LoText = sourceText(Ctx, Lo);
   if (!LoText)
     return refuse("the start of the loop at " + M.where(F) +
@@ -235,14 +231,14 @@ bool RowsToWarps::stride(const ModelLoop &L) {
                                     : parenthesize(Lo, *LoText)) +
                                    " + " + Lane;
   return add(replaceExpr(Ctx, Lo, NewLo), F) &&
-         add(replaceExpr(Ctx, F->getInc(),
+         add(replaceExpr(Ctx, L.StepStmt,
                          L.Var->getNameAsString() + " += " + W),
              F);
 }
 
 bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
                                 size_t Next) {
-  const auto *F = cast<ForStmt>(L.S);
+  const Stmt *F = L.S;
   std::string At = "the loop at " + M.where(F);
   if (Stores)
     return refuse(At + " reduces after a loop that stores: a lane could read "
@@ -252,7 +248,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
     if (R.Loop == Index)
       Rs.push_back(&R);
   // The body: declarations of the iteration's own values and the updates.
-  for (const Stmt *S : statementsOf(F->getBody())) {
+  for (const Stmt *S : loopBody(L)) {
     bool IsUpdate = llvm::any_of(
         Rs, [&](const ModelReduction *R) { return R->Update == S; });
     if (IsUpdate)
@@ -374,9 +370,9 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
 }
 
 bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
-  const auto *F = cast<ForStmt>(L.S);
+  const Stmt *F = L.S;
   std::string At = "the loop at " + M.where(F);
-  std::vector<const Stmt *> Body = statementsOf(F->getBody());
+  std::vector<const Stmt *> Body = loopBody(L);
   for (size_t I = 0; I + 1 < Body.size(); ++I) {
     const auto *DS = dyn_cast<DeclStmt>(Body[I]);
     if (!DS || !M.isPure(DS))
@@ -490,8 +486,8 @@ bool RowsToWarps::work() {
     if (L.Step != Polynomial::constant(1))
       return refuse("the loop at " + M.where(L.S) + " steps by " +
                     L.Step.str() + ", not 1");
-    const auto *F = cast<ForStmt>(L.S);
-    if (!M.isPure(F->getCond()))
+    const Stmt *F = L.S;
+    if (!M.isPure(loopCond(L)))
       return refuse("the loop at " + M.where(F) +
                     " has side effects in its condition");
     for (const ModelLoop &Inner : M.loops())
