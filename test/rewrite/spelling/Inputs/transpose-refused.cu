@@ -1,11 +1,13 @@
 // Transposes the model shows cannot be staged through a tile as written.
 
+// The block's offset added to the value: the output's threads would add
+// another block's.
 __global__ void helperStore(const float *in, float *out, int rows, int cols) {
   int bx = blockIdx.x * blockDim.x;
   int x = bx + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < cols && y < rows)
-    out[(bx + threadIdx.x) * rows + y] = in[y * cols + x];
+    out[x * rows + y] = in[y * cols + x] + bx;
 }
 
 __global__ void notTransposed(const float *in, float *out, int rows,
@@ -37,6 +39,9 @@ __global__ void wideBlocks(const float *in, float *out, int rows, int cols) {
     out[x * rows + y] = in[y * cols + x];
 }
 
+// The row written inline but split across the sum (`X * rows + by * bdy +
+// ty` adds its parts one by one): no subexpression is the row, so it
+// cannot be named again for the output's threads.
 __global__ void inlineIndex(const float *in, float *out, int rows, int cols) {
   if (blockIdx.x * blockDim.x + threadIdx.x < cols &&
       blockIdx.y * blockDim.y + threadIdx.y < rows)
