@@ -124,8 +124,10 @@ void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   size_t First = Findings.size();
   for (const FunctionDecl *FD : C.Kernels) {
+    // One model of the kernel, for its features and every check.
+    KernelModel Model(Ctx, *FD);
     KernelFacts Facts;
-    KernelRecord K = analyzeKernel(*FD, Ctx, Facts);
+    KernelRecord K = analyzeKernel(*FD, Ctx, Facts, &Model);
     if (Filter && !Filter(K.Name, K.QualifiedName))
       continue;
     std::string Key = K.File + ":" + std::to_string(K.Line) + ":" +
@@ -139,7 +141,6 @@ void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
     auto It = C.Launches.find(FD->getCanonicalDecl());
     if (It != C.Launches.end())
       Launches = It->second;
-    KernelModel Model(Ctx, *FD);
     KernelContext KC{Ctx, *FD, K, Facts, Model, Launches};
     FindingSink Sink(Ctx, Findings);
     for (const Check *Ch : Sel.Checks)

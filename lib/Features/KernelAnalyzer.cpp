@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Features/FeatureExtractor.h"
+#include "autoprof/KernelModel/KernelModel.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -225,8 +226,13 @@ bool isHalfIntrinsic(llvm::StringRef N) {
 /// Analyses one kernel and the device functions it calls.
 class Analyzer {
 public:
-  Analyzer(ASTContext &Ctx, KernelFeatures &F, KernelFacts *Facts)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), F(F), Facts(Facts) {}
+  Analyzer(ASTContext &Ctx, KernelFeatures &F, KernelFacts *Facts,
+           const KernelModel *Model)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), F(F), Facts(Facts), Model(Model) {
+    if (Model)
+      for (const ModelAccess &A : Model->accesses())
+        ModelAccesses[A.E] = &A;
+  }
 
   void analyzeKernel(const FunctionDecl &Kernel);
 
@@ -248,7 +254,13 @@ public:
 
   void analyzeFunction(Frame &Fr);
   void recordAccess(const PointerInfo &P, QualType ElemTy, bool Load,
-                    bool Store, unsigned Depth, SourceLocation Loc);
+                    bool Store, unsigned Depth, SourceLocation Loc,
+                    const Expr *E = nullptr);
+  /// The class of the global access \p E of the kernel's own body from the
+  /// kernel model, with its stride when constant; nullopt when the model
+  /// does not know its index.
+  std::optional<AccessClass> modelClass(const Expr *E,
+                                        std::optional<int64_t> &Stride) const;
   MemoryAccess describeAccess(const PointerInfo &P, QualType ElemTy,
                               unsigned Depth, SourceLocation Loc) const;
   /// Notes, for KernelFacts, a condition whose value may vary by thread.
@@ -260,6 +272,8 @@ public:
   SourceManager &SM;
   KernelFeatures &F;
   KernelFacts *Facts;
+  const KernelModel *Model;
+  llvm::DenseMap<const Expr *, const ModelAccess *> ModelAccesses;
   Frame *Current = nullptr;
   llvm::SmallVector<const FunctionDecl *, 8> CallStack;
   llvm::SmallPtrSet<const ValueDecl *, 4> ConflictArrays;
@@ -927,7 +941,7 @@ public:
       return;
     bool Store = Stores.count(E) || LoadStores.count(E);
     bool Load = !Stores.count(E);
-    A.recordAccess(P, ElemTy, Load, Store, depth(), E->getExprLoc());
+    A.recordAccess(P, ElemTy, Load, Store, depth(), E->getExprLoc(), E);
   }
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *CE) {
@@ -997,14 +1011,36 @@ private:
   llvm::SmallPtrSet<const Expr *, 16> Stores, LoadStores, AddressTaken;
 };
 
+std::optional<AccessClass>
+Analyzer::modelClass(const Expr *E, std::optional<int64_t> &Stride) const {
+  if (!E || !Model || !Current || !Current->IsKernel)
+    return std::nullopt;
+  auto It = ModelAccesses.find(E);
+  if (It == ModelAccesses.end() || !It->second->Index || It->second->Shared)
+    return std::nullopt;
+  std::string Why;
+  std::optional<Polynomial> C = warpStride(*Model, *It->second->Index, Why);
+  if (!C)
+    return std::nullopt;
+  std::optional<int64_t> K = C->constantValue();
+  if (!K)
+    return AccessClass::Strided;
+  Stride = *K;
+  if (*K == 0)
+    return AccessClass::Uniform;
+  return *K == 1 || *K == -1 ? AccessClass::Coalesced : AccessClass::Strided;
+}
+
 void Analyzer::recordAccess(const PointerInfo &P, QualType ElemTy, bool Load,
-                            bool Store, unsigned Depth, SourceLocation Loc) {
+                            bool Store, unsigned Depth, SourceLocation Loc,
+                            const Expr *E) {
   if (P.Known && (P.Where == Space::Local || P.Where == Space::Constant))
     return;
   Space Where = P.Known ? P.Where : Space::Global;
   bool InLoop = Depth > 0;
   bool Vector = !ElemTy.isNull() && isVectorType(ElemTy);
   std::optional<AccessClass> Class;
+  std::optional<int64_t> Stride;
   if (Where == Space::Global) {
     if (Load)
       F.add("global_loads", 1);
@@ -1016,10 +1052,14 @@ void Analyzer::recordAccess(const PointerInfo &P, QualType ElemTy, bool Load,
       F.add("global_stores_in_loops", 1);
     WeightedGlobalAccesses +=
         weight(Depth) * ((Load ? 1 : 0) + (Store ? 1 : 0));
-    if (P.Known) {
+    // The kernel model's index where it knows it, else the index form.
+    Class = modelClass(E, Stride);
+    if (!Class && P.Known) {
       Class = classifyIndex(P.Offset);
-      F.add(std::string("access_") + accessClassName(*Class), 1);
+      Stride = P.Offset.Stride;
     }
+    if (Class)
+      F.add(std::string("access_") + accessClassName(*Class), 1);
   }
   if (Vector)
     F.add("vector_accesses", 1);
@@ -1028,6 +1068,7 @@ void Analyzer::recordAccess(const PointerInfo &P, QualType ElemTy, bool Load,
     M.Load = Load;
     M.Store = Store;
     M.Class = Class;
+    M.Stride = Stride;
     Facts->Accesses.push_back(M);
   }
 }
@@ -1217,7 +1258,7 @@ std::string printTemplateArg(const TemplateArgument &A,
 }
 
 KernelRecord analyze(const FunctionDecl &Kernel, ASTContext &Ctx,
-                     KernelFacts *Facts) {
+                     KernelFacts *Facts, const KernelModel *Model) {
   KernelRecord R;
   const SourceManager &SM = Ctx.getSourceManager();
   PrintingPolicy PP = Ctx.getPrintingPolicy();
@@ -1267,7 +1308,13 @@ KernelRecord analyze(const FunctionDecl &Kernel, ASTContext &Ctx,
     B.MaxBlocksPerCluster = evaluateInt(LB->getMaxBlocks(), Ctx);
     R.Bounds = B;
   }
-  Analyzer A(Ctx, R.Features, Facts);
+  // The kernel model classifies the accesses it knows; a template's
+  // pattern, whose values depend on its arguments, has none.
+  std::unique_ptr<KernelModel> Own;
+  if (!Model && !Kernel.isDependentContext() && Kernel.hasBody())
+    Model = (Own = std::make_unique<KernelModel>(Ctx, Kernel)).get();
+  Analyzer A(Ctx, R.Features, Facts,
+             Kernel.isDependentContext() ? nullptr : Model);
   A.analyzeKernel(Kernel);
   return R;
 }
@@ -1276,16 +1323,18 @@ KernelRecord analyze(const FunctionDecl &Kernel, ASTContext &Ctx,
 
 KernelRecord autoprof::analyzeKernel(const FunctionDecl &Kernel,
                                      ASTContext &Ctx,
-                                     std::vector<MemoryAccess> *Accesses) {
+                                     std::vector<MemoryAccess> *Accesses,
+                                     const KernelModel *Model) {
   if (!Accesses)
-    return analyze(Kernel, Ctx, nullptr);
+    return analyze(Kernel, Ctx, nullptr, Model);
   KernelFacts Facts;
-  KernelRecord R = analyze(Kernel, Ctx, &Facts);
+  KernelRecord R = analyze(Kernel, Ctx, &Facts, Model);
   *Accesses = std::move(Facts.Accesses);
   return R;
 }
 
 KernelRecord autoprof::analyzeKernel(const FunctionDecl &Kernel,
-                                     ASTContext &Ctx, KernelFacts &Facts) {
-  return analyze(Kernel, Ctx, &Facts);
+                                     ASTContext &Ctx, KernelFacts &Facts,
+                                     const KernelModel *Model) {
+  return analyze(Kernel, Ctx, &Facts, Model);
 }

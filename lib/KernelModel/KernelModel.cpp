@@ -1003,6 +1003,50 @@ std::vector<const Stmt *> autoprof::loopBody(const ModelLoop &L) {
   return {};
 }
 
+std::optional<Polynomial> autoprof::warpStride(const KernelModel &M,
+                                               const Polynomial &Index,
+                                               std::string &Why) {
+  Polynomial P = Index;
+  // Loop variables give way to their first values, outer loops' variables
+  // included; each substitution removes one loop's symbol for good.
+  for (size_t Round = 0; Round <= M.loops().size(); ++Round) {
+    std::vector<Symbol> Vars;
+    for (const Symbol &S : P.symbols()) {
+      if (S.Kind == Symbol::Opaque) {
+        Why = "the index depends on `" + S.Name +
+              "`, which the model does not see through";
+        return std::nullopt;
+      }
+      if (S.Kind == Symbol::LoopVar)
+        Vars.push_back(S);
+    }
+    if (Vars.empty()) {
+      std::optional<Polynomial> C = P.coefficient(Symbol::threadIdx(0));
+      if (!C)
+        Why = "the index depends on threadIdx.x other than linearly";
+      return C;
+    }
+    for (const Symbol &S : Vars) {
+      const ModelLoop &L = M.loops()[S.Index];
+      if (!L.counted() || L.Step.dependsOn([](const Symbol &X) {
+            return X.mayVaryInBlock();
+          })) {
+        Why = "the index depends on `" + S.Name +
+              "`, whose loop does not step every thread alike";
+        return std::nullopt;
+      }
+      std::optional<Polynomial> Next = P.substitute(S, L.First);
+      if (!Next) {
+        Why = "the index overflows";
+        return std::nullopt;
+      }
+      P = *Next;
+    }
+  }
+  Why = "the index's loops refer to each other";
+  return std::nullopt;
+}
+
 const Expr *autoprof::loopCond(const ModelLoop &L) {
   if (const auto *W = dyn_cast<WhileStmt>(L.S))
     return W->getCond();

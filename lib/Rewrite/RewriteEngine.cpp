@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Rewrite/RewriteEngine.h"
+#include "autoprof/KernelModel/KernelModel.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -192,6 +193,23 @@ std::vector<Edit> flatten(const FileEdits &E) {
   return Out;
 }
 
+/// The kernel models of one kernel and its instantiations, each built when
+/// first asked for and shared by every transformation.
+class ModelCache {
+public:
+  explicit ModelCache(ASTContext &Ctx) : Ctx(Ctx) {}
+  const KernelModel &of(const FunctionDecl &FD) {
+    std::unique_ptr<KernelModel> &M = Models[&FD];
+    if (!M)
+      M = std::make_unique<KernelModel>(Ctx, FD);
+    return *M;
+  }
+
+private:
+  ASTContext &Ctx;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelModel>> Models;
+};
+
 /// The edits of \p T on the kernel template \p Pattern, made on each of its
 /// instantiations \p Specs: none, with the reason in \p Why, unless every
 /// instantiation gets the same edits of the template's text (their launches
@@ -200,7 +218,7 @@ std::vector<Edit> flatten(const FileEdits &E) {
 /// has (`float` where the template says `T`), which would tie the template
 /// to one instantiation.
 llvm::Error templateEdits(const Transformation &T, ASTContext &Ctx,
-                          const FunctionDecl &Pattern,
+                          ModelCache &Models, const FunctionDecl &Pattern,
                           ArrayRef<const FunctionDecl *> Specs, FileEdits &Out,
                           std::string &Why) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -230,10 +248,10 @@ llvm::Error templateEdits(const Transformation &T, ASTContext &Ctx,
   FileEdits Launches;
   for (const FunctionDecl *Spec : Specs) {
     FileEdits E;
-    if (llvm::Error Err = T.apply(Ctx, *Spec, E))
+    if (llvm::Error Err = T.apply(Models.of(*Spec), E))
       return Err;
     if (editCount(E) == 0) {
-      Why = T.explain(Ctx, *Spec);
+      Why = T.explain(Models.of(*Spec));
       if (Specs.size() > 1 && !Why.empty()) {
         std::string Name;
         llvm::raw_string_ostream OS(Name);
@@ -345,7 +363,12 @@ void RewriteEngine::run(ASTContext &Ctx) {
   LaunchCollector Launches;
   Launches.TraverseDecl(Ctx.getTranslationUnitDecl());
   for (const FunctionDecl *FD : C.Kernels) {
-    KernelRecord K = analyzeKernel(*FD, Ctx);
+    // One model per kernel and instantiation, for its features and every
+    // transformation.
+    ModelCache Models(Ctx);
+    KernelRecord K =
+        analyzeKernel(*FD, Ctx, nullptr,
+                      FD->isDependentContext() ? nullptr : &Models.of(*FD));
     if (Filter && !Filter(K.Name, K.QualifiedName))
       continue;
     bool Seen = false;
@@ -364,7 +387,8 @@ void RewriteEngine::run(ASTContext &Ctx) {
     if (const FunctionTemplateDecl *FT = FD->getDescribedFunctionTemplate())
       for (const FunctionDecl *Spec : FT->specializations())
         if (Spec->isTemplateInstantiation() && Spec->hasBody()) {
-          Instances.back().push_back(analyzeKernel(*Spec, Ctx));
+          Instances.back().push_back(
+              analyzeKernel(*Spec, Ctx, nullptr, &Models.of(*Spec)));
           Specs.push_back(Spec);
         }
     if (Sources.back().valid() && !Texts.count(Sources.back().File))
@@ -393,18 +417,18 @@ void RewriteEngine::run(ASTContext &Ctx) {
       }
       FileEdits Edits;
       std::string Why;
-      if (llvm::Error E = IsTemplate
-                              ? templateEdits(*T, Ctx, *FD, Specs, Edits, Why)
-                              : T->apply(Ctx, *FD, Edits)) {
+      if (llvm::Error E = IsTemplate ? templateEdits(*T, Ctx, Models, *FD,
+                                                     Specs, Edits, Why)
+                                     : T->apply(Models.of(*FD), Edits)) {
         Failures.push_back(T->name().str() + " on '" + K.QualifiedName +
                            "': " + llvm::toString(std::move(E)));
         continue;
       }
       if (editCount(Edits) == 0) {
         if (Explain)
-          Refuse(!Why.empty()
-                     ? Why
-                     : T->explain(Ctx, IsTemplate ? *Specs.front() : *FD));
+          Refuse(!Why.empty() ? Why
+                              : T->explain(Models.of(IsTemplate ? *Specs.front()
+                                                                : *FD)));
         continue;
       }
       Proposal P;

@@ -13,8 +13,7 @@ using namespace autoprof;
 
 Transformation::~Transformation() = default;
 
-std::string Transformation::explain(clang::ASTContext &,
-                                    const clang::FunctionDecl &) const {
+std::string Transformation::explain(const KernelModel &) const {
   return "the kernel does not have the shape this transformation rewrites "
          "(docs/rewrites.md)";
 }

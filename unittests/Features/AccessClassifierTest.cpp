@@ -180,4 +180,37 @@ __global__ void k(const float *a, float *out) {
   EXPECT_EQ(C[6], "coalesced,uniform");
 }
 
+TEST_F(AccessClassifierTest, TheKernelModelSeesThroughHelpersAndWhileLoops) {
+  // An address from a transparent helper: the kernel model's value of the
+  // index gives the stride that an opaque call would lose.
+  auto C = classes(R"cu(
+__device__ int at(int r, int c, int ld) { return r * ld + c; }
+__global__ void k(const float *a, float *out, int rows, int cols) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int r = 0; r < rows; ++r)
+    out[at(r, c, cols)] =
+        a[at(c, r, rows)];
+}
+)cu",
+                   "k");
+  EXPECT_EQ(C[6], "coalesced");
+  EXPECT_EQ(C[7], "strided");
+  // The threads of a warp run the same iteration of a `while` whose
+  // counter starts at their index: each iteration reads neighbours.
+  auto W = classes(R"cu(
+__global__ void k(const float *a, float *out, int n) {
+  int i = threadIdx.x;
+  float s = 0.0f;
+  while (i < n) {
+    s += a[i];
+    i += blockDim.x;
+  }
+  out[blockIdx.x * 0] = s;
+}
+)cu",
+                   "k");
+  EXPECT_EQ(W[6], "coalesced");
+  EXPECT_EQ(W[9], "uniform");
+}
+
 } // namespace

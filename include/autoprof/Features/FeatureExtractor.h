@@ -36,6 +36,8 @@ class FrontendActionFactory;
 
 namespace autoprof {
 
+class KernelModel;
+
 /// Decides whether a kernel is reported, given its name and qualified name.
 using KernelFilter =
     std::function<bool(const std::string &Name, const std::string &Qualified)>;
@@ -51,8 +53,13 @@ struct MemoryAccess {
   bool Vector = false;
   /// An atomic read-modify-write (recorded only in KernelFacts::Atomics).
   bool Atomic = false;
-  /// Unset when the pointer could not be traced to its origin.
+  /// From the kernel model's element index where it knows it (an access of
+  /// the kernel's own body), else from the IndexForm of the offset; unset
+  /// when neither could be traced.
   std::optional<AccessClass> Class;
+  /// The distance in elements between the accesses of neighbouring threads
+  /// of a warp, when Class is known and it is a constant.
+  std::optional<int64_t> Stride;
   /// The element offset from the pointer's origin; unset when the pointer
   /// could not be traced.
   std::optional<IndexForm> Offset;
@@ -85,13 +92,19 @@ struct KernelFacts {
 
 /// Analyses the kernel \p Kernel (a function with a body) and returns its
 /// record; \p Accesses, when given, receives every memory access found.
+/// The global accesses of the kernel's own body are classified from the
+/// kernel model \p Model of \p Kernel (built here when not given) where it
+/// knows their index, and from their IndexForm elsewhere (accesses in the
+/// device functions it calls, indices it does not see through).
 KernelRecord analyzeKernel(const clang::FunctionDecl &Kernel,
                            clang::ASTContext &Ctx,
-                           std::vector<MemoryAccess> *Accesses = nullptr);
+                           std::vector<MemoryAccess> *Accesses = nullptr,
+                           const KernelModel *Model = nullptr);
 
 /// Analyses \p Kernel like analyzeKernel and fills \p Facts.
 KernelRecord analyzeKernel(const clang::FunctionDecl &Kernel,
-                           clang::ASTContext &Ctx, KernelFacts &Facts);
+                           clang::ASTContext &Ctx, KernelFacts &Facts,
+                           const KernelModel *Model = nullptr);
 
 /// Appends to \p Report the kernels accepted by \p Filter and every launch
 /// site of the translation unit in \p Ctx, skipping those already present

@@ -265,6 +265,17 @@ private:
   mutable llvm::DenseMap<const clang::Expr *, ModelValue> Values;
 };
 
+/// The stride of the element index \p Index of \p M across the threads of a
+/// warp, which run the same iteration of each loop: the coefficient of
+/// threadIdx.x once every loop variable is replaced by its loop's first
+/// value (a counted loop whose step is the same for every thread). Nullopt,
+/// with the reason in \p Why, when the index depends on a value the model
+/// does not see through, on the variable of a loop that is not counted or
+/// whose step varies between threads, or on threadIdx.x other than
+/// linearly.
+std::optional<Polynomial> warpStride(const KernelModel &M,
+                                     const Polynomial &Index, std::string &Why);
+
 } // namespace autoprof
 
 #endif // AUTOPROF_KERNELMODEL_KERNELMODEL_H

@@ -33,6 +33,8 @@ class FunctionDecl;
 
 namespace autoprof {
 
+class KernelModel;
+
 /// The metrics a profile collected for one kernel, by metric name. A metric
 /// that was not collected is absent.
 using MetricValues = std::map<std::string, double>;
@@ -69,21 +71,20 @@ public:
   /// A metric absent from \p M never fires.
   virtual std::optional<std::string> trigger(const MetricValues &M) const = 0;
 
-  /// Adds to \p Out the edits of \p Kernel, made on source ranges of its
-  /// AST (and of its launch sites when the launch configuration changes;
-  /// these may lie in another file than the kernel).
+  /// Adds to \p Out the edits of the kernel of \p M (M.kernel(), in
+  /// M.context()), made on source ranges of its AST (and of its launch
+  /// sites when the launch configuration changes; these may lie in another
+  /// file than the kernel). The model is built once per kernel and shared
+  /// by every transformation.
   /// Adds nothing when the AST shows that the edit does not apply; fails
   /// only when an edit cannot be recorded.
-  virtual llvm::Error apply(clang::ASTContext &Ctx,
-                            const clang::FunctionDecl &Kernel,
-                            FileEdits &Out) const = 0;
+  virtual llvm::Error apply(const KernelModel &M, FileEdits &Out) const = 0;
 
-  /// Why apply() makes no edit of \p Kernel, in one line naming what the
-  /// kernel model could not show, or empty when it makes one. A
+  /// Why apply() makes no edit of the kernel of \p M, in one line naming
+  /// what the kernel model could not show, or empty when it makes one. A
   /// transformation that is not written on the kernel model says only that
   /// the kernel does not have its shape.
-  virtual std::string explain(clang::ASTContext &Ctx,
-                              const clang::FunctionDecl &Kernel) const;
+  virtual std::string explain(const KernelModel &M) const;
 
   /// Whether an edit may change a kernel's parameter types, and so its
   /// mangled name: the verifier then reads the kernel's name in the

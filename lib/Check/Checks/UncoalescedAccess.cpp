@@ -48,8 +48,8 @@ void UncoalescedAccessCheck::check(const KernelContext &K,
         A.Class != AccessClass::Strided)
       continue;
     std::string How = "an unknown stride apart";
-    if (A.Offset && A.Offset->Stride)
-      How = std::to_string(*A.Offset->Stride) + " elements apart";
+    if (A.Stride)
+      How = std::to_string(*A.Stride) + " elements apart";
     else if (std::optional<std::string> S = symbolicStride(K, A.Loc))
       How = "`" + *S + "` elements apart";
     Out.report(*this, A.Loc,

@@ -6,6 +6,8 @@
 
 #include "FastMathIntrinsics.h"
 
+#include "autoprof/KernelModel/KernelModel.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -69,8 +71,9 @@ FastMathIntrinsics::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error FastMathIntrinsics::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                                FileEdits &Out) const {
+Error FastMathIntrinsics::apply(const KernelModel &M, FileEdits &Out) const {
+  ASTContext &Ctx = M.context();
+  const FunctionDecl &Kernel = M.kernel();
   if (!Kernel.getBody())
     return Error::success();
   const SourceManager &SM = Ctx.getSourceManager();

@@ -144,9 +144,7 @@ bool resizeBlocks(const KernelModel &M,
 
 } // namespace
 
-Error LaunchBlockSize::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                             FileEdits &Out) const {
-  KernelModel M(Ctx, Kernel);
+Error LaunchBlockSize::apply(const KernelModel &M, FileEdits &Out) const {
   std::vector<tooling::Replacement> Edits;
   std::string Why;
   if (!resizeBlocks(M, Edits, Why))
@@ -154,9 +152,7 @@ Error LaunchBlockSize::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   return addEdits(Edits, Out);
 }
 
-std::string LaunchBlockSize::explain(ASTContext &Ctx,
-                                     const FunctionDecl &Kernel) const {
-  KernelModel M(Ctx, Kernel);
+std::string LaunchBlockSize::explain(const KernelModel &M) const {
   std::vector<tooling::Replacement> Edits;
   std::string Why;
   return resizeBlocks(M, Edits, Why) ? "" : Why;

@@ -85,10 +85,10 @@ std::optional<int64_t> uniformBlockSize(const KernelModel &M,
 
 } // namespace
 
-Error LaunchBoundsTransformation::apply(ASTContext &Ctx,
-                                        const FunctionDecl &Kernel,
+Error LaunchBoundsTransformation::apply(const KernelModel &M,
                                         FileEdits &Out) const {
-  KernelModel M(Ctx, Kernel);
+  ASTContext &Ctx = M.context();
+  const FunctionDecl &Kernel = M.kernel();
   std::string Why;
   std::optional<int64_t> Block = uniformBlockSize(M, Why);
   if (!Block)
@@ -102,10 +102,8 @@ Error LaunchBoundsTransformation::apply(ASTContext &Ctx,
                  Out);
 }
 
-std::string
-LaunchBoundsTransformation::explain(ASTContext &Ctx,
-                                    const FunctionDecl &Kernel) const {
-  KernelModel M(Ctx, Kernel);
+std::string LaunchBoundsTransformation::explain(const KernelModel &M) const {
+  const FunctionDecl &Kernel = M.kernel();
   std::string Why;
   if (!uniformBlockSize(M, Why))
     return Why;

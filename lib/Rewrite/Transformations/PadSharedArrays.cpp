@@ -6,6 +6,8 @@
 
 #include "PadSharedArrays.h"
 
+#include "autoprof/KernelModel/KernelModel.h"
+
 #include "autoprof/Rewrite/KernelEdits.h"
 
 #include "clang/AST/Decl.h"
@@ -39,8 +41,9 @@ PadSharedArrays::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error PadSharedArrays::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                             FileEdits &Out) const {
+Error PadSharedArrays::apply(const KernelModel &M, FileEdits &Out) const {
+  ASTContext &Ctx = M.context();
+  const FunctionDecl &Kernel = M.kernel();
   tooling::Replacements Edits;
   for (const VarDecl *V : sharedArrays(Kernel)) {
     llvm::Expected<bool> Padded = padSharedTile(Ctx, Kernel, *V, Edits);

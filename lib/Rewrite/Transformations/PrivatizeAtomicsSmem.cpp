@@ -467,9 +467,7 @@ bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
 
 } // namespace
 
-Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                                  FileEdits &Out) const {
-  KernelModel M(Ctx, Kernel);
+Error PrivatizeAtomicsSmem::apply(const KernelModel &M, FileEdits &Out) const {
   std::vector<tooling::Replacement> Edits;
   std::string Why;
   if (!privatize(M, Edits, Why))
@@ -477,9 +475,7 @@ Error PrivatizeAtomicsSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   return addEdits(Edits, Out);
 }
 
-std::string PrivatizeAtomicsSmem::explain(ASTContext &Ctx,
-                                          const FunctionDecl &Kernel) const {
-  KernelModel M(Ctx, Kernel);
+std::string PrivatizeAtomicsSmem::explain(const KernelModel &M) const {
   std::vector<tooling::Replacement> Edits;
   std::string Why;
   return privatize(M, Edits, Why) ? "" : Why;

@@ -6,6 +6,8 @@
 
 #include "RestrictReadonlyParams.h"
 
+#include "autoprof/KernelModel/KernelModel.h"
+
 #include "autoprof/Rewrite/KernelEdits.h"
 
 #include "clang/AST/Decl.h"
@@ -44,8 +46,10 @@ RestrictReadonlyParams::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error RestrictReadonlyParams::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
+Error RestrictReadonlyParams::apply(const KernelModel &M,
                                     FileEdits &Out) const {
+  ASTContext &Ctx = M.context();
+  const FunctionDecl &Kernel = M.kernel();
   tooling::Replacements Edits;
   for (const ParmVarDecl *P : readOnlyPointerParams(Ctx, Kernel))
     if (Error E = addConstRestrict(Ctx, *P, Edits))

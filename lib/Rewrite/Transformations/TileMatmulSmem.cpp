@@ -599,18 +599,14 @@ TileMatmulSmem::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error TileMatmulSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                            FileEdits &Out) const {
-  KernelModel M(Ctx, Kernel);
+Error TileMatmulSmem::apply(const KernelModel &M, FileEdits &Out) const {
   MatmulTiler T(M);
   if (!T.run())
     return Error::success();
   return addEdit(*T.Edit, Out);
 }
 
-std::string TileMatmulSmem::explain(ASTContext &Ctx,
-                                    const FunctionDecl &Kernel) const {
-  KernelModel M(Ctx, Kernel);
+std::string TileMatmulSmem::explain(const KernelModel &M) const {
   MatmulTiler T(M);
   return T.run() ? "" : T.Why;
 }

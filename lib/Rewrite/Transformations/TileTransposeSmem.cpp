@@ -395,9 +395,7 @@ bool tileTranspose(const KernelModel &M,
 
 } // namespace
 
-Error TileTransposeSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                               FileEdits &Out) const {
-  KernelModel M(Ctx, Kernel);
+Error TileTransposeSmem::apply(const KernelModel &M, FileEdits &Out) const {
   std::vector<tooling::Replacement> Edits;
   std::string Why;
   if (!tileTranspose(M, Edits, Why))
@@ -405,9 +403,7 @@ Error TileTransposeSmem::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   return addEdits(Edits, Out);
 }
 
-std::string TileTransposeSmem::explain(ASTContext &Ctx,
-                                       const FunctionDecl &Kernel) const {
-  KernelModel M(Ctx, Kernel);
+std::string TileTransposeSmem::explain(const KernelModel &M) const {
   std::vector<tooling::Replacement> Edits;
   std::string Why;
   return tileTranspose(M, Edits, Why) ? "" : Why;

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "UnrollConstantLoops.h"
+
+#include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
@@ -131,8 +133,9 @@ UnrollConstantLoops::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error UnrollConstantLoops::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                                 FileEdits &Out) const {
+Error UnrollConstantLoops::apply(const KernelModel &M, FileEdits &Out) const {
+  ASTContext &Ctx = M.context();
+  const FunctionDecl &Kernel = M.kernel();
   if (!Kernel.getBody())
     return Error::success();
   const SourceManager &SM = Ctx.getSourceManager();

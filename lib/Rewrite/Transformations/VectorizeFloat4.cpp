@@ -484,18 +484,14 @@ bool Vectorizer::run() {
 
 } // namespace
 
-Error VectorizeFloat4::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                             FileEdits &Out) const {
-  KernelModel M(Ctx, Kernel);
+Error VectorizeFloat4::apply(const KernelModel &M, FileEdits &Out) const {
   Vectorizer V(M);
   if (!V.run())
     return Error::success();
   return addEdits(V.Edits, Out);
 }
 
-std::string VectorizeFloat4::explain(ASTContext &Ctx,
-                                     const FunctionDecl &Kernel) const {
-  KernelModel M(Ctx, Kernel);
+std::string VectorizeFloat4::explain(const KernelModel &M) const {
   Vectorizer V(M);
   return V.run() ? "" : V.Why;
 }

@@ -548,18 +548,14 @@ std::optional<std::string> WarpPerRow::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error WarpPerRow::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                        FileEdits &Out) const {
-  KernelModel M(Ctx, Kernel);
+Error WarpPerRow::apply(const KernelModel &M, FileEdits &Out) const {
   RowsToWarps R(M);
   if (!R.run())
     return Error::success();
   return addEdits(R.Edits, Out);
 }
 
-std::string WarpPerRow::explain(ASTContext &Ctx,
-                                const FunctionDecl &Kernel) const {
-  KernelModel M(Ctx, Kernel);
+std::string WarpPerRow::explain(const KernelModel &M) const {
   RowsToWarps R(M);
   return R.run() ? "" : R.Why;
 }

@@ -661,9 +661,7 @@ WarpShuffleReduce::trigger(const MetricValues &M) const {
   return firstCondition(M, Conditions);
 }
 
-Error WarpShuffleReduce::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
-                               FileEdits &Out) const {
-  KernelModel M(Ctx, Kernel);
+Error WarpShuffleReduce::apply(const KernelModel &M, FileEdits &Out) const {
   TreeFinder Finder(M);
   std::vector<tooling::Replacement> Edits;
   for (const TreeLoop &T : Finder.find())
@@ -672,9 +670,7 @@ Error WarpShuffleReduce::apply(ASTContext &Ctx, const FunctionDecl &Kernel,
   return addEdits(Edits, Out);
 }
 
-std::string WarpShuffleReduce::explain(ASTContext &Ctx,
-                                       const FunctionDecl &Kernel) const {
-  KernelModel M(Ctx, Kernel);
+std::string WarpShuffleReduce::explain(const KernelModel &M) const {
   TreeFinder Finder(M);
   std::vector<TreeLoop> Found = Finder.find();
   if (Found.empty())

@@ -45,10 +45,8 @@ public:
   bool precondition(const KernelRecord &K) const override;
   std::vector<std::string> triggerMetrics() const override;
   std::optional<std::string> trigger(const MetricValues &M) const override;
-  llvm::Error apply(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
-                    FileEdits &Out) const override;
-  std::string explain(clang::ASTContext &Ctx,
-                      const clang::FunctionDecl &Kernel) const override;
+  llvm::Error apply(const KernelModel &M, FileEdits &Out) const override;
+  std::string explain(const KernelModel &M) const override;
 };
 
 } // namespace autoprof
