@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PrivatizeAtomicsSmem.h"
-#include "BuiltinReads.h"
+#include "IndependentThreads.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/PerIndex.h"
 

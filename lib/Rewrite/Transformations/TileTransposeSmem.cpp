@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileTransposeSmem.h"
-#include "BuiltinReads.h"
+#include "IndependentThreads.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/PerIndex.h"
 

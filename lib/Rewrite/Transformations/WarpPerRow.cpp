@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpPerRow.h"
-#include "BuiltinReads.h"
+#include "IndependentThreads.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
 
