@@ -280,17 +280,28 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
       Candidate[0].Measured->find(K.candidateName());
   if (!OrigK || !CandK)
     return verdict(Verdict::NotMeasured, "the kernel never launched");
-  if (!OrigK->Snapshots.empty()) {
-    if (changedBytes(*OrigK) > 0 && changedBytes(*CandK) == 0 &&
-        !CandK->Snapshots.empty())
-      return verdict(Verdict::WritesNothing,
-                     "launch " + Twine(CandK->SnapshotLaunch) +
-                         " changed none of its buffers; the original's "
-                         "changed " +
-                         Twine(changedBytes(*OrigK)) + " bytes");
-    if (std::optional<std::string> Diff = compareOutputs(K, *OrigK, *CandK, O))
-      return verdict(Verdict::WrongOutput,
-                     "launch " + Twine(OrigK->SnapshotLaunch) + ": " + *Diff);
+  if (!OrigK->Snapshots.empty() && changedBytes(*OrigK) > 0 &&
+      changedBytes(*CandK) == 0 && !CandK->Snapshots.empty())
+    return verdict(Verdict::WritesNothing,
+                   "launch " + Twine(CandK->SnapshotLaunch) +
+                       " changed none of its buffers; the original's "
+                       "changed " +
+                       Twine(changedBytes(*OrigK)) + " bytes");
+  // Every seed's outputs, where both runs saved them: a candidate right on
+  // one input only is wrong.
+  for (size_t I = 0; I < Original.size() && I < Candidate.size(); ++I) {
+    if (!Original[I].Measured || !Candidate[I].Measured)
+      continue;
+    const KernelMeasurement *A = Original[I].Measured->find(K.MangledName);
+    const KernelMeasurement *B = Candidate[I].Measured->find(K.candidateName());
+    if (!A || !B || A->Snapshots.empty() || (I > 0 && B->Snapshots.empty()))
+      continue;
+    if (std::optional<std::string> Diff = compareOutputs(K, *A, *B, O))
+      return verdict(
+          Verdict::WrongOutput,
+          "launch " + Twine(A->SnapshotLaunch) + ": " + *Diff +
+              (I == 0 ? std::string()
+                      : " (seed " + std::to_string(Original[I].Seed) + ")"));
   }
 
   Judgement J;

@@ -510,20 +510,13 @@ Error Verifier::measureOriginal() {
   if (Failure)
     return createStringError("the original program does not build: %s",
                              Failure->c_str());
-  // Every run saves its buffers, to tell whether the inputs follow the
-  // seed; only the first run's are kept.
+  // Every run saves its buffers: each candidate's run of a seed is
+  // compared with the original's of the same seed, and they tell whether
+  // the inputs follow the seed.
   Expected<std::vector<RunOutcome>> Runs = measure("original", {}, true);
   if (!Runs)
     return Runs.takeError();
   InputsVary = inputsVary(*Runs);
-  for (size_t I = 1; I < Runs->size(); ++I) {
-    SmallString<256> Snap(O.WorkDir);
-    sys::path::append(Snap, "original-buffers-" + Twine(I + 1));
-    sys::fs::remove_directories(Snap);
-    if ((*Runs)[I].Measured)
-      for (KernelMeasurement &K : (*Runs)[I].Measured->Kernels)
-        K.Snapshots.clear();
-  }
   for (const RunOutcome &R : *Runs)
     if (std::optional<std::string> F = runFailure(R.Child)) {
       std::string Why =
@@ -556,7 +549,8 @@ Expected<std::vector<Judgement>> Verifier::verify(const SourceTexts &Texts,
     Out.Reason = *Failure;
     return std::vector<Judgement>(Ks.size(), Out);
   }
-  Expected<std::vector<RunOutcome>> Runs = measure(Tag, Ks);
+  Expected<std::vector<RunOutcome>> Runs =
+      measure(Tag, Ks, /*SaveEveryRun=*/true);
   if (!Runs)
     return Runs.takeError();
   std::string Log = measuredRunLog(O.WorkDir, Tag, Runs->size() - 1);
@@ -575,9 +569,12 @@ Expected<std::vector<Judgement>> Verifier::verify(const SourceTexts &Texts,
     }
   }
   // The candidate's buffers are no longer needed.
-  SmallString<256> Snap(O.WorkDir);
-  sys::path::append(Snap, Tag + "-buffers");
-  sys::fs::remove_directories(Snap);
+  for (size_t I = 0; I < Runs->size(); ++I) {
+    SmallString<256> Snap(O.WorkDir);
+    sys::path::append(Snap, Tag + "-buffers" +
+                                (I ? "-" + std::to_string(I + 1) : ""));
+    sys::fs::remove_directories(Snap);
+  }
   return Out;
 }
 

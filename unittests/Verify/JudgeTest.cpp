@@ -147,6 +147,29 @@ TEST_F(JudgeTest, WrongOutput) {
                       "at [1]: 4.5, expected 4");
 }
 
+TEST_F(JudgeTest, EverySeedsOutputsAreCompared) {
+  // The original's runs of seeds 1 and 2 saved different outputs (their
+  // inputs differ); a candidate right on seed 1 only is wrong, with the
+  // seed named.
+  std::vector<RunOutcome> Orig = original();
+  Orig[1].Measured->Kernels[0].Snapshots = {
+      buffer("o2.in", 0, {5, 6, 7}, 0), buffer("o2.out", 1, {10, 12, 14}, 12)};
+  std::vector<RunOutcome> C = {
+      run(1, {50, 50, 50}, candidateBuffers({2, 4, 6})),
+      run(2, {50, 50, 50},
+          {buffer("c2.in", 0, {5, 6, 7}, 0),
+           buffer("c2.out", 1, {2, 4, 6}, 12)}),
+      run(3, {50, 50, 50})};
+  Judgement J = judge(K, Orig, C, O);
+  EXPECT_EQ(J.V, Verdict::WrongOutput);
+  EXPECT_EQ(J.Reason, "launch 0: 'out' differs in 3 of 3 f32 elements; first "
+                      "at [0]: 2, expected 10 (seed 2)");
+  // Right on both seeds: faster.
+  C[1].Measured->Kernels[0].Snapshots = {buffer("c2.in", 0, {5, 6, 7}, 0),
+                                         buffer("c2.out", 1, {10, 12, 14}, 12)};
+  EXPECT_EQ(judge(K, Orig, C, O).V, Verdict::Faster);
+}
+
 TEST_F(JudgeTest, ToleranceAcceptsSmallDifferences) {
   std::vector<RunOutcome> C = {
       run(1, {50, 50, 50}, candidateBuffers({2, 4.0001f, 6})),
