@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Check/CheckEngine.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -119,6 +120,7 @@ CheckEngine::CheckEngine(
 
 void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
   const CheckSelection &Sel = Select(MainFile);
+  scopeToUserCode(Ctx);
   const SourceManager &SM = Ctx.getSourceManager();
   TUCollector C(SM);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Features/FeatureExtractor.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -271,6 +272,7 @@ private:
 void autoprof::extractFeatures(ASTContext &Ctx, const KernelFilter &Filter,
                                FeatureReport &Report,
                                llvm::ArrayRef<SourceLocation> Errors) {
+  scopeToUserCode(Ctx);
   TUVisitor V(Ctx, Filter, Report, Errors);
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
   std::stable_sort(Report.LaunchSites.begin(), Report.LaunchSites.end(),

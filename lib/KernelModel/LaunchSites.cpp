@@ -517,6 +517,17 @@ bool autoprof::isConstantZero(const ASTContext &Ctx, const Expr *E) {
   return R.Val.isFloat() && R.Val.getFloat().isZero();
 }
 
+void autoprof::scopeToUserCode(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Decl *> User;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    SourceLocation L = SM.getFileLoc(D->getLocation());
+    if (L.isValid() && !SM.isInSystemHeader(L))
+      User.push_back(D);
+  }
+  Ctx.setTraversalScope(User);
+}
+
 bool autoprof::isWithin(ASTContext &Ctx, const Stmt *Inner, const Stmt *Outer) {
   // Through the declarations of variables, to the statements declaring
   // them.

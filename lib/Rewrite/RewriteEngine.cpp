@@ -357,6 +357,7 @@ RewriteEngine::RewriteEngine(std::vector<const Transformation *> Ts,
     : Transformations(std::move(Ts)), Filter(std::move(Filter)) {}
 
 void RewriteEngine::run(ASTContext &Ctx) {
+  scopeToUserCode(Ctx);
   const SourceManager &SM = Ctx.getSourceManager();
   KernelCollector C(SM);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());

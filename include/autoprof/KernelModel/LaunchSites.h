@@ -120,6 +120,14 @@ bool isReferenceTo(const clang::Expr *E, const clang::VarDecl *V);
 bool isUnitIncrement(const clang::ASTContext &Ctx, const clang::Expr *E,
                      const clang::VarDecl *I);
 
+/// Restricts the traversal scope of \p Ctx, and so the parent map that
+/// parent queries (isWithin(), the kernel model) build on first use, to the
+/// top-level declarations outside system headers: kernels and their launches
+/// live there, and the CUDA and C++ headers, most of a translation unit,
+/// need no parents. Call it before the first parent query of a translation
+/// unit.
+void scopeToUserCode(clang::ASTContext &Ctx);
+
 /// Whether \p Inner is \p Outer or inside it (also through the declaration
 /// of a variable it initialises), following the one parent of
 /// each node.
