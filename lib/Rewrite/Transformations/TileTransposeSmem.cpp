@@ -89,11 +89,10 @@ bool tileTranspose(const KernelModel &M,
     return Refuse(M.guardWhy());
   if (M.guardStatements().empty())
     return Refuse("it has no guard bounding the column and the row");
-  const SourceManager &SMgr = Ctx.getSourceManager();
   unsigned GuardBegin =
-      SMgr.getFileOffset(M.guardStatements().front()->getBeginLoc());
+      SM.getFileOffset(M.guardStatements().front()->getBeginLoc());
   for (const Stmt *P : M.prologue())
-    if (SMgr.getFileOffset(P->getBeginLoc()) > GuardBegin)
+    if (SM.getFileOffset(P->getBeginLoc()) > GuardBegin)
       return Refuse("the declaration at " + M.where(P) +
                     " lies between the statements of its guard");
   std::optional<Polynomial> Cols, Rows;
