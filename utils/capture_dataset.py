@@ -56,7 +56,7 @@ VERDICTS = {
     "fewer-launches", "writes-nothing", "wrong-output", "impossible-time",
     "faster", "slower", "not-faster", "no-code-block", "compile-error",
     "signature-changed", "reply-rejected", "hidden-state",
-    "other-kernels"}
+    "other-kernels", "writes-outside", "reused-results"}
 
 
 class Error(Exception):

@@ -53,5 +53,35 @@ bool autoprof::inject::parseMeasureConfig(const std::string &Text,
       Params.push_back(P.GetUint());
     }
   }
+  auto Poison = Doc.FindMember("poison");
+  if (Poison == Doc.MemberEnd())
+    return true;
+  const auto &P = Poison->value;
+  if (!P.IsObject())
+    return Fail("$.poison: expected an object");
+  auto PL = P.FindMember("launch");
+  if (PL == P.MemberEnd() || !PL->value.IsUint() || PL->value.GetUint() == 0)
+    return Fail("$.poison.launch: expected a positive integer");
+  Out.PoisonLaunch = PL->value.GetUint();
+  auto Seed = P.FindMember("seed");
+  if (Seed == P.MemberEnd() || !Seed->value.IsUint64())
+    return Fail("$.poison.seed: expected a non-negative integer");
+  Out.PoisonSeed = Seed->value.GetUint64();
+  auto Kinds = P.FindMember("kinds");
+  if (Kinds == P.MemberEnd())
+    return true;
+  if (!Kinds->value.IsObject())
+    return Fail("$.poison.kinds: expected an object");
+  for (const auto &K : Kinds->value.GetObject()) {
+    std::string Where = std::string("$.poison.kinds.") + K.name.GetString();
+    if (!K.value.IsArray())
+      return Fail(Where + ": expected an array of element kinds");
+    std::vector<std::string> &Names = Out.PoisonKinds[K.name.GetString()];
+    for (const auto &N : K.value.GetArray()) {
+      if (!N.IsString())
+        return Fail(Where + ": expected an array of element kinds");
+      Names.push_back(N.GetString());
+    }
+  }
   return true;
 }

@@ -15,6 +15,7 @@
 #ifndef AUTOPROF_INJECT_MEASURECONFIG_H
 #define AUTOPROF_INJECT_MEASURECONFIG_H
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,6 +34,15 @@ struct MeasureConfig {
   /// The kernels measured, by mangled name, with the indices of their
   /// pointer parameters.
   std::map<std::string, std::vector<unsigned>> Kernels;
+  /// The launch (at least 1) before which the bytes that the launch just
+  /// before it changed are overwritten with a pseudo-random poison drawn
+  /// from PoisonSeed; 0 poisons nothing.
+  unsigned PoisonLaunch = 0;
+  uint64_t PoisonSeed = 0;
+  /// For each kernel, the element kind of each of its pointer parameters,
+  /// in the order of Kernels ("f32", "i32", "bytes", ...): the poison is
+  /// made of values of that kind.
+  std::map<std::string, std::vector<std::string>> PoisonKinds;
 };
 
 /// Parses the configuration \p Text read from \p Path. On failure returns

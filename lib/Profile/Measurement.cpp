@@ -55,6 +55,15 @@ std::string autoprof::writeMeasurementJSON(const Measurement &M) {
     if (!K.Snapshots.empty()) {
       W.Key("snapshot_launch");
       W.Uint(K.SnapshotLaunch);
+      W.Key("poisoned_bytes");
+      W.Uint64(K.PoisonedBytes);
+      W.Key("outside_watched");
+      W.Uint(K.OutsideWatched);
+      W.Key("outside_changed");
+      W.StartArray();
+      for (uint64_t B : K.OutsideChanged)
+        W.Uint64(B);
+      W.EndArray();
     }
     W.Key("snapshots");
     W.StartArray();
@@ -134,8 +143,27 @@ bool readKernel(Reader &Rd, const Value &V, const std::string &Path,
     return Rd.fail(Path, "expected an object");
   if (!Rd.string(V, "mangled_name", Path, K.MangledName, true) ||
       !Rd.uint(V, "launches", Path, K.Launches) ||
-      !Rd.uint(V, "snapshot_launch", Path, K.SnapshotLaunch))
+      !Rd.uint(V, "snapshot_launch", Path, K.SnapshotLaunch) ||
+      !Rd.uint(V, "outside_watched", Path, K.OutsideWatched))
     return false;
+  auto Poisoned = V.FindMember("poisoned_bytes");
+  if (Poisoned != V.MemberEnd()) {
+    if (!Poisoned->value.IsUint64())
+      return Rd.fail(Path + ".poisoned_bytes", "expected a byte count");
+    K.PoisonedBytes = Poisoned->value.GetUint64();
+  }
+  auto Outside = V.FindMember("outside_changed");
+  if (Outside != V.MemberEnd()) {
+    if (!Outside->value.IsArray())
+      return Rd.fail(Path + ".outside_changed", "expected an array of byte "
+                                                "counts");
+    for (const Value &X : Outside->value.GetArray()) {
+      if (!X.IsUint64())
+        return Rd.fail(Path + ".outside_changed", "expected an array of byte "
+                                                  "counts");
+      K.OutsideChanged.push_back(X.GetUint64());
+    }
+  }
   auto Other = V.FindMember("other");
   if (Other != V.MemberEnd()) {
     if (!Other->value.IsBool())

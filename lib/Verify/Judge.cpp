@@ -155,6 +155,38 @@ std::optional<std::string> movedWork(const KernelSignature &K,
   return std::nullopt;
 }
 
+/// The verdict on the poisoned runs, or nullopt when they agree (or there
+/// are none).
+std::optional<Judgement> judgeLaterLaunch(const KernelSignature &K,
+                                          PoisonedRuns P,
+                                          const JudgeOptions &O) {
+  if (!P.Original || !P.Candidate || !P.Original->Measured)
+    return std::nullopt;
+  const KernelMeasurement *A = P.Original->Measured->find(K.MangledName);
+  if (!A || A->Snapshots.empty() || !A->PoisonedBytes)
+    return std::nullopt;
+  std::string Where = "launch " + std::to_string(A->SnapshotLaunch) +
+                      ", started from outputs overwritten with poison";
+  const RunOutcome &R = *P.Candidate;
+  // Its own check may fail on poisoned data, as the original's may; a
+  // crash or a hang the original did not have is the candidate's.
+  if (R.Child.TimedOut || R.Child.Interrupted)
+    return verdict(Verdict::TimedOut, "the program timed out in the run "
+                                      "whose " +
+                                          Where);
+  if (R.Child.Signal && !P.Original->Child.Signal)
+    return verdict(Verdict::Crashed, "the program was " + *runFailure(R.Child) +
+                                         " in the run whose " + Where);
+  const KernelMeasurement *B =
+      R.Measured ? R.Measured->find(K.candidateName()) : nullptr;
+  if (!B || B->Snapshots.empty())
+    return verdict(Verdict::ReusedResults,
+                   Where + ": the candidate's launch was not saved");
+  if (std::optional<std::string> Diff = compareOutputs(K, *A, *B, O))
+    return verdict(Verdict::ReusedResults, Where + ": " + *Diff);
+  return std::nullopt;
+}
+
 } // namespace
 
 std::optional<Timing>
@@ -221,6 +253,10 @@ StringRef autoprof::verify::verdictName(Verdict V) {
     return "hidden-state";
   case Verdict::OtherKernels:
     return "other-kernels";
+  case Verdict::WritesOutside:
+    return "writes-outside";
+  case Verdict::ReusedResults:
+    return "reused-results";
   }
   return "not-measured";
 }
@@ -241,7 +277,8 @@ std::optional<std::string> autoprof::verify::runFailure(const ChildResult &R) {
 Judgement autoprof::verify::judge(const KernelSignature &K,
                                   ArrayRef<RunOutcome> Original,
                                   ArrayRef<RunOutcome> Candidate,
-                                  const JudgeOptions &O) {
+                                  const JudgeOptions &O,
+                                  PoisonedRuns Poisoned) {
   // The program's own verdict comes first.
   for (const RunOutcome &R : Candidate) {
     std::optional<std::string> Failure = runFailure(R.Child);
@@ -303,6 +340,33 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
               (I == 0 ? std::string()
                       : " (seed " + std::to_string(Original[I].Seed) + ")"));
   }
+
+  // Memory outside the arguments, seed by seed.
+  for (size_t I = 0; I < Original.size() && I < Candidate.size(); ++I) {
+    if (!Original[I].Measured || !Candidate[I].Measured)
+      continue;
+    const KernelMeasurement *A = Original[I].Measured->find(K.MangledName);
+    const KernelMeasurement *B = Candidate[I].Measured->find(K.candidateName());
+    if (!A || !B || A->Snapshots.empty() || B->Snapshots.empty() ||
+        !A->OutsideChanged.empty() || B->OutsideChanged.empty())
+      continue;
+    uint64_t Bytes = 0;
+    for (uint64_t N : B->OutsideChanged)
+      Bytes += N;
+    return verdict(
+        Verdict::WritesOutside,
+        "launch " + Twine(B->SnapshotLaunch) + " changed " +
+            Twine(B->OutsideChanged.size()) +
+            (B->OutsideChanged.size() == 1 ? " allocation" : " allocations") +
+            " (" + Twine(Bytes) +
+            " bytes) that none of its pointer arguments points "
+            "into; the original's changed none (seed " +
+            Twine(Candidate[I].Seed) + ")");
+  }
+
+  // A later launch, started from poisoned outputs.
+  if (std::optional<Judgement> Later = judgeLaterLaunch(K, Poisoned, O))
+    return *Later;
 
   Judgement J;
   // The rest of the program: no new kernel, no longer time.

@@ -149,6 +149,11 @@ std::string autoprof::verify::writeOptimizeReportJSON(const OptimizeReport &R) {
     W.Bool(*R.InputsVary);
   else
     W.Null();
+  W.Key("later_launch_unchecked");
+  if (R.LaterLaunchUnchecked.empty())
+    W.Null();
+  else
+    W.String(R.LaterLaunchUnchecked.c_str());
   W.EndObject();
   return std::string(B.GetString(), B.GetSize()) + "\n";
 }

@@ -21,6 +21,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <random>
 
 using namespace llvm;
 using namespace autoprof;
@@ -105,7 +106,8 @@ std::string backupPath(StringRef File) {
 }
 
 std::string measureConfig(StringRef Output, StringRef SnapshotDir,
-                          ArrayRef<KernelSignature> Kernels) {
+                          ArrayRef<KernelSignature> Kernels,
+                          std::optional<uint64_t> PoisonSeed) {
   rapidjson::StringBuffer B;
   rapidjson::Writer<rapidjson::StringBuffer> W(B);
   W.StartObject();
@@ -117,7 +119,7 @@ std::string measureConfig(StringRef Output, StringRef SnapshotDir,
     W.Key("snapshot_dir");
     W.String(SnapshotDir.data(), SnapshotDir.size());
     W.Key("snapshot_launch");
-    W.Uint(0);
+    W.Uint(PoisonSeed ? 1 : 0);
   }
   W.Key("kernels");
   W.StartObject();
@@ -129,6 +131,27 @@ std::string measureConfig(StringRef Output, StringRef SnapshotDir,
     W.EndArray();
   }
   W.EndObject();
+  if (PoisonSeed) {
+    W.Key("poison");
+    W.StartObject();
+    W.Key("launch");
+    W.Uint(1);
+    W.Key("seed");
+    W.Uint64(*PoisonSeed);
+    W.Key("kinds");
+    W.StartObject();
+    for (const KernelSignature &K : Kernels) {
+      W.Key(K.MangledName.c_str());
+      W.StartArray();
+      for (const auto &[Index, P] : K.Pointers) {
+        StringRef Kind = elementKindName(P.Kind);
+        W.String(Kind.data(), Kind.size());
+      }
+      W.EndArray();
+    }
+    W.EndObject();
+    W.EndObject();
+  }
   W.EndObject();
   return std::string(B.GetString(), B.GetSize());
 }
@@ -385,65 +408,87 @@ Error Verifier::build(const SourceTexts &Texts, StringRef Tag,
   return Error::success();
 }
 
+namespace {
+
+/// Runs the program once with seed \p Seed, the injection library
+/// measuring \p Kernels: `<Base>.config.json`, `.json` and `.log` in the
+/// work folder, buffers saved into \p SnapDir when it is not empty, and
+/// poisoned before the second launch with \p PoisonSeed when it is set.
+Expected<RunOutcome> measureOne(CommandRunner &Runner, const MeasureOptions &O,
+                                ArrayRef<KernelSignature> Kernels,
+                                StringRef Base, StringRef SnapDir,
+                                uint64_t Seed,
+                                std::optional<uint64_t> PoisonSeed) {
+  SmallString<256> Cfg(O.WorkDir), Out(O.WorkDir);
+  sys::path::append(Cfg, Base + ".config.json");
+  sys::path::append(Out, Base + ".json");
+  SmallString<256> Log(O.WorkDir);
+  sys::path::append(Log, Base + ".log");
+  if (!SnapDir.empty())
+    if (std::error_code EC = sys::fs::create_directories(SnapDir))
+      return createStringError("cannot create '%s': %s", SnapDir.str().c_str(),
+                               EC.message().c_str());
+  if (!writeFileAtomically(std::string(Cfg),
+                           measureConfig(Out, SnapDir, Kernels, PoisonSeed)))
+    return createStringError("cannot write '%s'", Cfg.c_str());
+  sys::fs::remove(Out);
+  ChildOptions C;
+  C.Argv = {"/bin/sh", "-c", O.RunCommand};
+  C.Env["CUDA_INJECTION64_PATH"] = O.InjectLibrary;
+  C.Env["AUTOPROF_MEASURE_CONFIG"] = std::string(Cfg);
+  C.Env["AUTOPROF_SEED"] = std::to_string(Seed);
+  C.Timeout = O.RunTimeout;
+  C.OutputFile = std::string(Log);
+  C.NewProcessGroup = true;
+  Expected<DeviceLock> Lock = DeviceLock::acquire(O.DeviceLockFile);
+  if (!Lock)
+    return Lock.takeError();
+  Expected<ChildResult> R = Runner.run(C);
+  if (!R)
+    return R.takeError();
+  if (R->Interrupted)
+    return createStringError("interrupted");
+  RunOutcome Run;
+  Run.Seed = Seed;
+  Run.Child = *R;
+  // The shell reports a command killed by signal N as status 128 + N.
+  if (!Run.Child.Signal && Run.Child.Status > 128 &&
+      Run.Child.Status <= 128 + 64)
+    Run.Child.Signal = Run.Child.Status - 128;
+  if (auto Buf = MemoryBuffer::getFile(Out, /*IsText=*/true)) {
+    Measurement M;
+    std::string Err;
+    if (!parseMeasurementJSON((*Buf)->getBuffer().str(), M, Err))
+      return createStringError("the injection library wrote a bad "
+                               "measurement '%s': %s",
+                               Out.c_str(), Err.c_str());
+    Run.Measured = std::move(M);
+  }
+  return Run;
+}
+
+} // namespace
+
 Expected<std::vector<RunOutcome>>
 autoprof::verify::measureRuns(CommandRunner &Runner, const MeasureOptions &O,
                               ArrayRef<KernelSignature> Kernels, StringRef Tag,
                               bool SaveBuffers, bool SaveEveryRun) {
   std::vector<RunOutcome> Runs;
   for (size_t I = 0; I < O.Seeds.size(); ++I) {
-    std::string Base = (Tag + "-" + Twine(I + 1)).str();
-    SmallString<256> Cfg(O.WorkDir), Out(O.WorkDir), Snap(O.WorkDir);
-    sys::path::append(Cfg, Base + ".config.json");
-    sys::path::append(Out, Base + ".json");
-    std::string Log = measuredRunLog(O.WorkDir, Tag, I);
+    SmallString<256> Snap;
     if ((I == 0 && SaveBuffers) || (I > 0 && SaveEveryRun)) {
+      Snap = O.WorkDir;
       sys::path::append(Snap, I == 0
                                   ? (Tag + "-buffers").str()
                                   : (Tag + "-buffers-" + Twine(I + 1)).str());
-      if (std::error_code EC = sys::fs::create_directories(Snap))
-        return createStringError("cannot create '%s': %s", Snap.c_str(),
-                                 EC.message().c_str());
-    } else {
-      Snap.clear();
     }
-    if (!writeFileAtomically(std::string(Cfg),
-                             measureConfig(Out, Snap, Kernels)))
-      return createStringError("cannot write '%s'", Cfg.c_str());
-    sys::fs::remove(Out);
-    ChildOptions C;
-    C.Argv = {"/bin/sh", "-c", O.RunCommand};
-    C.Env["CUDA_INJECTION64_PATH"] = O.InjectLibrary;
-    C.Env["AUTOPROF_MEASURE_CONFIG"] = std::string(Cfg);
-    C.Env["AUTOPROF_SEED"] = std::to_string(O.Seeds[I]);
-    C.Timeout = O.RunTimeout;
-    C.OutputFile = Log;
-    C.NewProcessGroup = true;
-    Expected<DeviceLock> Lock = DeviceLock::acquire(O.DeviceLockFile);
-    if (!Lock)
-      return Lock.takeError();
-    Expected<ChildResult> R = Runner.run(C);
-    if (!R)
-      return R.takeError();
-    if (R->Interrupted)
-      return createStringError("interrupted");
-    RunOutcome Run;
-    Run.Seed = O.Seeds[I];
-    Run.Child = *R;
-    // The shell reports a command killed by signal N as status 128 + N.
-    if (!Run.Child.Signal && Run.Child.Status > 128 &&
-        Run.Child.Status <= 128 + 64)
-      Run.Child.Signal = Run.Child.Status - 128;
-    if (auto Buf = MemoryBuffer::getFile(Out, /*IsText=*/true)) {
-      Measurement M;
-      std::string Err;
-      if (!parseMeasurementJSON((*Buf)->getBuffer().str(), M, Err))
-        return createStringError("the injection library wrote a bad "
-                                 "measurement '%s': %s",
-                                 Out.c_str(), Err.c_str());
-      Run.Measured = std::move(M);
-    }
-    bool Failed = runFailure(Run.Child).has_value();
-    Runs.push_back(std::move(Run));
+    Expected<RunOutcome> Run =
+        measureOne(Runner, O, Kernels, (Tag + "-" + Twine(I + 1)).str(), Snap,
+                   O.Seeds[I], std::nullopt);
+    if (!Run)
+      return Run.takeError();
+    bool Failed = runFailure(Run->Child).has_value();
+    Runs.push_back(std::move(*Run));
     // A failed run says enough; the rest would fail the same way.
     if (Failed)
       break;
@@ -451,9 +496,16 @@ autoprof::verify::measureRuns(CommandRunner &Runner, const MeasureOptions &O,
   return Runs;
 }
 
-Expected<std::vector<RunOutcome>>
-Verifier::measure(StringRef Tag, ArrayRef<KernelSignature> Renamed,
-                  bool SaveEveryRun) {
+Expected<RunOutcome> autoprof::verify::measurePoisonedRun(
+    CommandRunner &Runner, const MeasureOptions &O,
+    ArrayRef<KernelSignature> Kernels, StringRef Tag, uint64_t PoisonSeed) {
+  SmallString<256> Snap(O.WorkDir);
+  sys::path::append(Snap, Tag + "-buffers-poisoned");
+  return measureOne(Runner, O, Kernels, (Tag + "-poisoned").str(), Snap,
+                    O.Seeds.empty() ? 1 : O.Seeds.front(), PoisonSeed);
+}
+
+MeasureOptions Verifier::measureOptions() const {
   MeasureOptions M;
   M.RunCommand = O.RunCommand;
   M.InjectLibrary = O.InjectLibrary;
@@ -461,6 +513,11 @@ Verifier::measure(StringRef Tag, ArrayRef<KernelSignature> Renamed,
   M.RunTimeout = O.RunTimeout;
   M.WorkDir = O.WorkDir;
   M.DeviceLockFile = O.DeviceLockFile;
+  return M;
+}
+
+std::vector<KernelSignature>
+Verifier::candidateKernels(ArrayRef<KernelSignature> Renamed) const {
   // The kernels whose candidate has another mangled name are measured
   // under it.
   std::vector<KernelSignature> Ks = Kernels;
@@ -468,7 +525,14 @@ Verifier::measure(StringRef Tag, ArrayRef<KernelSignature> Renamed,
     for (const KernelSignature &R : Renamed)
       if (R.MangledName == K.MangledName && !R.CandidateMangledName.empty())
         K.MangledName = R.CandidateMangledName;
-  return measureRuns(Runner, M, Ks, Tag, /*SaveBuffers=*/true, SaveEveryRun);
+  return Ks;
+}
+
+Expected<std::vector<RunOutcome>>
+Verifier::measure(StringRef Tag, ArrayRef<KernelSignature> Renamed,
+                  bool SaveEveryRun) {
+  return measureRuns(Runner, measureOptions(), candidateKernels(Renamed), Tag,
+                     /*SaveBuffers=*/true, SaveEveryRun);
 }
 
 std::optional<bool> autoprof::verify::inputsVary(ArrayRef<RunOutcome> Runs) {
@@ -527,6 +591,38 @@ Error Verifier::measureOriginal() {
           Why.empty() ? "" : (": " + Why).c_str());
     }
   OriginalRuns = std::move(*Runs);
+  return measureOriginalPoisoned();
+}
+
+Error Verifier::measureOriginalPoisoned() {
+  bool Twice = false;
+  if (OriginalRuns.front().Measured)
+    for (const KernelSignature &K : Kernels)
+      if (const KernelMeasurement *M =
+              OriginalRuns.front().Measured->find(K.MangledName))
+        Twice = Twice || M->Launches > 1;
+  // A kernel launched once is timed on the launch that is compared.
+  if (!Twice)
+    return Error::success();
+  if (!O.PoisonSeed) {
+    std::random_device RD;
+    O.PoisonSeed = (uint64_t(RD()) << 32 | RD()) | 1;
+  }
+  Expected<RunOutcome> Run = measurePoisonedRun(
+      Runner, measureOptions(), Kernels, "original", O.PoisonSeed);
+  if (!Run)
+    return Run.takeError();
+  // Its own check may fail on poisoned outputs; a crash or a hang leaves
+  // nothing to compare with.
+  if (Run->Child.TimedOut || Run->Child.Signal || !Run->Measured) {
+    LaterLaunchUnchecked =
+        "the original's run with poisoned outputs before launch 1 failed: " +
+        (Run->Child.TimedOut || Run->Child.Signal
+             ? *runFailure(Run->Child)
+             : std::string("it recorded no measurement"));
+    return Error::success();
+  }
+  OriginalPoisoned = std::move(*Run);
   return Error::success();
 }
 
@@ -554,13 +650,31 @@ Expected<std::vector<Judgement>> Verifier::verify(const SourceTexts &Texts,
   if (!Runs)
     return Runs.takeError();
   std::string Log = measuredRunLog(O.WorkDir, Tag, Runs->size() - 1);
+  // A later launch, from poisoned outputs, when the original has one and
+  // every run of the candidate passed.
+  std::optional<RunOutcome> Poisoned;
+  bool Passed = Runs->size() == O.Seeds.size();
+  for (const RunOutcome &R : *Runs)
+    Passed = Passed && !runFailure(R.Child);
+  if (OriginalPoisoned && Passed) {
+    Expected<RunOutcome> P = measurePoisonedRun(
+        Runner, measureOptions(), candidateKernels(Ks), Tag, O.PoisonSeed);
+    if (!P)
+      return P.takeError();
+    Poisoned = std::move(*P);
+  }
+  PoisonedRuns PR;
+  if (Poisoned) {
+    PR.Original = &*OriginalPoisoned;
+    PR.Candidate = &*Poisoned;
+  }
   std::vector<Judgement> Out;
   JudgeOptions JR = J;
   for (const KernelSignature &K : Ks)
     if (!K.CandidateMangledName.empty())
       JR.Renamed[K.CandidateMangledName] = K.MangledName;
   for (const KernelSignature &K : Ks) {
-    Out.push_back(judge(K, OriginalRuns, *Runs, JR));
+    Out.push_back(judge(K, OriginalRuns, *Runs, JR, PR));
     Judgement &Last = Out.back();
     if (Last.V == Verdict::CheckFailed || Last.V == Verdict::Crashed) {
       std::string Why = tellingLine(Log);
@@ -575,6 +689,9 @@ Expected<std::vector<Judgement>> Verifier::verify(const SourceTexts &Texts,
                                 (I ? "-" + std::to_string(I + 1) : ""));
     sys::fs::remove_directories(Snap);
   }
+  SmallString<256> Snap(O.WorkDir);
+  sys::path::append(Snap, Tag + "-buffers-poisoned");
+  sys::fs::remove_directories(Snap);
   return Out;
 }
 

@@ -498,6 +498,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   Report.Tree = O.ProfileFile.empty() ? std::string(O.Tree) : GivenTree;
   Report.Seeds = VO.Seeds;
   Report.InputsVary = V.originalInputsVary();
+  Report.LaterLaunchUnchecked = V.laterLaunchUnchecked();
   if (LLM)
     Report.Rewriter = "llm";
   JudgeOptions JO;
@@ -793,6 +794,9 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     if (Report.InputsVary && !*Report.InputsVary)
       OS << "note: the inputs the saved launch only reads are the same with "
             "every AUTOPROF_SEED: verification rests on one input\n";
+    if (!Report.LaterLaunchUnchecked.empty())
+      OS << "note: no later launch was checked from poisoned outputs: "
+         << Report.LaterLaunchUnchecked << "\n";
     OS << "outcome: " << Report.Outcome;
     if (Rewritten && !O.InPlace && O.Output.empty() && O.ExportFixes.empty())
       OS << " (the source is unchanged; --in-place writes it)";

@@ -24,6 +24,9 @@ TEST(MeasurementTest, RoundTrip) {
   K.DurationsNs = {1000.5, 900, 901};
   K.SnapshotLaunch = 0;
   K.Snapshots.push_back({{1, 2}, 64, 60, "/tmp/s/out.bin"});
+  K.PoisonedBytes = 48;
+  K.OutsideWatched = 3;
+  K.OutsideChanged = {4096, 8};
   M.Kernels.push_back(K);
   KernelMeasurement Other;
   Other.MangledName = "_Z4prepv";
@@ -47,6 +50,9 @@ TEST(MeasurementTest, RoundTrip) {
   EXPECT_EQ(B->Snapshots[0].Params, (std::vector<unsigned>{1, 2}));
   EXPECT_EQ(B->Snapshots[0].ChangedBytes, 60u);
   EXPECT_EQ(B->Snapshots[0].File, "/tmp/s/out.bin");
+  EXPECT_EQ(B->PoisonedBytes, 48u);
+  EXPECT_EQ(B->OutsideWatched, 3u);
+  EXPECT_EQ(B->OutsideChanged, (std::vector<uint64_t>{4096, 8}));
   EXPECT_EQ(Back.Errors, M.Errors);
   EXPECT_EQ(Back.find("_Z5other"), nullptr);
 }
@@ -101,6 +107,33 @@ TEST(MeasureConfigTest, ParsesAndRejects) {
   EXPECT_FALSE(parseMeasureConfig("[]", "c.json", D, Err));
   EXPECT_EQ(Err, "malformed measurement configuration 'c.json': not a JSON "
                  "object");
+}
+
+TEST(MeasureConfigTest, Poison) {
+  MeasureConfig C;
+  std::string Err;
+  ASSERT_TRUE(parseMeasureConfig(
+      "{\"output\": \"o.json\", \"snapshot_dir\": \"d\", "
+      "\"snapshot_launch\": 1, \"kernels\": {\"_Z1kPf\": [0, 2]}, "
+      "\"poison\": {\"launch\": 1, \"seed\": 18446744073709551615, "
+      "\"kinds\": {\"_Z1kPf\": [\"f32\", \"i32\"]}}}",
+      "c.json", C, Err))
+      << Err;
+  EXPECT_EQ(C.PoisonLaunch, 1u);
+  EXPECT_EQ(C.PoisonSeed, 18446744073709551615ull);
+  EXPECT_EQ(C.PoisonKinds["_Z1kPf"], (std::vector<std::string>{"f32", "i32"}));
+  MeasureConfig D;
+  EXPECT_FALSE(parseMeasureConfig("{\"output\": \"o\", \"kernels\": {}, "
+                                  "\"poison\": {\"launch\": 0, \"seed\": 1}}",
+                                  "c.json", D, Err));
+  EXPECT_EQ(Err, "malformed measurement configuration 'c.json': "
+                 "$.poison.launch: expected a positive integer");
+  EXPECT_FALSE(parseMeasureConfig("{\"output\": \"o\", \"kernels\": {}, "
+                                  "\"poison\": {\"launch\": 1, \"seed\": 1, "
+                                  "\"kinds\": {\"k\": [3]}}}",
+                                  "c.json", D, Err));
+  EXPECT_EQ(Err, "malformed measurement configuration 'c.json': "
+                 "$.poison.kinds.k: expected an array of element kinds");
 }
 
 } // namespace

@@ -324,3 +324,72 @@ TEST_F(JudgeTest, WorkMovedToAnotherKernelIsNotASpeedup) {
 }
 
 } // namespace
+
+TEST_F(JudgeTest, WritesOutsideItsArguments) {
+  std::vector<RunOutcome> Orig = original();
+  for (RunOutcome &R : Orig)
+    R.Measured->Kernels[0].OutsideWatched = 2;
+  std::vector<RunOutcome> C = {
+      run(1, {50, 50, 50}, candidateBuffers({2, 4, 6})), run(2, {50, 50, 50}),
+      run(3, {50, 50, 50})};
+  C[0].Measured->Kernels[0].OutsideWatched = 2;
+  C[0].Measured->Kernels[0].OutsideChanged = {4096};
+  Judgement J = judge(K, Orig, C, O);
+  EXPECT_EQ(J.V, Verdict::WritesOutside);
+  EXPECT_EQ(verdictName(J.V), "writes-outside");
+  EXPECT_EQ(J.Reason, "launch 0 changed 1 allocation (4096 bytes) that none "
+                      "of its pointer arguments points into; the original's "
+                      "changed none (seed 1)");
+  // An original that writes there too (pointers inside its buffers): the
+  // check says nothing.
+  Orig[0].Measured->Kernels[0].OutsideChanged = {4096};
+  EXPECT_EQ(judge(K, Orig, C, O).V, Verdict::Faster);
+}
+
+TEST_F(JudgeTest, ALaterLaunchFromPoisonedOutputs) {
+  std::vector<RunOutcome> C = {
+      run(1, {50, 50, 50}, candidateBuffers({2, 4, 6})), run(2, {50, 50, 50}),
+      run(3, {50, 50, 50})};
+  // Launch 1 of each, after 'out' was poisoned: the original computes it
+  // again, the candidate leaves the poison where it answers from what
+  // launch 0 left.
+  RunOutcome OP = run(
+      1, {900, 100},
+      {buffer("op.in", 0, {1, 2, 3}, 0), buffer("op.out", 1, {2, 4, 6}, 12)});
+  OP.Measured->Kernels[0].SnapshotLaunch = 1;
+  OP.Measured->Kernels[0].PoisonedBytes = 12;
+  RunOutcome CP = run(1, {50, 50},
+                      {buffer("cp.in", 0, {1, 2, 3}, 0),
+                       buffer("cp.out", 1, {2, 0.25f, 6}, 8)});
+  CP.Measured->Kernels[0].SnapshotLaunch = 1;
+  CP.Measured->Kernels[0].PoisonedBytes = 12;
+  Judgement J = judge(K, original(), C, O, {&OP, &CP});
+  EXPECT_EQ(J.V, Verdict::ReusedResults);
+  EXPECT_EQ(verdictName(J.V), "reused-results");
+  EXPECT_EQ(J.Reason, "launch 1, started from outputs overwritten with "
+                      "poison: 'out' differs in 1 of 3 f32 elements; first at "
+                      "[1]: 0.25, expected 4");
+  // Its own check failing on poisoned outputs is no verdict; a crash the
+  // original did not have is.
+  CP.Child.Status = 1;
+  EXPECT_EQ(judge(K, original(), C, O, {&OP, &CP}).V, Verdict::ReusedResults);
+  CP.Child.Signal = 11;
+  J = judge(K, original(), C, O, {&OP, &CP});
+  EXPECT_EQ(J.V, Verdict::Crashed);
+  EXPECT_NE(J.Reason.find("in the run whose launch 1, started from outputs "
+                          "overwritten with poison"),
+            std::string::npos)
+      << J.Reason;
+  // The same outputs: judged on time.
+  CP = run(
+      1, {50, 50},
+      {buffer("cp2.in", 0, {1, 2, 3}, 0), buffer("cp2.out", 1, {2, 4, 6}, 12)});
+  CP.Measured->Kernels[0].SnapshotLaunch = 1;
+  EXPECT_EQ(judge(K, original(), C, O, {&OP, &CP}).V, Verdict::Faster);
+  // Nothing was poisoned (launch 0 changed nothing): nothing to judge.
+  OP.Measured->Kernels[0].PoisonedBytes = 0;
+  CP = run(
+      1, {50, 50},
+      {buffer("cp3.in", 0, {1, 2, 3}, 0), buffer("cp3.out", 1, {9, 9, 9}, 12)});
+  EXPECT_EQ(judge(K, original(), C, O, {&OP, &CP}).V, Verdict::Faster);
+}

@@ -32,7 +32,10 @@ std::string readFile(llvm::StringRef Path) {
 /// Builds and runs a pretend program: building copies the source's text;
 /// running writes the measurement the injection library would, from what
 /// the text says ("FAST" halves the kernel's time, "WRONG" changes an
-/// output, "CONST" its mangled name, "BROKEN" fails the build).
+/// output, "CONST" its mangled name, "BROKEN" fails the build). A run
+/// configured to poison the outputs before launch 1 saves that launch:
+/// "REUSE" leaves the poison in place of the results, "POISONDIES" dies;
+/// "OUTSIDE" writes an allocation outside the kernel's arguments.
 class FakeProgram : public CommandRunner {
 public:
   std::string Source;
@@ -41,6 +44,9 @@ public:
   /// The file each build compiled: its last word, or the source.
   std::vector<std::string> BuiltFrom;
   unsigned Runs = 0;
+  unsigned PoisonedRuns = 0;
+  /// The poison seed of the last poisoned run.
+  uint64_t PoisonSeed = 0;
 
   llvm::Expected<ChildResult> run(const ChildOptions &O) override {
     ChildResult R;
@@ -70,6 +76,15 @@ public:
     rapidjson::Document Cfg;
     std::string Text = readFile(O.Env.at("AUTOPROF_MEASURE_CONFIG"));
     Cfg.Parse(Text.c_str());
+    bool Poisoned = Cfg.HasMember("poison");
+    if (Poisoned) {
+      ++PoisonedRuns;
+      PoisonSeed = Cfg["poison"]["seed"].GetUint64();
+      if (Built.find("POISONDIES") != std::string::npos) {
+        R.Signal = 6;
+        return R;
+      }
+    }
     Measurement M;
     KernelMeasurement K;
     // "CONST" gives the kernel another signature, so another name; the
@@ -83,6 +98,15 @@ public:
         Cfg["kernels"].HasMember(K.MangledName.c_str())) {
       std::string File = std::string(Cfg["snapshot_dir"].GetString()) + "/out";
       float V[2] = {1, Built.find("WRONG") != std::string::npos ? 3.f : 2.f};
+      if (Poisoned) {
+        K.SnapshotLaunch = 1;
+        K.PoisonedBytes = sizeof V;
+        if (Built.find("REUSE") != std::string::npos)
+          V[0] = V[1] = 0.375f;
+      }
+      K.OutsideWatched = 1;
+      if (Built.find("OUTSIDE") != std::string::npos)
+        K.OutsideChanged = {256};
       std::error_code EC;
       llvm::raw_fd_ostream(File, EC).write(reinterpret_cast<const char *>(V),
                                            sizeof V);
@@ -136,7 +160,9 @@ TEST_F(VerifierTest, CandidatesAreBuiltInPlaceAndPutBack) {
   ASSERT_FALSE(llvm::errorToBool(V.prepare()));
   ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
   EXPECT_EQ(V.originalRuns().size(), 3u);
-  EXPECT_EQ(Fake.Runs, 3u);
+  // One run per seed, and one with its outputs poisoned before launch 1.
+  EXPECT_EQ(Fake.Runs, 4u);
+  EXPECT_EQ(Fake.PoisonedRuns, 1u);
 
   auto Fast = V.verify("FAST\n", {K}, J);
   ASSERT_TRUE(static_cast<bool>(Fast));
@@ -161,7 +187,7 @@ TEST_F(VerifierTest, CandidatesAreBuiltInPlaceAndPutBack) {
   auto Crash = V.verify("CRASH\n", {K}, J);
   ASSERT_TRUE(static_cast<bool>(Crash));
   EXPECT_EQ(Crash->front().V, Verdict::Crashed);
-  // A failed run is not repeated with the other seeds.
+  // A failed run is not repeated with the other seeds, nor poisoned.
   EXPECT_EQ(Fake.Runs, Before + 1);
 
   ASSERT_FALSE(llvm::errorToBool(V.rebuild("FAST\n")));
@@ -369,4 +395,49 @@ TEST_F(VerifierTest, HeadersAreSwappedWithTheSourceAndOthersRefused) {
   EXPECT_EQ(W.SourceDuringBuild.size(), Builds);
   EXPECT_EQ(readFile(Source), "original\n");
   EXPECT_EQ(readFile(Other), "other\n");
+}
+
+TEST_F(VerifierTest, ALaterLaunchIsCheckedFromPoisonedOutputs) {
+  O.PoisonSeed = 77;
+  Verifier V(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+  EXPECT_TRUE(V.laterLaunchUnchecked().empty());
+  auto Fast = V.verify("FAST\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Fast));
+  EXPECT_EQ(Fast->front().V, Verdict::Faster) << Fast->front().Reason;
+  EXPECT_EQ(Fake.PoisonedRuns, 2u);
+  // The same poison for the original and the candidate.
+  EXPECT_EQ(Fake.PoisonSeed, 77u);
+  auto Reuse = V.verify("FAST REUSE\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Reuse));
+  EXPECT_EQ(Reuse->front().V, Verdict::ReusedResults);
+  EXPECT_EQ(Reuse->front().Reason,
+            "launch 1, started from outputs overwritten with poison: 'out' "
+            "differs in 2 of 2 f32 elements; first at [0]: 0.375, expected 1");
+  auto Outside = V.verify("FAST OUTSIDE\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Outside));
+  EXPECT_EQ(Outside->front().V, Verdict::WritesOutside);
+  // A candidate whose seeded runs fail is not run poisoned.
+  unsigned Poisoned = Fake.PoisonedRuns;
+  auto Crash = V.verify("CRASH\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Crash));
+  EXPECT_EQ(Crash->front().V, Verdict::Crashed);
+  EXPECT_EQ(Fake.PoisonedRuns, Poisoned);
+}
+
+TEST_F(VerifierTest, AnOriginalThatDiesOnPoisonSkipsTheCheck) {
+  writeFileAtomically(Source, "POISONDIES\n");
+  Verifier V(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+  EXPECT_EQ(V.laterLaunchUnchecked(),
+            "the original's run with poisoned outputs before launch 1 "
+            "failed: killed by signal 6 (Aborted)");
+  // No candidate is run poisoned; a reuse goes unseen, and is judged on
+  // its seeded runs.
+  auto Reuse = V.verify("POISONDIES FAST REUSE\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Reuse));
+  EXPECT_EQ(Reuse->front().V, Verdict::Faster);
+  EXPECT_EQ(Fake.PoisonedRuns, 1u);
 }

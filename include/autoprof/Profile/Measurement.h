@@ -51,6 +51,16 @@ struct KernelMeasurement {
   /// empty.
   unsigned SnapshotLaunch = 0;
   std::vector<BufferSnapshot> Snapshots;
+  /// Bytes of the saved launch's buffers overwritten with a pseudo-random
+  /// poison just before it (the bytes an earlier launch changed), so that
+  /// its outputs cannot be answered from that launch; 0 when none were.
+  uint64_t PoisonedBytes = 0;
+  /// How many of the program's other device allocations (none of the saved
+  /// launch's pointer arguments points into them) were watched across the
+  /// saved launch, and the size of each that it changed: memory written
+  /// outside its arguments.
+  unsigned OutsideWatched = 0;
+  std::vector<uint64_t> OutsideChanged;
   /// A kernel the program launched that was not selected: only its
   /// launches and durations are recorded (the whole program's GPU time).
   bool Other = false;

@@ -101,13 +101,20 @@ enum class Verdict {
   /// The candidate launches a kernel the original does not, or the other
   /// kernels of the program take longer: work moved out of the kernel.
   OtherKernels,
+  /// The saved launch changed device memory that none of its pointer
+  /// arguments points into, where the original's changed none.
+  WritesOutside,
+  /// Started from outputs overwritten with poison, a later launch gave
+  /// other results than the original's: it answered from what an earlier
+  /// launch left behind.
+  ReusedResults,
 };
 
 /// "faster", "not-faster", "slower", "build-failed", "check-failed",
 /// "crashed", "timeout", "wrong-output", "fewer-launches",
 /// "writes-nothing", "impossible-time", "not-measured", "no-code-block",
 /// "signature-changed", "compile-error", "reply-rejected", "hidden-state",
-/// "other-kernels".
+/// "other-kernels", "writes-outside", "reused-results".
 llvm::StringRef verdictName(Verdict V);
 
 struct Judgement {
@@ -144,11 +151,22 @@ struct JudgeOptions {
   double OtherSlackNs = 20000;
 };
 
+/// The runs of the original and of the candidate whose saved launch is a
+/// later one, started from buffers whose bytes the launch before changed
+/// were overwritten with the same poison in both; null when there is none
+/// (the kernel launched once, or the original's poisoned run failed).
+struct PoisonedRuns {
+  const RunOutcome *Original = nullptr;
+  const RunOutcome *Candidate = nullptr;
+};
+
 /// Judges candidate runs \p Candidate against original runs \p Original
-/// (the same seeds, in the same order) for kernel \p K. The first run of
-/// each holds the saved buffers.
+/// (the same seeds, in the same order) for kernel \p K, and the poisoned
+/// runs \p Poisoned when there are. The first run of each holds the saved
+/// buffers.
 Judgement judge(const KernelSignature &K, llvm::ArrayRef<RunOutcome> Original,
-                llvm::ArrayRef<RunOutcome> Candidate, const JudgeOptions &O);
+                llvm::ArrayRef<RunOutcome> Candidate, const JudgeOptions &O,
+                PoisonedRuns Poisoned = {});
 
 /// Why a run failed the program's own check, or nullopt when it passed:
 /// "timed out", "killed by signal 11 (Segmentation fault)", "exit status

@@ -64,6 +64,9 @@ struct OptimizeReport {
   /// they are the same with every seed (verification rests on one input),
   /// nullopt when unknown.
   std::optional<bool> InputsVary;
+  /// Why no later launch was checked from poisoned outputs; empty when one
+  /// was.
+  std::string LaterLaunchUnchecked;
 };
 
 /// Serialises \p R as JSON.

@@ -97,6 +97,9 @@ struct VerifierOptions {
   /// candidate is built from a copy beside the file and the file is never
   /// written.
   std::function<void(const std::string &)> OnSwap;
+  /// The seed of the poison written before a later launch (the same for
+  /// the original and every candidate); 0 draws one at random.
+  uint64_t PoisonSeed = 0;
   /// Whether a candidate may be built from copies beside its files; false
   /// when a kernel's name would follow its file's (internal linkage, which
   /// nvcc names after the file), so that every candidate is swapped in.
@@ -143,6 +146,16 @@ llvm::Expected<std::vector<RunOutcome>>
 measureRuns(CommandRunner &Runner, const MeasureOptions &O,
             llvm::ArrayRef<KernelSignature> Kernels, llvm::StringRef Tag,
             bool SaveBuffers, bool SaveEveryRun = false);
+
+/// Runs the program once more, with the first seed, saving the second
+/// launch of each of \p Kernels after the bytes the first launch changed in
+/// its buffers were overwritten with poison drawn from \p PoisonSeed (the
+/// same for the original and each candidate): `<Tag>-poisoned.json` and
+/// `.log`, buffers in `<Tag>-buffers-poisoned`.
+llvm::Expected<RunOutcome>
+measurePoisonedRun(CommandRunner &Runner, const MeasureOptions &O,
+                   llvm::ArrayRef<KernelSignature> Kernels, llvm::StringRef Tag,
+                   uint64_t PoisonSeed);
 
 /// Whether the buffers that the saved launch of \p Runs (one run per seed,
 /// each with its saved buffers) only reads differ between seeds: true when
@@ -206,6 +219,13 @@ public:
   /// over its runs, each of which saved its buffers); false means the
   /// verification rests on one input.
   std::optional<bool> originalInputsVary() const { return InputsVary; }
+  /// Why a later launch of the kernels is not checked from poisoned
+  /// outputs although one launched twice (the original's poisoned run
+  /// crashed or hung); empty when it is, or when every kernel launched once
+  /// (its timed launch is the compared one).
+  const std::string &laterLaunchUnchecked() const {
+    return LaterLaunchUnchecked;
+  }
 
 private:
   /// Builds \p Texts: from copies beside their files when the build command
@@ -218,6 +238,13 @@ private:
   llvm::Expected<std::vector<RunOutcome>>
   measure(llvm::StringRef Tag, llvm::ArrayRef<KernelSignature> Renamed = {},
           bool SaveEveryRun = false);
+  /// After the original's runs: its run with poisoned outputs before the
+  /// second launch, when a kernel launched twice.
+  llvm::Error measureOriginalPoisoned();
+  MeasureOptions measureOptions() const;
+  /// The kernels, each under its candidate's mangled name in \p Renamed.
+  std::vector<KernelSignature>
+  candidateKernels(llvm::ArrayRef<KernelSignature> Renamed) const;
 
   CommandRunner &Runner;
   VerifierOptions O;
@@ -230,6 +257,10 @@ private:
   /// Whether OnSwap was called.
   bool SwapNoted = false;
   std::optional<bool> InputsVary;
+  /// The original's poisoned run, when a kernel launched twice and it did
+  /// not crash or hang.
+  std::optional<RunOutcome> OriginalPoisoned;
+  std::string LaterLaunchUnchecked;
 };
 
 } // namespace verify
