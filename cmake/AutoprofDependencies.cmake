@@ -19,6 +19,20 @@ get_filename_component(AUTOPROF_CUDA_PATH "${CUDAToolkit_BIN_DIR}" DIRECTORY)
 message(STATUS "Using the CUDA toolkit in ${AUTOPROF_CUDA_PATH}")
 
 find_path(RAPIDJSON_INCLUDE_DIR rapidjson/document.h REQUIRED)
+# RapidJSON 1.1's GenericStringRef assigns to a const member, which newer
+# Clang refuses even uninstantiated; the fuzz build (Clang) reads a copy
+# whose assignment is deleted, as RapidJSON's later releases have it.
+if(AUTOPROF_FUZZ)
+  set(_fixed ${CMAKE_BINARY_DIR}/rapidjson-for-clang)
+  file(COPY ${RAPIDJSON_INCLUDE_DIR}/rapidjson DESTINATION ${_fixed})
+  file(READ ${_fixed}/rapidjson/document.h _doc)
+  string(REPLACE
+    "GenericStringRef& operator=(const GenericStringRef& rhs) { s = rhs.s; length = rhs.length; }"
+    "GenericStringRef& operator=(const GenericStringRef& rhs) = delete;"
+    _doc "${_doc}")
+  file(WRITE ${_fixed}/rapidjson/document.h "${_doc}")
+  set(RAPIDJSON_INCLUDE_DIR ${_fixed} CACHE PATH "RapidJSON, fixed for Clang" FORCE)
+endif()
 
 # Clang's resource directory (builtin and CUDA wrapper headers). The tool
 # finds it at <bindir>/../lib/clang/<major>, so the build tree and the

@@ -6,6 +6,8 @@
 
 #include "AgentConfig.h"
 
+#include "autoprof/JSON/BoundedParse.h"
+
 #include "rapidjson/document.h"
 
 #include <fstream>
@@ -50,9 +52,9 @@ bool autoprof::inject::loadAgentConfig(const std::string &Path,
     return false;
   }
   rapidjson::Document Doc;
-  Doc.Parse(Text.data(), Text.size());
-  if (Doc.HasParseError() || !Doc.IsObject() || !Doc.HasMember("output") ||
-      !Doc["output"].IsString()) {
+  std::string JSONError;
+  if (!json::parseBounded(Text, Doc, JSONError) || !Doc.IsObject() ||
+      !Doc.HasMember("output") || !Doc["output"].IsString()) {
     Error = "malformed profiling configuration '" + Path + "'";
     return false;
   }

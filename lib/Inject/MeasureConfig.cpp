@@ -6,6 +6,8 @@
 
 #include "MeasureConfig.h"
 
+#include "autoprof/JSON/BoundedParse.h"
+
 #include "rapidjson/document.h"
 
 using namespace autoprof;
@@ -16,12 +18,14 @@ bool autoprof::inject::parseMeasureConfig(const std::string &Text,
                                           MeasureConfig &Out,
                                           std::string &Error) {
   rapidjson::Document Doc;
-  Doc.Parse(Text.data(), Text.size());
   auto Fail = [&](const std::string &What) {
     Error = "malformed measurement configuration '" + Path + "': " + What;
     return false;
   };
-  if (Doc.HasParseError() || !Doc.IsObject())
+  std::string JSONError;
+  if (!json::parseBounded(Text, Doc, JSONError))
+    return Fail(JSONError);
+  if (!Doc.IsObject())
     return Fail("not a JSON object");
   auto Output = Doc.FindMember("output");
   if (Output == Doc.MemberEnd() || !Output->value.IsString())

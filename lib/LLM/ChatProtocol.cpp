@@ -6,6 +6,7 @@
 
 #include "autoprof/LLM/ChatProtocol.h"
 
+#include "autoprof/JSON/BoundedParse.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <rapidjson/document.h>
@@ -72,12 +73,10 @@ std::string autoprof::chatRequestBody(const ChatRequest &Request) {
 
 Expected<ChatReply> autoprof::parseChatReply(StringRef Body, StringRef Origin) {
   rapidjson::Document D;
-  D.Parse(Body.data(), Body.size());
-  if (D.HasParseError())
+  std::string JSONError;
+  if (!json::parseBounded(Body.data(), Body.size(), D, JSONError))
     return createStringError(
-        formatv("LLM reply from {0} is not valid JSON: {1} (offset {2})",
-                Origin, rapidjson::GetParseError_En(D.GetParseError()),
-                D.GetErrorOffset())
+        formatv("LLM reply from {0} is not valid JSON: {1}", Origin, JSONError)
             .str());
   if (!D.IsObject())
     return createStringError(
@@ -125,8 +124,9 @@ Expected<ChatReply> autoprof::parseChatReply(StringRef Body, StringRef Origin) {
 
 std::string autoprof::chatErrorMessage(StringRef Body) {
   rapidjson::Document D;
-  D.Parse(Body.data(), Body.size());
-  if (D.HasParseError() || !D.IsObject())
+  std::string JSONError;
+  if (!json::parseBounded(Body.data(), Body.size(), D, JSONError) ||
+      !D.IsObject())
     return "";
   auto Error = D.FindMember("error");
   if (Error != D.MemberEnd()) {

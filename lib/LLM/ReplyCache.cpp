@@ -6,6 +6,7 @@
 
 #include "autoprof/LLM/ReplyCache.h"
 
+#include "autoprof/JSON/BoundedParse.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -143,8 +144,9 @@ ReplyCache::lookup(const ChatRequest &Request) const {
   };
   StringRef Text = (*Buffer)->getBuffer();
   rapidjson::Document D;
-  D.Parse(Text.data(), Text.size());
-  if (D.HasParseError() || !D.IsObject())
+  std::string JSONError;
+  if (!json::parseBounded(Text.data(), Text.size(), D, JSONError) ||
+      !D.IsObject())
     return Bad("not a JSON object");
   auto Format = D.FindMember("format");
   if (Format == D.MemberEnd() || !Format->value.IsString() ||

@@ -6,11 +6,14 @@
 
 #include "autoprof/Learn/Dataset.h"
 
+#include "autoprof/JSON/BoundedParse.h"
+#include "autoprof/Verify/Judge.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include <cmath>
 #include <set>
 
 using namespace autoprof;
@@ -51,6 +54,8 @@ std::string parseRecord(const Value &V, const MetricCatalog &Catalog,
         {"mangled_name", &K.MangledName}})
     if (std::string P = Str(Name, *Out); !P.empty())
       return P;
+    else if (Out->empty())
+      return std::string("'") + Name + "' must not be empty";
 
   auto F = V.FindMember("features");
   if (F == V.MemberEnd() || !F->value.IsObject())
@@ -96,6 +101,12 @@ std::string parseRecord(const Value &V, const MetricCatalog &Catalog,
       return "an outcome needs 'transformation' and 'verdict' (strings)";
     Out.Transformation = T->value.GetString();
     Out.Verdict = Vd->value.GetString();
+    if (Out.Transformation.empty())
+      return "an outcome's 'transformation' must not be empty";
+    if (!verify::verdictFromName(Out.Verdict))
+      return "'" + json::printableText(Out.Transformation) +
+             "' has an unknown verdict '" + json::printableText(Out.Verdict) +
+             "' (docs/verify.md lists them)";
     if (!Seen.insert(Out.Transformation).second)
       return "transformation '" + Out.Transformation + "' appears twice";
     auto S = E.FindMember("speedup");
@@ -105,6 +116,18 @@ std::string parseRecord(const Value &V, const MetricCatalog &Catalog,
                "' must be a positive number";
       Out.Speedup = S->value.GetDouble();
     }
+    auto R = E.FindMember("speedup_range");
+    if (R != E.MemberEnd() && !R->value.IsNull()) {
+      const Value &A = R->value;
+      if (!A.IsArray() || A.Size() != 2 || !A[0].IsNumber() ||
+          !A[1].IsNumber() || !(A[0].GetDouble() > 0) ||
+          !(A[0].GetDouble() <= A[1].GetDouble()) ||
+          !std::isfinite(A[1].GetDouble()))
+        return "the speedup_range of '" + Out.Transformation +
+               "' must be [low, high], positive and finite, low <= high";
+    }
+    if (Out.Speedup && !std::isfinite(*Out.Speedup))
+      return "the speedup of '" + Out.Transformation + "' must be finite";
     if (Out.Verdict == "faster" && !Out.Speedup)
       return "'" + Out.Transformation + "' is faster but has no speedup";
     K.Outcomes.push_back(std::move(Out));
@@ -132,11 +155,17 @@ learn::parseDataset(StringRef Text, StringRef Path,
                                      Msg);
     };
     rapidjson::Document Doc;
-    Doc.Parse(Line.data(), Line.size());
-    if (Doc.HasParseError())
-      return Fail("malformed JSON at column " +
-                  llvm::Twine(Doc.GetErrorOffset() + 1) + ": " +
-                  rapidjson::GetParseError_En(Doc.GetParseError()));
+    std::string JSONError;
+    if (!json::parseBounded(Line.data(), Line.size(), Doc, JSONError)) {
+      // A record is one line: its column says where.
+      llvm::StringRef E(JSONError);
+      if (E.consume_front("1:")) {
+        auto [Col, Rest] = E.split(": malformed JSON: ");
+        if (!Rest.empty())
+          return Fail("malformed JSON at column " + Col + ": " + Rest);
+      }
+      return Fail(JSONError);
+    }
     DatasetKernel K;
     if (std::string P = parseRecord(Doc, Catalog, Features, K); !P.empty())
       return Fail(P);

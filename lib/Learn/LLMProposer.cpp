@@ -8,6 +8,8 @@
 
 #include "autoprof/Tree/Routing.h"
 
+#include "autoprof/JSON/BoundedParse.h"
+
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
@@ -79,10 +81,9 @@ Expected<Proposal> learn::parseOperation(StringRef Reply,
   if (!Text)
     return fail("has no JSON object");
   rapidjson::Document Doc;
-  Doc.Parse(Text->data(), Text->size());
-  if (Doc.HasParseError())
-    return fail(llvm::Twine("is not valid JSON: ") +
-                rapidjson::GetParseError_En(Doc.GetParseError()));
+  std::string JSONError;
+  if (!json::parseBounded(Text->data(), Text->size(), Doc, JSONError))
+    return fail("is not valid JSON (" + JSONError + ")");
   if (!Doc.IsObject())
     return fail("is not a JSON object");
   auto Str = [&](const char *Key) -> std::string {

@@ -9,6 +9,7 @@
 #include "autoprof/Profile/Profile.h"
 #include "autoprof/Verify/ChildProcess.h"
 
+#include "autoprof/JSON/BoundedParse.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -75,11 +76,13 @@ learn::loadProgramManifest(StringRef Path) {
                                    "': " + Buf.getError().message());
   rapidjson::Document Doc;
   StringRef Text = (*Buf)->getBuffer();
-  Doc.Parse(Text.data(), Text.size());
   auto Fail = [&](const llvm::Twine &Msg) {
     return llvm::createStringError(Path + ": " + Msg);
   };
-  if (Doc.HasParseError() || !Doc.IsObject() || !Doc.HasMember("programs") ||
+  std::string JSONError;
+  if (!json::parseBounded(Text.data(), Text.size(), Doc, JSONError))
+    return Fail(JSONError);
+  if (!Doc.IsObject() || !Doc.HasMember("programs") ||
       !Doc["programs"].IsArray())
     return Fail("expected an object with a list of 'programs'");
   llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Path));
@@ -129,10 +132,11 @@ LiveOutcomes::create(std::map<std::string, ProgramSpec> Programs,
     if (Line.trim().empty())
       continue;
     rapidjson::Document D;
-    D.Parse(Line.data(), Line.size());
-    if (D.HasParseError() || !D.IsObject() || !D.HasMember("key") ||
-        !D["key"].IsString() || !D.HasMember("gain") || !D["gain"].IsNumber() ||
-        !D.HasMember("win") || !D["win"].IsBool())
+    std::string JSONError;
+    if (!json::parseBounded(Line.data(), Line.size(), D, JSONError) ||
+        !D.IsObject() || !D.HasMember("key") || !D["key"].IsString() ||
+        !D.HasMember("gain") || !D["gain"].IsNumber() || !D.HasMember("win") ||
+        !D["win"].IsBool())
       return llvm::createStringError(L->O.CacheFile + ":" +
                                      std::to_string(LineNo) +
                                      ": not an outcome line");
@@ -239,9 +243,9 @@ Expected<std::pair<double, bool>> LiveOutcomes::gain(const DatasetKernel &K,
   if (auto Buf = llvm::MemoryBuffer::getFile(Report, /*IsText=*/true)) {
     rapidjson::Document D;
     StringRef Text = (*Buf)->getBuffer();
-    D.Parse(Text.data(), Text.size());
-    if (!D.HasParseError() && D.IsObject() && D.HasMember("kernels") &&
-        D["kernels"].IsArray())
+    std::string JSONError;
+    if (json::parseBounded(Text.data(), Text.size(), D, JSONError) &&
+        D.IsObject() && D.HasMember("kernels") && D["kernels"].IsArray())
       for (const auto &KR : D["kernels"].GetArray())
         if (KR.IsObject() && KR.HasMember("kept") && KR["kept"].IsString() &&
             KR.HasMember("speedup") && KR["speedup"].IsNumber() &&

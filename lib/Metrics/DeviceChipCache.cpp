@@ -8,6 +8,7 @@
 
 #include "autoprof/Profile/Profile.h"
 
+#include "autoprof/JSON/BoundedParse.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -82,10 +83,11 @@ autoprof::cachedDeviceChips(StringRef File, StringRef Key) {
     return std::nullopt;
   rapidjson::Document Doc;
   StringRef Text = (*Buf)->getBuffer();
-  Doc.Parse(Text.data(), Text.size());
-  if (Doc.HasParseError() || !Doc.IsObject() || !Doc.HasMember("key") ||
-      !Doc["key"].IsString() || Doc["key"].GetString() != Key ||
-      !Doc.HasMember("chips") || !Doc["chips"].IsArray())
+  std::string JSONError;
+  if (!json::parseBounded(Text.data(), Text.size(), Doc, JSONError) ||
+      !Doc.IsObject() || !Doc.HasMember("key") || !Doc["key"].IsString() ||
+      Doc["key"].GetString() != Key || !Doc.HasMember("chips") ||
+      !Doc["chips"].IsArray())
     return std::nullopt;
   std::vector<std::string> Chips;
   for (const auto &C : Doc["chips"].GetArray()) {

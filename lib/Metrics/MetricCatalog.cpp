@@ -6,6 +6,7 @@
 
 #include "autoprof/Metrics/MetricCatalog.h"
 
+#include "autoprof/JSON/BoundedParse.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -98,13 +99,10 @@ llvm::Expected<MetricCatalog> MetricCatalog::parse(llvm::StringRef Text,
                                                    llvm::StringRef Path) {
   Reporter R{Path.str()};
   rapidjson::Document Doc;
-  Doc.Parse(Text.data(), Text.size());
-  if (Doc.HasParseError()) {
-    auto [Line, Col] = lineColumn(Text, Doc.GetErrorOffset());
-    return llvm::createStringError(
-        "%s:%u:%u: malformed JSON: %s", Path.str().c_str(), Line, Col,
-        rapidjson::GetParseError_En(Doc.GetParseError()));
-  }
+  std::string JSONError;
+  if (!json::parseBounded(Text.data(), Text.size(), Doc, JSONError))
+    return llvm::createStringError("%s:%s", Path.str().c_str(),
+                                   JSONError.c_str());
   if (!Doc.IsObject())
     return R.error("$", "expected an object");
   auto V = Doc.FindMember("version");

@@ -13,8 +13,9 @@
 #ifndef AUTOPROF_LIB_PROFILE_JSONREADER_H
 #define AUTOPROF_LIB_PROFILE_JSONREADER_H
 
+#include "autoprof/JSON/BoundedParse.h"
+
 #include "rapidjson/document.h"
-#include "rapidjson/error/en.h"
 
 #include <array>
 #include <string>
@@ -100,18 +101,13 @@ struct Reader {
   }
 };
 
-/// Parses \p Text into \p Doc, which must be an object; otherwise sets
-/// \p Error to "<line>:<col>: malformed JSON: <why>" or "$: expected an
-/// object" and returns false.
+/// Parses \p Text into \p Doc (parseBounded), which must be an object;
+/// otherwise sets \p Error to "<line>:<col>: malformed JSON: <why>", a
+/// limit parseBounded found, or "$: expected an object", and returns false.
 inline bool parseObject(const std::string &Text, rapidjson::Document &Doc,
                         std::string &Error) {
-  Doc.Parse(Text.data(), Text.size());
-  if (Doc.HasParseError()) {
-    auto [Line, Col] = lineColumn(Text, Doc.GetErrorOffset());
-    Error = std::to_string(Line) + ":" + std::to_string(Col) +
-            ": malformed JSON: " + GetParseError_En(Doc.GetParseError());
+  if (!parseBounded(Text, Doc, Error))
     return false;
-  }
   if (!Doc.IsObject()) {
     Error = "$: expected an object";
     return false;

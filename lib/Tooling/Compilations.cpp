@@ -6,9 +6,12 @@
 
 #include "autoprof/Tooling/Compilations.h"
 
+#include "autoprof/JSON/BoundedParse.h"
+
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace autoprof;
@@ -57,11 +60,75 @@ private:
   ArgumentsAdjuster Adjust;
 };
 
+/// The most bytes a compile_commands.json may have.
+constexpr uint64_t MaxDatabaseBytes = uint64_t(256) << 20;
+
+/// Checks \p File before Clang reads it: a regular file (a FIFO or a
+/// device would block the read, or never end), not larger than
+/// MaxDatabaseBytes, and for compile_commands.json, JSON within
+/// json::parseBounded's limits holding an array of entries, each with a
+/// `directory` that exists, a `file`, and a `command` or `arguments`.
+llvm::Error checkDatabaseFile(llvm::StringRef File) {
+  auto Fail = [&](const std::string &Why) {
+    return llvm::createStringError("cannot load compilation database '%s': %s",
+                                   File.str().c_str(), Why.c_str());
+  };
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(File, Status))
+    return Fail(EC.message());
+  if (!llvm::sys::fs::is_regular_file(Status))
+    return Fail("not a regular file");
+  if (Status.getSize() > MaxDatabaseBytes)
+    return Fail("larger than " + std::to_string(MaxDatabaseBytes) + " bytes");
+  if (llvm::sys::path::filename(File) != "compile_commands.json")
+    return llvm::Error::success();
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buf)
+    return Fail(Buf.getError().message());
+  rapidjson::Document Doc;
+  std::string JSONError;
+  json::ParseLimits Limits;
+  Limits.MaxBytes = MaxDatabaseBytes;
+  if (!json::parseBounded((*Buf)->getBufferStart(), (*Buf)->getBufferSize(),
+                          Doc, JSONError, Limits))
+    return Fail(JSONError);
+  if (!Doc.IsArray())
+    return Fail("$: expected an array of compile commands");
+  for (rapidjson::SizeType I = 0; I < Doc.Size(); ++I) {
+    const rapidjson::Value &E = Doc[I];
+    std::string Where = "$[" + std::to_string(I) + "]";
+    auto Str = [&](const char *Key) -> const rapidjson::Value * {
+      auto It = E.FindMember(Key);
+      return It != E.MemberEnd() && It->value.IsString() ? &It->value : nullptr;
+    };
+    if (!E.IsObject())
+      return Fail(Where + ": expected an object");
+    const rapidjson::Value *Dir = Str("directory");
+    if (!Dir)
+      return Fail(Where + ": expected 'directory', a string");
+    if (!Str("file"))
+      return Fail(Where + ": expected 'file', a string");
+    auto Args = E.FindMember("arguments");
+    bool HasArgs = Args != E.MemberEnd() && Args->value.IsArray();
+    if (HasArgs)
+      for (const rapidjson::Value &A : Args->value.GetArray())
+        HasArgs = HasArgs && A.IsString();
+    if (!Str("command") && !HasArgs)
+      return Fail(Where + ": expected 'command', a string, or 'arguments', "
+                          "an array of strings");
+    if (!llvm::sys::fs::is_directory(Dir->GetString()))
+      return Fail(Where + ": the directory '" +
+                  json::printableText(Dir->GetString()) + "' does not exist");
+  }
+  return llvm::Error::success();
+}
+
 /// The database nearest to \p Source: in its directory or a parent, the
-/// first of `<dir>` and `<dir>/build` that holds one (compile_commands.json
-/// or compile_flags.txt).
-std::unique_ptr<CompilationDatabase> findNearest(llvm::StringRef Source,
-                                                 std::string &Origin) {
+/// first of `<dir>` and, with \p InBuild, `<dir>/build` that holds one
+/// (compile_commands.json or compile_flags.txt). A database found that
+/// checkDatabaseFile() refuses is an error.
+llvm::Expected<std::unique_ptr<CompilationDatabase>>
+findNearest(llvm::StringRef Source, bool InBuild, std::string &Origin) {
   llvm::SmallString<256> Dir(Source);
   llvm::sys::fs::make_absolute(Dir);
   llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
@@ -71,12 +138,25 @@ std::unique_ptr<CompilationDatabase> findNearest(llvm::StringRef Source,
     llvm::SmallString<256> Build(D);
     llvm::sys::path::append(Build, "build");
     for (llvm::StringRef Candidate : {D, llvm::StringRef(Build)}) {
+      if (Candidate == Build && !InBuild)
+        continue;
       if (!llvm::sys::fs::is_directory(Candidate))
         continue;
-      std::string Err;
-      if (auto DB = CompilationDatabase::loadFromDirectory(Candidate, Err)) {
-        Origin = "the compilation database in '" + Candidate.str() + "'";
-        return DB;
+      for (const char *Name : {"compile_commands.json", "compile_flags.txt"}) {
+        llvm::SmallString<256> File(Candidate);
+        llvm::sys::path::append(File, Name);
+        if (!llvm::sys::fs::exists(File))
+          continue;
+        if (llvm::Error E = checkDatabaseFile(File))
+          return std::move(E);
+        std::string Err;
+        if (auto DB = CompilationDatabase::loadFromDirectory(Candidate, Err)) {
+          Origin = "the compilation database in '" + Candidate.str() + "'";
+          return std::move(DB);
+        }
+        return llvm::createStringError(
+            "cannot load compilation database '%s': %s", File.c_str(),
+            oneLine(Err).c_str());
       }
     }
   }
@@ -106,6 +186,8 @@ llvm::Expected<Compilations> Compilations::load(const CompilationOptions &Opts,
       return llvm::createStringError(
           "cannot load compilation database: no compile_commands.json in '%s'",
           Opts.BuildPath.c_str());
+    if (llvm::Error E = checkDatabaseFile(Json))
+      return std::move(E);
     Primary = JSONCompilationDatabase::loadFromFile(
         Json, Err, JSONCommandLineSyntax::AutoDetect);
     if (!Primary)
@@ -115,11 +197,11 @@ llvm::Expected<Compilations> Compilations::load(const CompilationOptions &Opts,
     IsExplicit = true;
   } else if (!FirstSource.empty()) {
     // Like clang-tidy: a database next to the sources is used when found;
-    // an unreadable one found this way is not an error.
-    if (Opts.SearchBuildDirs)
-      Primary = findNearest(FirstSource, Origin);
-    else
-      Primary = CompilationDatabase::autoDetectFromSource(FirstSource, Err);
+    // a broken one found this way is an error, as one given by -p.
+    auto Found = findNearest(FirstSource, Opts.SearchBuildDirs, Origin);
+    if (!Found)
+      return Found.takeError();
+    Primary = std::move(*Found);
     if (Origin.empty())
       Origin = Primary ? "the compilation database found from the sources"
                        : "default flags";

@@ -8,6 +8,8 @@
 
 #include "autoprof/Features/KernelRecord.h"
 
+#include "autoprof/JSON/BoundedParse.h"
+
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
@@ -114,12 +116,15 @@ std::string testText(const NodeTest &T) {
 bool autoprof::parseTree(const std::string &Text, ProfilingTree &Out,
                          std::vector<TreeProblem> &Problems) {
   rapidjson::Document Doc;
-  Doc.Parse(Text.data(), Text.size());
-  if (Doc.HasParseError()) {
-    auto [Line, Col] = lineColumn(Text, Doc.GetErrorOffset());
-    Problems.push_back({std::to_string(Line) + ":" + std::to_string(Col),
-                        std::string("malformed JSON: ") +
-                            rapidjson::GetParseError_En(Doc.GetParseError())});
+  std::string JSONError;
+  if (!json::parseBounded(Text, Doc, JSONError)) {
+    // "<where>: <what>", where is a position or a JSON path.
+    size_t Split = JSONError.find(": ");
+    if (Split == std::string::npos)
+      Problems.push_back({"$", JSONError});
+    else
+      Problems.push_back(
+          {JSONError.substr(0, Split), JSONError.substr(Split + 2)});
     return false;
   }
   Parser P{Problems};
@@ -238,9 +243,18 @@ void autoprof::checkTreeStructure(const ProfilingTree &T,
                                         "' is not a stage-1 sample of the "
                                         "tree"});
   }
-  // Reachability and cycles, by a depth-first walk from the root.
-  std::map<std::string, int> State; // 1: on the stack, 2: done.
-  std::function<void(const std::string &)> Walk = [&](const std::string &Id) {
+  // Reachability, cycles and shared nodes, by a depth-first walk from the
+  // root with a stack of its own: a chain of any length is walked without
+  // recursion, and each node is expanded once.
+  std::map<std::string, int> State; // 1: on the path, 2: done.
+  std::map<std::string, std::string> Parent;
+  struct Frame {
+    const TreeNode *Node;
+    unsigned Next; // 0: then, 1: else, 2: done.
+  };
+  std::vector<Frame> Stack;
+  bool TooDeep = false;
+  auto Enter = [&](const std::string &Id, const std::string &From) {
     auto It = ById.find(Id);
     if (It == ById.end())
       return;
@@ -250,18 +264,42 @@ void autoprof::checkTreeStructure(const ProfilingTree &T,
           {It->second->Path, "cycle: node '" + Id + "' is its own descendant"});
       return;
     }
-    if (S == 2)
+    if (S == 2) {
+      Problems.push_back(
+          {It->second->Path,
+           Parent[Id] == From
+               ? "both branches of node '" + From + "' lead to node '" + Id +
+                     "': a tree's nodes are reached once"
+               : "node '" + Id + "' has two parents, '" + Parent[Id] +
+                     "' and '" + From + "': a tree's nodes are reached once"});
       return;
-    S = 1;
-    if (!It->second->Leaf) {
-      Walk(It->second->Then);
-      Walk(It->second->Else);
     }
-    State[Id] = 2;
+    if (Stack.size() >= MaxTreeDepth) {
+      if (!TooDeep)
+        Problems.push_back(
+            {It->second->Path, "node '" + Id + "' is deeper than " +
+                                   std::to_string(MaxTreeDepth) + " levels"});
+      TooDeep = true;
+      return;
+    }
+    S = 1;
+    Parent[Id] = From;
+    Stack.push_back({It->second, It->second->Leaf ? 2u : 0u});
   };
-  Walk(T.Root);
+  Enter(T.Root, "");
+  while (!Stack.empty()) {
+    Frame &F = Stack.back();
+    if (F.Next == 2) {
+      State[F.Node->Id] = 2;
+      Stack.pop_back();
+      continue;
+    }
+    const TreeNode *N = F.Node;
+    const std::string &Child = F.Next++ == 0 ? N->Then : N->Else;
+    Enter(Child, N->Id);
+  }
   for (const TreeNode &N : T.Nodes)
-    if (!State.count(N.Id))
+    if (!State.count(N.Id) && !TooDeep)
       Problems.push_back({N.Path, "node '" + N.Id +
                                       "' is unreachable from "
                                       "the root"});
@@ -270,23 +308,35 @@ void autoprof::checkTreeStructure(const ProfilingTree &T,
 std::vector<std::vector<const TreeNode *>>
 autoprof::leafPaths(const ProfilingTree &T) {
   std::vector<std::vector<const TreeNode *>> Paths;
-  std::vector<const TreeNode *> Stack;
-  std::function<bool(const std::string &)> Walk = [&](const std::string &Id) {
+  // The nodes from the root to the one being walked, each with the next
+  // child to take (0: then, 1: else, 2: none left).
+  std::vector<const TreeNode *> Path;
+  std::vector<unsigned> Next;
+  std::set<const TreeNode *> Seen;
+  auto Enter = [&](const std::string &Id) {
     const TreeNode *N = T.find(Id);
-    if (!N || Stack.size() > T.Nodes.size() ||
-        std::find(Stack.begin(), Stack.end(), N) != Stack.end())
+    // A broken structure (a missing, shared or cyclic node, or one too
+    // deep) has no paths.
+    if (!N || !Seen.insert(N).second || Path.size() >= MaxTreeDepth)
       return false;
-    Stack.push_back(N);
-    bool Ok = true;
+    Path.push_back(N);
+    Next.push_back(N->Leaf ? 2 : 0);
     if (N->Leaf)
-      Paths.push_back(Stack);
-    else
-      Ok = Walk(N->Then) && Walk(N->Else);
-    Stack.pop_back();
-    return Ok;
+      Paths.push_back(Path);
+    return true;
   };
-  if (!Walk(T.Root))
+  if (!Enter(T.Root))
     return {};
+  while (!Path.empty()) {
+    if (Next.back() == 2) {
+      Path.pop_back();
+      Next.pop_back();
+      continue;
+    }
+    const TreeNode *N = Path.back();
+    if (!Enter(Next.back()++ == 0 ? N->Then : N->Else))
+      return {};
+  }
   return Paths;
 }
 
@@ -299,27 +349,34 @@ std::string autoprof::writeTreeText(const ProfilingTree &T) {
   for (const std::string &S : T.Stage1)
     Out += " " + S;
   Out += "\n";
-  std::function<void(const std::string &, unsigned, const std::string &)> Show =
-      [&](const std::string &Id, unsigned Depth, const std::string &Label) {
-        const TreeNode *N = T.find(Id);
-        std::string Indent(2 * Depth, ' ');
-        if (!N || Depth > T.Nodes.size()) {
-          Out += Indent + Label + "<missing " + Id + ">\n";
-          return;
-        }
-        if (N->Leaf) {
-          Out += Indent + Label + "leaf " + N->Id + ":";
-          for (const std::string &M : N->Metrics)
-            Out += " " + M;
-          Out += "\n" + Indent + "  focus: " + N->Focus + "\n";
-          return;
-        }
-        Out +=
-            Indent + Label + "node " + N->Id + ": " + testText(N->Test) + "\n";
-        Show(N->Then, Depth + 1, "then: ");
-        Show(N->Else, Depth + 1, "else: ");
-      };
-  Show(T.Root, 0, "");
+  // Depth first, with a stack of its own; a node shown once.
+  struct Item {
+    std::string Id;
+    unsigned Depth;
+    std::string Label;
+  };
+  std::vector<Item> Stack = {{T.Root, 0, ""}};
+  std::set<const TreeNode *> Shown;
+  while (!Stack.empty()) {
+    Item I = std::move(Stack.back());
+    Stack.pop_back();
+    const TreeNode *N = T.find(I.Id);
+    std::string Indent(2 * std::min<unsigned>(I.Depth, MaxTreeDepth), ' ');
+    if (!N || I.Depth > MaxTreeDepth || !Shown.insert(N).second) {
+      Out += Indent + I.Label + "<missing " + I.Id + ">\n";
+      continue;
+    }
+    if (N->Leaf) {
+      Out += Indent + I.Label + "leaf " + N->Id + ":";
+      for (const std::string &M : N->Metrics)
+        Out += " " + M;
+      Out += "\n" + Indent + "  focus: " + N->Focus + "\n";
+      continue;
+    }
+    Out += Indent + I.Label + "node " + N->Id + ": " + testText(N->Test) + "\n";
+    Stack.push_back({N->Else, I.Depth + 1, "else: "});
+    Stack.push_back({N->Then, I.Depth + 1, "then: "});
+  }
   return Out;
 }
 

@@ -261,6 +261,13 @@ StringRef autoprof::verify::verdictName(Verdict V) {
   return "not-measured";
 }
 
+std::optional<Verdict> autoprof::verify::verdictFromName(StringRef Name) {
+  for (int I = 0; I <= int(Verdict::ReusedResults); ++I)
+    if (verdictName(Verdict(I)) == Name)
+      return Verdict(I);
+  return std::nullopt;
+}
+
 std::optional<std::string> autoprof::verify::runFailure(const ChildResult &R) {
   if (R.TimedOut)
     return std::string("timed out");

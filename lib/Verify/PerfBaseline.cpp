@@ -6,6 +6,8 @@
 
 #include "autoprof/Verify/PerfBaseline.h"
 
+#include "autoprof/JSON/BoundedParse.h"
+
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
@@ -53,21 +55,9 @@ Expected<PerfBaseline> autoprof::verify::parsePerfBaselineJSON(StringRef Text,
     return createStringError("malformed baseline '" + Path + "': " + Why);
   };
   rapidjson::Document Doc;
-  std::string Copy = Text.str();
-  Doc.Parse(Copy.c_str());
-  if (Doc.HasParseError()) {
-    size_t Off = Doc.GetErrorOffset();
-    StringRef Before = Text.take_front(Off);
-    size_t Line = Before.count('\n') + 1;
-    size_t Col =
-        Off -
-        (Before.rfind('\n') == StringRef::npos ? 0 : Before.rfind('\n') + 1) +
-        1;
-    return Fail(Twine(Line) + ":" + Twine(Col) + ": " +
-                StringRef(rapidjson::GetParseError_En(Doc.GetParseError()))
-                    .rtrim('.')
-                    .lower());
-  }
+  std::string JSONError;
+  if (!json::parseBounded(Text.data(), Text.size(), Doc, JSONError))
+    return Fail(JSONError);
   if (!Doc.IsObject())
     return Fail("$: not an object");
   if (!Doc.HasMember("version") || !Doc["version"].IsInt())

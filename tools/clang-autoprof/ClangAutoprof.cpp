@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "autoprof/JSON/BoundedParse.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -131,12 +132,22 @@ SourceOptions &autoprof::tool::sourceOptions() {
   return O;
 }
 
+/// Messages quote what inputs hold: no control character reaches the
+/// terminal, and no line runs on for pages.
+constexpr size_t MaxMessageChars = 2000;
+
 void autoprof::tool::reportError(const Twine &Message) {
-  WithColor::error(errs(), "clang-autoprof") << Message << "\n";
+  WithColor::error(errs(), "clang-autoprof")
+      << json::printableText(Message.str(), MaxMessageChars,
+                             /*EscapeBackslash=*/false)
+      << "\n";
 }
 
 void autoprof::tool::reportWarning(const Twine &Message) {
-  WithColor::warning(errs(), "clang-autoprof") << Message << "\n";
+  WithColor::warning(errs(), "clang-autoprof")
+      << json::printableText(Message.str(), MaxMessageChars,
+                             /*EscapeBackslash=*/false)
+      << "\n";
 }
 
 std::string autoprof::tool::catalogPath(const char *Argv0,

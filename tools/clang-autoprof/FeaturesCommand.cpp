@@ -7,6 +7,7 @@
 #include "Commands.h"
 
 #include "autoprof/Features/FeatureExtractor.h"
+#include "autoprof/Tooling/RunSafely.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Regex.h"
@@ -100,8 +101,10 @@ int autoprof::tool::runOnSources(
     Sources.push_back(Src);
   }
 
-  if (!Sources.empty()) {
-    clang::tooling::ClangTool Tool(DB->database(), Sources);
+  // Each file in runSafely(): a file that crashes Clang (a stack overflow
+  // on deeply nested code) is one error, and the other files still run.
+  for (const std::string &Src : Sources) {
+    clang::tooling::ClangTool Tool(DB->database(), {Src});
     CudaSettings Cuda;
     Cuda.CudaPath = S.CudaPath.empty() ? defaultCudaPath() : S.CudaPath;
     Cuda.GpuArch = S.GpuArch;
@@ -123,8 +126,13 @@ int autoprof::tool::runOnSources(
             clang::tooling::ArgumentInsertPosition::END));
       }
     }
-    if (Tool.run(&Factory) != 0)
+    int RC = 1;
+    if (!runSafely([&] { RC = Tool.run(&Factory); })) {
+      reportError("Clang crashed while parsing '" + Src + "'");
       Status = 1;
+    } else if (RC != 0) {
+      Status = 1;
+    }
   }
   return Status;
 }

@@ -15,8 +15,9 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "autoprof/Verify/ChildProcess.h"
 #include "Commands.h"
+#include "autoprof/JSON/BoundedParse.h"
+#include "autoprof/Verify/ChildProcess.h"
 
 #include "autoprof/Metrics/DerivedMetrics.h"
 #include "autoprof/Metrics/MetricCatalog.h"
@@ -131,22 +132,13 @@ Error readPlan(StringRef Path, StringRef ModelsDir, Request &R) {
                              Buf.getError().message().c_str());
   rapidjson::Document Doc;
   StringRef Text = (*Buf)->getBuffer();
-  Doc.Parse(Text.data(), Text.size());
   auto Bad = [&](const std::string &Where, const std::string &What) {
     return createStringError("%s: %s: %s", Path.str().c_str(), Where.c_str(),
                              What.c_str());
   };
-  if (Doc.HasParseError()) {
-    size_t Off = std::min<size_t>(Doc.GetErrorOffset(), Text.size());
-    StringRef Before = Text.take_front(Off);
-    size_t Line = Before.count('\n') + 1;
-    size_t Col =
-        Off -
-        (Before.rfind('\n') == StringRef::npos ? 0 : Before.rfind('\n') + 1) +
-        1;
-    return Bad(std::to_string(Line) + ":" + std::to_string(Col),
-               "malformed JSON");
-  }
+  std::string JSONError;
+  if (!json::parseBounded(Text.data(), Text.size(), Doc, JSONError))
+    return createStringError("%s: %s", Path.str().c_str(), JSONError.c_str());
   if (!Doc.IsObject() || !Doc.HasMember("version") || !Doc["version"].IsInt() ||
       Doc["version"].GetInt() != 1)
     return Bad("$.version", "expected version 1 (a plan from 'plan "
@@ -238,7 +230,6 @@ void classify(const MetricCatalog &C, const std::string &M,
   }
   }
 }
-
 
 std::string agentConfig(const Request &R, const ProfileOptions &O,
                         const MetricClasses &Classes,
@@ -484,9 +475,9 @@ int autoprof::tool::runProfile(const char *Argv0) {
         return 1;
       }
     } else {
-      Expected<std::string> P = findTree(O.Tree.empty() ? std::string(DefaultTreeName)
-                                                        : std::string(O.Tree),
-                                         ModelsDir);
+      Expected<std::string> P = findTree(
+          O.Tree.empty() ? std::string(DefaultTreeName) : std::string(O.Tree),
+          ModelsDir);
       if (!P) {
         reportError(toString(P.takeError()));
         return 1;

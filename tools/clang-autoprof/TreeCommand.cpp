@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "autoprof/JSON/BoundedParse.h"
 
 #include "autoprof/Metrics/MetricCatalog.h"
 #include "autoprof/Metrics/ProfilerHost.h"
@@ -76,7 +77,9 @@ int autoprof::tool::runTree(const char *Argv0) {
     checkTreeStructure(T, Problems);
   auto Report = [&] {
     for (const TreeProblem &P : Problems)
-      errs() << O.Path << ":" << P.Path << ": error: " << P.Message << "\n";
+      errs() << O.Path << ":" << json::printableText(P.Path) << ": error: "
+             << json::printableText(P.Message, 400, /*EscapeBackslash=*/false)
+             << "\n";
   };
   if (!Problems.empty() || (O.Action != TreeAction::Validate && !Parsed)) {
     Report();

@@ -86,6 +86,39 @@ TEST(DatasetTest, NamesTheLineOfEachProblem) {
   EXPECT_EQ(problem("[1]"), "d.jsonl:1: expected an object");
 }
 
+TEST(DatasetTest, TheFormatIsEnforcedAsWritten) {
+  // docs/dataset-format.md: known verdicts, [low, high] ranges, names.
+  EXPECT_EQ(problem(with("\"build-failed\"", "\"accepted\"")),
+            "d.jsonl:1: 'C' has an unknown verdict 'accepted' (docs/verify.md "
+            "lists them)");
+  EXPECT_EQ(problem(with("\"build-failed\"", "\"reused-results\"")), "parsed");
+  EXPECT_EQ(problem(with("[1, 1.02]", "[2, 1]")),
+            "d.jsonl:1: the speedup_range of 'A' must be [low, high], "
+            "positive and finite, low <= high");
+  EXPECT_EQ(problem(with("[1, 1.02]", "[1]")),
+            "d.jsonl:1: the speedup_range of 'A' must be [low, high], "
+            "positive and finite, low <= high");
+  EXPECT_EQ(problem(with("\"speedup\": 1.5", "\"speedup\": 1e999")),
+            "d.jsonl:1: malformed JSON at column 320: Number too big to be "
+            "stored in double.");
+  EXPECT_EQ(problem(with("\"kernel\": \"k\"", "\"kernel\": \"\"")),
+            "d.jsonl:1: 'kernel' must not be empty");
+  EXPECT_EQ(
+      problem(with("\"transformation\": \"C\"", "\"transformation\": \"\"")),
+      "d.jsonl:1: an outcome's 'transformation' must not be empty");
+  // A control character in a name is escaped where it is printed.
+  EXPECT_EQ(problem(with("\"transformation\": \"C\", \"verdict\": "
+                         "\"build-failed\"",
+                         "\"transformation\": \"\\u001b[2J\", \"verdict\": "
+                         "\"nope\"")),
+            "d.jsonl:1: '\\x1b[2J' has an unknown verdict 'nope' "
+            "(docs/verify.md lists them)");
+  // Duplicate keys.
+  EXPECT_EQ(problem(with("\"kernel\": \"k\"", "\"kernel\": \"k\", \"kernel\": "
+                                              "\"j\"")),
+            "d.jsonl:1: $: duplicate key 'kernel'");
+}
+
 TEST(DatasetTest, MergingRefusesAKernelTwice) {
   MetricCatalog C = fixtures::catalog();
   std::vector<DatasetKernel> Into = *parseDataset(Good, "a.jsonl", C);

@@ -79,8 +79,10 @@ TEST(LLMProposerTest, ReadsEachOperation) {
 
 TEST(LLMProposerTest, RejectsInvalidOperationsWithOneLine) {
   EXPECT_EQ(problem("no idea"), "the reply has no JSON object");
-  EXPECT_EQ(problem("{\"operation\": \"REWRITE\", }"),
-            "the reply is not valid JSON: Missing a name for object member.");
+  EXPECT_EQ(
+      problem("{\"operation\": \"REWRITE\", }"),
+      "the reply is not valid JSON (1:26: malformed JSON: Missing a name for "
+      "object member.)");
   EXPECT_EQ(problem(R"({"operation": "PRUNE", "node": "hi"})"),
             "the reply has no operation REWRITE or SPLIT");
   EXPECT_EQ(problem(R"({"operation": "REWRITE", "node": "mid",

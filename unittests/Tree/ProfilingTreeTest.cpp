@@ -100,6 +100,83 @@ TEST(ProfilingTreeTest, MalformedJsonGivesLineAndColumn) {
   EXPECT_EQ(P[0].Path, "3:3");
 }
 
+/// A tree whose root is a chain of \p Tests tests, each with a leaf on its
+/// "then" side, built in memory (no JSON).
+ProfilingTree chain(unsigned Tests) {
+  ProfilingTree T;
+  T.Root = "t0";
+  for (unsigned I = 0; I < Tests; ++I) {
+    TreeNode N;
+    N.Id = "t" + std::to_string(I);
+    N.Path = "$.nodes[" + std::to_string(2 * I) + "]";
+    N.Test.Key = "loops";
+    N.Test.Op = ">";
+    N.Then = "l" + std::to_string(I);
+    N.Else = I + 1 < Tests ? "t" + std::to_string(I + 1) : "end";
+    T.Nodes.push_back(N);
+    TreeNode L;
+    L.Id = N.Then;
+    L.Leaf = true;
+    L.Path = "$.nodes[" + std::to_string(2 * I + 1) + "]";
+    T.Nodes.push_back(L);
+  }
+  TreeNode End;
+  End.Id = "end";
+  End.Leaf = true;
+  T.Nodes.push_back(End);
+  return T;
+}
+
+TEST(ProfilingTreeTest, LongChainsAreRefusedWithoutRecursion) {
+  // Deep enough to overflow the stack of a recursive walk.
+  ProfilingTree T = chain(200000);
+  std::vector<TreeProblem> P;
+  checkTreeStructure(T, P);
+  ASSERT_EQ(P.size(), 1u);
+  EXPECT_EQ(P[0].Message, "node 'l63' is deeper than 64 levels");
+  EXPECT_TRUE(leafPaths(T).empty());
+  // writeTreeText shows what it can, without recursion.
+  EXPECT_NE(writeTreeText(T).find("<missing t65>"), std::string::npos);
+  // Within the depth, every leaf has its path.
+  ProfilingTree U = chain(60);
+  P.clear();
+  checkTreeStructure(U, P);
+  EXPECT_TRUE(P.empty());
+  auto Paths = leafPaths(U);
+  ASSERT_EQ(Paths.size(), 61u);
+  EXPECT_EQ(Paths.back().size(), 61u);
+}
+
+TEST(ProfilingTreeTest, ANodeReachedTwiceIsNotATree) {
+  // Both children of every test are the next test: 2^40 paths to the last
+  // leaf, which a walk that follows every path never finishes.
+  ProfilingTree T = chain(40);
+  for (TreeNode &N : T.Nodes)
+    if (!N.Leaf && N.Else != "end")
+      N.Then = N.Else;
+  std::vector<TreeProblem> P;
+  checkTreeStructure(T, P);
+  bool Shared = false;
+  for (const TreeProblem &X : P)
+    Shared |= X.Message == "both branches of node 't1' lead to node 't2': a "
+                           "tree's nodes are reached once";
+  EXPECT_TRUE(Shared) << (P.empty() ? "" : P[0].Message);
+  EXPECT_TRUE(leafPaths(T).empty());
+  // Two parents.
+  ProfilingTree U = chain(3);
+  for (TreeNode &N : U.Nodes)
+    if (N.Id == "t0")
+      N.Then = "l1";
+  P.clear();
+  checkTreeStructure(U, P);
+  ASSERT_FALSE(P.empty());
+  bool TwoParents = false;
+  for (const TreeProblem &X : P)
+    TwoParents |= X.Message == "node 'l1' has two parents, 't0' and 't1': a "
+                               "tree's nodes are reached once";
+  EXPECT_TRUE(TwoParents) << P[0].Message;
+}
+
 } // namespace
 
 #include "autoprof/Tree/Routing.h"

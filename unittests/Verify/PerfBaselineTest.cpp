@@ -85,8 +85,8 @@ std::string parseError(StringRef Text) {
 
 TEST(PerfBaselineTest, MalformedFilesNameTheirPaths) {
   EXPECT_EQ(parseError("{\n  \"version\": 1,\n  x"),
-            "malformed baseline 'b.json': 3:3: missing a name for object "
-            "member");
+            "malformed baseline 'b.json': 3:3: malformed JSON: Missing a name "
+            "for object member.");
   EXPECT_EQ(parseError("{\"kernels\": []}"),
             "malformed baseline 'b.json': $.version: missing or not an "
             "integer");

@@ -68,14 +68,20 @@ struct TreeProblem {
 bool parseTree(const std::string &Text, ProfilingTree &Out,
                std::vector<TreeProblem> &Problems);
 
+/// The most tests on a path from the root to a leaf.
+constexpr unsigned MaxTreeDepth = 64;
+
 /// Appends the structural problems of \p T: duplicate ids, children that
-/// name no node, unreachable nodes, cycles, unknown features, samples not
-/// listed in stage1, unknown operators.
+/// name no node, unreachable nodes, cycles, nodes reached from two parents,
+/// paths deeper than MaxTreeDepth, unknown features, samples not listed in
+/// stage1, unknown operators. Walks without recursion, in time linear in
+/// the nodes.
 void checkTreeStructure(const ProfilingTree &T,
                         std::vector<TreeProblem> &Problems);
 
 /// For every leaf reachable from the root (in depth-first order), the nodes
-/// from the root to it. Empty when the structure is broken.
+/// from the root to it (at most MaxTreeDepth). Empty when the structure is
+/// broken.
 std::vector<std::vector<const TreeNode *>> leafPaths(const ProfilingTree &T);
 
 /// A readable rendering, one node per line, indented by depth.

@@ -117,6 +117,9 @@ enum class Verdict {
 /// "other-kernels", "writes-outside", "reused-results".
 llvm::StringRef verdictName(Verdict V);
 
+/// The verdict named \p Name (a name verdictName() gives), or nullopt.
+std::optional<Verdict> verdictFromName(llvm::StringRef Name);
+
 struct Judgement {
   Verdict V = Verdict::NotMeasured;
   std::string Reason;
