@@ -51,10 +51,14 @@ for t in "${targets[@]}"; do
   for f in $(seeds "$t"); do
     cp "$f" "$work/seed-$(basename "$f")"
   done
-  regressions=$root/fuzz/regressions/$t
-  if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
-    echo "fuzz: $t: replaying $(ls "$regressions" | wc -l) kept inputs"
-    "$bin" -rss_limit_mb=4096 -timeout=20 "$regressions"/* 2>&1 | tail -1
+  kept=()
+  if [ -d "$root/fuzz/regressions/$t" ]; then
+    mapfile -t kept < <(find "$root/fuzz/regressions/$t" -type f ! -name '.*')
+  fi
+  if [ ${#kept[@]} -gt 0 ]; then
+    echo "fuzz: $t: replaying ${#kept[@]} kept inputs"
+    "$bin" -rss_limit_mb=4096 -timeout=20 "${kept[@]}" > "$build/$t-kept.log" 2>&1 ||
+      { tail -40 "$build/$t-kept.log"; echo "fuzz: $t: a kept input fails again" >&2; exit 1; }
   fi
   echo "fuzz: $t: $seconds s"
   "$bin" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=20 \
