@@ -167,6 +167,24 @@ unsigned firstDirectiveLine(StringRef Code) {
 }
 
 KernelReply &refuseDirectives(KernelReply &R) {
+  // Source code holds no control character but white space: a NUL or an
+  // escape sequence would reach the diff printed on a terminal.
+  unsigned LineNo = 1;
+  for (char C : R.Code) {
+    unsigned char U = static_cast<unsigned char>(C);
+    if (C == '\n')
+      ++LineNo;
+    else if ((U < 0x20 && C != '\t' && C != '\r' && C != '\f' && C != '\v') ||
+             U == 0x7f) {
+      R.P = KernelReply::Problem::ControlCharacter;
+      R.Reason = ("the reply's code has a control character (byte " +
+                  Twine(unsigned(U)) + ") at its line " + Twine(LineNo) +
+                  "; source code holds none")
+                     .str();
+      R.Code.clear();
+      return R;
+    }
+  }
   if (unsigned Line = firstDirectiveLine(R.Code)) {
     R.P = KernelReply::Problem::Directive;
     R.Reason = ("the reply's code has a preprocessor directive or _Pragma at "

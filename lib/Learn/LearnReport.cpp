@@ -6,6 +6,9 @@
 
 #include "autoprof/Learn/LearnReport.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -153,34 +156,27 @@ std::string learn::writeLearnReportJSON(const LearnReportData &R) {
 }
 
 std::string learn::writeLearnReportText(const LearnReportData &R) {
+  // llvm::format grows its buffer: a value of any size prints whole.
   std::string Out;
-  char Line[256];
-  std::snprintf(Line, sizeof(Line), "%-36s %8s %7s %11s %10s\n",
-                "configuration", "geomean", "fast_1", "passes/kern",
-                "max passes");
-  Out += Line;
+  llvm::raw_string_ostream OS(Out);
+  OS << llvm::format("%-36s %8s %7s %11s %10s\n", "configuration", "geomean",
+                     "fast_1", "passes/kern", "max passes");
   for (const ReportRow &Row : R.Rows) {
     std::string Name = Row.Name + (Row.HeldOut ? "" : " (in-sample)");
-    std::snprintf(Line, sizeof(Line), "%-36s %7.3fx %6.1f%% %11.2f %10u\n",
-                  Name.c_str(), Row.GeoMean, 100 * Row.Fast1, Row.MeanPasses,
-                  Row.MaxPasses);
-    Out += Line;
+    OS << llvm::format("%-36s %7.3fx %6.1f%% %11.2f %10u\n", Name.c_str(),
+                       Row.GeoMean, 100 * Row.Fast1, Row.MeanPasses,
+                       Row.MaxPasses);
   }
   if (!R.Curve.empty()) {
-    std::snprintf(Line, sizeof(Line),
-                  "\nthe same metrics for every kernel (%u random orders):\n",
-                  R.CurveOrders);
-    Out += Line;
-    std::snprintf(Line, sizeof(Line), "%8s %11s %8s %17s %7s %8s\n", "metrics",
-                  "passes/kern", "geomean", "range", "fast_1", "lowered");
-    Out += Line;
-    for (const CurvePoint &P : R.Curve) {
-      std::snprintf(Line, sizeof(Line),
-                    "%8u %11.2f %7.3fx %7.3fx-%7.3fx %6.1f%% %8u\n", P.Count,
-                    P.Passes, P.GeoMean, P.Lowest, P.Highest, 100 * P.Fast1,
-                    P.Drops);
-      Out += Line;
-    }
+    OS << llvm::format(
+        "\nthe same metrics for every kernel (%u random orders):\n",
+        R.CurveOrders);
+    OS << llvm::format("%8s %11s %8s %17s %7s %8s\n", "metrics", "passes/kern",
+                       "geomean", "range", "fast_1", "lowered");
+    for (const CurvePoint &P : R.Curve)
+      OS << llvm::format("%8u %11.2f %7.3fx %7.3fx-%7.3fx %6.1f%% %8u\n",
+                         P.Count, P.Passes, P.GeoMean, P.Lowest, P.Highest,
+                         100 * P.Fast1, P.Drops);
   }
-  return Out;
+  return OS.str();
 }

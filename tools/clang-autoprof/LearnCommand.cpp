@@ -26,6 +26,7 @@
 #include "autoprof/Rewrite/TransformationRegistry.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -192,16 +193,10 @@ Expected<ProfilingTree> loadTree(StringRef NameOrPath, StringRef ModelsDir) {
 }
 
 std::string percent(double V) {
-  char Buf[32];
-  std::snprintf(Buf, sizeof(Buf), "%.0f%%", 100 * V);
-  return Buf;
+  return llvm::formatv("{0:F0}%", 100 * V).str();
 }
 
-std::string fixed3(double V) {
-  char Buf[32];
-  std::snprintf(Buf, sizeof(Buf), "%.4f", V);
-  return Buf;
-}
+std::string fixed3(double V) { return llvm::formatv("{0:F4}", V).str(); }
 
 /// The leaves' focus notes of a learned tree: the tests on their path.
 void describeLeaves(ProfilingTree &T) {

@@ -25,6 +25,19 @@ TEST(KernelReplyTest, TakesTheOneBlock) {
   EXPECT_EQ(extractKernelCode("```cuda\nA\nB").Code, "A\nB\n");
 }
 
+TEST(KernelReplyTest, RefusesControlCharacters) {
+  KernelReply R = extractKernelCode(
+      std::string("```cuda\n__global__ void k() {\n  int a;\x1b[2J\n}\n```"));
+  EXPECT_EQ(R.P, KernelReply::Problem::ControlCharacter);
+  EXPECT_EQ(R.Reason, "the reply's code has a control character (byte 27) "
+                      "at its line 2; source code holds none");
+  EXPECT_TRUE(R.Code.empty());
+  R = extractKernelCode(std::string("```cuda\nint a;\0\n```", 19));
+  EXPECT_EQ(R.P, KernelReply::Problem::ControlCharacter);
+  // White space is source code's own.
+  EXPECT_TRUE(extractKernelCode("```cuda\n\tint a;\f\v\r\n```").ok());
+}
+
 TEST(KernelReplyTest, SaysWhetherTheBlockWasLeftOpen) {
   EXPECT_FALSE(extractKernelCode("```cuda\nA\n```\nB").Unclosed);
   EXPECT_TRUE(extractKernelCode("```cuda\nA\nB").Unclosed);

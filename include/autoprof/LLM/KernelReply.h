@@ -27,10 +27,11 @@ namespace autoprof {
 struct KernelReply {
   enum class Problem {
     None,
-    NoCodeBlock,   ///< No fenced block, or only empty ones.
-    SeveralBlocks, ///< Several blocks, not exactly one with a kernel.
-    TooLarge,      ///< The reply is longer than allowed.
-    Directive,     ///< The code has a preprocessor directive or _Pragma.
+    NoCodeBlock,      ///< No fenced block, or only empty ones.
+    SeveralBlocks,    ///< Several blocks, not exactly one with a kernel.
+    TooLarge,         ///< The reply is longer than allowed.
+    Directive,        ///< The code has a preprocessor directive or _Pragma.
+    ControlCharacter, ///< The code has a control character (a NUL, ESC).
   };
   Problem P = Problem::None;
   /// The block's code (without its fences) when P is None.
@@ -56,7 +57,7 @@ constexpr size_t DefaultMaxReplyCodeBytes = 64 * 1024;
 /// The code taken may hold no preprocessor directive (`#` or `%:` first on
 /// a logical line, after white space and comments) and no `_Pragma`: a
 /// reply defines the kernel and nothing else, and may not make the build
-/// read other files.
+/// read other files, nor a control character other than white space.
 KernelReply extractKernelCode(llvm::StringRef Reply,
                               size_t MaxBytes = DefaultMaxReplyCodeBytes);
 
