@@ -158,7 +158,7 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
   C.Args.push_back(isNvcc(In[0]) ? "clang++" : In[0]);
   std::optional<std::string> Arch;
   bool HasLanguage = false, HasCudaPath = false, HasArch = false;
-  bool HasDeviceOnly = false, HasRdc = false;
+  bool HasDeviceOnly = false, HasRdc = false, HasDeferDiag = false;
   auto Emit = [&C](const std::string &S) { C.Args.push_back(S); };
   // nvcc's spellings are understood in nvcc commands and in the arguments
   // given after `--` (the fixed database names its compiler "clang-tool").
@@ -188,6 +188,8 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
       HasCudaPath = true;
     if (A == "--cuda-device-only")
       HasDeviceOnly = true;
+    if (A == "-fgpu-defer-diag" || A == "-fno-gpu-defer-diag")
+      HasDeferDiag = true;
     if (A == "--cuda-host-only" || A == "--cuda-compile-host-device")
       continue; // The analysis needs the device-side AST.
     if (!NvccSyntax) {
@@ -329,6 +331,12 @@ AdjustedCommand autoprof::adjustCudaCommand(const std::vector<std::string> &In,
     Front.push_back("--cuda-gpu-arch=" + Arch.value_or(Settings.GpuArch));
   if (!HasDeviceOnly)
     Front.push_back("--cuda-device-only");
+  // Host code the device compilation never emits is not checked for what
+  // only a host/device mix-up makes wrong (a host function calling a
+  // device-only overload of max()), as nvcc, which compiles it for the
+  // host, does not reject it either.
+  if (!HasDeferDiag)
+    Front.push_back("-fgpu-defer-diag");
   Front.push_back("-Wno-unknown-cuda-version");
   if (CudaHeader)
     Front.push_back("-Wno-pragma-once-outside-header");

@@ -33,9 +33,17 @@ TEST(CudaCommandTest, AddsMissingCudaFlags) {
   EXPECT_TRUE(has(C.Args, "--cuda-gpu-arch=sm_90"));
   EXPECT_TRUE(has(C.Args, "--cuda-device-only"));
   EXPECT_TRUE(has(C.Args, "-Wno-unknown-cuda-version"));
+  EXPECT_TRUE(has(C.Args, "-fgpu-defer-diag"));
   EXPECT_EQ(C.Args[1], "-x");
   EXPECT_EQ(C.Args[2], "cuda");
   EXPECT_TRUE(C.Dropped.empty());
+}
+
+TEST(CudaCommandTest, AUsersChoiceOfDeferredDiagnosticsStands) {
+  AdjustedCommand C =
+      adjustCudaCommand({"clang++", "-fno-gpu-defer-diag", "k.cu"}, settings());
+  EXPECT_FALSE(has(C.Args, "-fgpu-defer-diag"));
+  EXPECT_TRUE(has(C.Args, "-fno-gpu-defer-diag"));
 }
 
 TEST(CudaCommandTest, KeepsFlagsTheCommandGives) {

@@ -49,7 +49,9 @@ struct AdjustedCommand {
 /// `-I`, `-D`, `-U`, `-include`, `-isystem`, `-std`, and `-x cu`. Dropped:
 /// nvcc's flags for PTX, linking, diagnostics and code generation.
 /// Added when absent: `-x cuda`, `--cuda-path`, `--cuda-gpu-arch`,
-/// `--cuda-device-only`, `-Wno-unknown-cuda-version`. An nvcc executable in
+/// `--cuda-device-only`, `-fgpu-defer-diag` (host code that the device
+/// compilation never emits is not held to device rules),
+/// `-Wno-unknown-cuda-version`. An nvcc executable in
 /// argv[0] is replaced by `clang++`.
 AdjustedCommand adjustCudaCommand(const std::vector<std::string> &Args,
                                   const CudaSettings &Settings);
