@@ -10,6 +10,7 @@
 #include "autoprof/Check/CheckEngine.h"
 #include "autoprof/Check/CheckOutput.h"
 #include "autoprof/Check/CheckRegistry.h"
+#include "autoprof/Check/ExportFixes.h"
 #include "autoprof/Check/PerfGate.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Verify/PerfBaseline.h"
@@ -502,6 +503,7 @@ int autoprof::tool::runCheck(const char *Argv0) {
   // overlaps one already taken is left out.
   FileEdits Fixes;
   unsigned Suggested = 0, Merged = 0;
+  std::vector<bool> Applied(Findings.size(), false);
   for (const Finding &F : Findings) {
     if (F.Fix.empty())
       continue;
@@ -526,12 +528,16 @@ int autoprof::tool::runCheck(const char *Argv0) {
     if (Conflict)
       continue;
     ++Merged;
+    Applied[&F - Findings.data()] = true;
     Fixes = std::move(Trial);
   }
 
   if (!O.ExportFixes.empty()) {
     std::string Main = Inputs.empty() ? "" : absolute(Inputs.front());
-    if (Error E = writeOutput(O.ExportFixes, exportFixesYAML(Main, Fixes))) {
+    SmallString<256> Cwd;
+    sys::fs::current_path(Cwd);
+    if (Error E = writeOutput(
+            O.ExportFixes, exportFindingsYAML(Main, Findings, Applied, Cwd))) {
       reportError(toString(std::move(E)));
       return 2;
     }
