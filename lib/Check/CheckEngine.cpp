@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Check/CheckEngine.h"
+#include "autoprof/Check/NoLint.h"
 #include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -162,6 +163,15 @@ void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
           Texts[F.File] = SM.getBufferData(FID).str();
       }
   }
+  // NOLINT comments, as clang-tidy reads them.
+  Findings.erase(std::remove_if(Findings.begin() + First, Findings.end(),
+                                [&](const Finding &F) {
+                                  auto T = Texts.find(F.File);
+                                  return T != Texts.end() &&
+                                         silencedByNoLint(T->second, F.Line,
+                                                          F.Check);
+                                }),
+                 Findings.end());
 }
 
 void CheckEngine::collect(const FunctionDecl &FD, ASTContext &Ctx,
