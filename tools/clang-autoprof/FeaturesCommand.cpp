@@ -10,6 +10,7 @@
 #include "autoprof/Tooling/RunSafely.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 
 using namespace llvm;
@@ -93,6 +94,17 @@ int autoprof::tool::runOnSources(
       Status = 1;
       continue;
     }
+    // A binary file would come back as pages of Clang's diagnostics.
+    if (auto Buf = MemoryBuffer::getFile(Src, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false)) {
+      size_t Nul = (*Buf)->getBuffer().find('\0');
+      if (Nul != StringRef::npos) {
+        reportError("'" + Src + "' is not a source file: it holds a NUL byte " +
+                    "at offset " + std::to_string(Nul));
+        Status = 1;
+        continue;
+      }
+    }
     if (Error E = DB->checkHasCommand(Src)) {
       reportError(toString(std::move(E)));
       Status = 1;
@@ -157,6 +169,10 @@ int autoprof::tool::runFeatures() {
   int Status = extractSources(Report);
   if (Status == 2)
     return 1;
+  // A run that failed and found nothing prints nothing: "no kernels"
+  // would not be true.
+  if (Status != 0 && Report.Kernels.empty())
+    return Status;
   std::string Text = O.Format == OutputFormat::JSON ? writeFeaturesJSON(Report)
                                                     : writeFeaturesText(Report);
   if (Error E = writeOutput(O.Output, Text)) {
