@@ -115,16 +115,19 @@ int autoprof::tool::runOnSources(
 
   // Each file in runSafely(): a file that crashes Clang (a stack overflow
   // on deeply nested code) is one error, and the other files still run.
+  // One adjuster for the run: a dropped flag is reported once, not once
+  // per file.
+  CudaSettings Cuda;
+  Cuda.CudaPath = S.CudaPath.empty() ? defaultCudaPath() : S.CudaPath;
+  Cuda.GpuArch = S.GpuArch;
+  clang::tooling::ArgumentsAdjuster Adjust =
+      getCudaArgumentsAdjuster(Cuda, [](const std::string &Flag) {
+        reportWarning("ignoring compiler flag '" + Flag +
+                      "' that Clang does not know");
+      });
   for (const std::string &Src : Sources) {
     clang::tooling::ClangTool Tool(DB->database(), {Src});
-    CudaSettings Cuda;
-    Cuda.CudaPath = S.CudaPath.empty() ? defaultCudaPath() : S.CudaPath;
-    Cuda.GpuArch = S.GpuArch;
-    Tool.appendArgumentsAdjuster(
-        getCudaArgumentsAdjuster(Cuda, [](const std::string &Flag) {
-          reportWarning("ignoring compiler flag '" + Flag +
-                        "' that Clang does not know");
-        }));
+    Tool.appendArgumentsAdjuster(Adjust);
     if (Overrides) {
       for (const auto &[Path, Text] : Overrides->Files)
         Tool.mapVirtualFile(Path, Text);
