@@ -10,7 +10,6 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 

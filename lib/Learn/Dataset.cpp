@@ -11,7 +11,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <cmath>
 #include <set>

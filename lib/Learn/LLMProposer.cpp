@@ -11,7 +11,6 @@
 #include "autoprof/JSON/BoundedParse.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <algorithm>
 #include <cstdio>

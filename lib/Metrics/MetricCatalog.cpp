@@ -13,7 +13,6 @@
 #include "llvm/Support/Path.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <algorithm>
 
@@ -77,20 +76,6 @@ llvm::Error getStrings(const rapidjson::Value &Obj, const char *Key,
     Out.push_back(It->value[I].GetString());
   }
   return llvm::Error::success();
-}
-
-/// Line and column (from 1) of byte \p Offset of \p Text.
-std::pair<unsigned, unsigned> lineColumn(llvm::StringRef Text, size_t Offset) {
-  unsigned Line = 1, Col = 1;
-  for (size_t I = 0; I < Offset && I < Text.size(); ++I) {
-    if (Text[I] == '\n') {
-      ++Line;
-      Col = 1;
-    } else {
-      ++Col;
-    }
-  }
-  return {Line, Col};
 }
 
 } // namespace

@@ -25,21 +25,6 @@
 namespace autoprof {
 namespace json {
 
-/// The 1-based line and column of byte \p Offset of \p Text.
-inline std::pair<unsigned, unsigned> lineColumn(const std::string &Text,
-                                                size_t Offset) {
-  unsigned Line = 1, Col = 1;
-  for (size_t I = 0; I < Offset && I < Text.size(); ++I) {
-    if (Text[I] == '\n') {
-      ++Line;
-      Col = 1;
-    } else {
-      ++Col;
-    }
-  }
-  return {Line, Col};
-}
-
 using Value = rapidjson::Value;
 
 /// Reads fields with JSON-path errors; the first error wins.

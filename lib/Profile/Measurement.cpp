@@ -7,7 +7,6 @@
 #include "autoprof/Profile/Measurement.h"
 #include "JSONReader.h"
 
-#include "rapidjson/error/en.h"
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"
 

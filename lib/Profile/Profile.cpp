@@ -8,7 +8,6 @@
 #include "JSONReader.h"
 
 #include "rapidjson/document.h"
-#include "rapidjson/error/en.h"
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"
 

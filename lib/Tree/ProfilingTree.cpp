@@ -11,7 +11,6 @@
 #include "autoprof/JSON/BoundedParse.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -84,20 +83,6 @@ struct Parser {
     }
   }
 };
-
-std::pair<unsigned, unsigned> lineColumn(const std::string &Text,
-                                         size_t Offset) {
-  unsigned Line = 1, Col = 1;
-  for (size_t I = 0; I < Offset && I < Text.size(); ++I) {
-    if (Text[I] == '\n') {
-      ++Line;
-      Col = 1;
-    } else {
-      ++Col;
-    }
-  }
-  return {Line, Col};
-}
 
 std::string formatNumber(double V) {
   char Buf[64];

@@ -9,7 +9,6 @@
 #include "autoprof/JSON/BoundedParse.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
