@@ -83,6 +83,15 @@ TEST(MeasurementTest, BadInputNamesThePath) {
   EXPECT_EQ(Error("{\"version\": 1, \"kernels\": [{\"mangled_name\": \"k\", "
                   "\"other\": 1}]}"),
             "$.kernels[0].other: expected true or false");
+  EXPECT_EQ(Error("{\"version\": 1, \"kernels\": [{\"mangled_name\": \"k\", "
+                  "\"poisoned_bytes\": -4}]}"),
+            "$.kernels[0].poisoned_bytes: expected a byte count");
+  EXPECT_EQ(Error("{\"version\": 1, \"kernels\": [{\"mangled_name\": \"k\", "
+                  "\"outside_changed\": [1, \"x\"]}]}"),
+            "$.kernels[0].outside_changed: expected an array of byte counts");
+  EXPECT_EQ(Error("{\"version\": 1, \"kernels\": [{\"mangled_name\": \"k\", "
+                  "\"outside_watched\": 1.5}]}"),
+            "$.kernels[0].outside_watched: expected a non-negative integer");
 }
 
 TEST(MeasureConfigTest, ParsesAndRejects) {
