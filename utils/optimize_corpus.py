@@ -362,6 +362,32 @@ def table(args):
                 sum(1 for r in rs if r[6])))
 
 
+def times(args):
+    """Where the time of each file's runs went, by phase (the reports'
+    `timings`), summed over its programs."""
+    print("| file | programs | seconds | phase | commands | seconds | "
+          "waiting for the device lock |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
+    for path in args.files:
+        with open(path) as f:
+            d = json.load(f)
+        total, n, phases = 0.0, 0, {}
+        for e in d["programs"]:
+            total += e.get("seconds", 0.0)
+            n += 1
+            for ph, t in ((e.get("report") or {}).get("timings") or {}).items():
+                c = phases.setdefault(ph, [0, 0.0, 0.0])
+                c[0] += t["count"]
+                c[1] += t["seconds"]
+                c[2] += t["lock_wait_seconds"]
+        name = os.path.basename(path)
+        if not phases:
+            print("| %s | %d | %.1f | (no timings) | | | |" % (name, n, total))
+        for ph, c in sorted(phases.items()):
+            print("| %s | %d | %.1f | %s | %d | %.1f | %.1f |" % (
+                name, n, total, ph, c[0], c[1], c[2]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -390,6 +416,8 @@ def main():
     m.add_argument("-o", dest="output", required=True)
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")
+    w = sub.add_parser("times")
+    w.add_argument("files", nargs="+")
     args = ap.parse_args()
     if args.cmd in ("run", "replay"):
         if not os.access(args.tool, os.X_OK):
@@ -397,6 +425,8 @@ def main():
         run(args) if args.cmd == "run" else replay(args)
     elif args.cmd == "merge":
         merge(args)
+    elif args.cmd == "times":
+        times(args)
     else:
         table(args)
 

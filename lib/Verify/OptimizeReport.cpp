@@ -154,6 +154,19 @@ std::string autoprof::verify::writeOptimizeReportJSON(const OptimizeReport &R) {
     W.Null();
   else
     W.String(R.LaterLaunchUnchecked.c_str());
+  number(W, "seconds", R.Seconds);
+  W.Key("timings");
+  W.StartObject();
+  for (const auto &[Phase, T] : R.Timings) {
+    W.Key(Phase.c_str());
+    W.StartObject();
+    W.Key("count");
+    W.Uint(T.Count);
+    number(W, "seconds", T.Seconds);
+    number(W, "lock_wait_seconds", T.LockWaitSeconds);
+    W.EndObject();
+  }
+  W.EndObject();
   W.EndObject();
   return std::string(B.GetString(), B.GetSize()) + "\n";
 }

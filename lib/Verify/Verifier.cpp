@@ -11,7 +11,6 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
@@ -20,6 +19,7 @@
 #include <rapidjson/writer.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <random>
 
@@ -52,7 +52,17 @@ DeviceLock::~DeviceLock() {
 }
 
 Expected<ChildResult> ProcessRunner::run(const ChildOptions &O) {
-  return runChild(O);
+  auto Start = std::chrono::steady_clock::now();
+  Expected<DeviceLock> Lock = DeviceLock::acquire(O.DeviceLock);
+  if (!Lock)
+    return Lock.takeError();
+  double Waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  Expected<ChildResult> R = runChild(O);
+  if (R)
+    R->LockWaitSeconds = Waited;
+  return R;
 }
 
 namespace {
@@ -390,6 +400,7 @@ Error Verifier::build(const SourceTexts &Texts, StringRef Tag,
   C.Timeout = O.BuildTimeout;
   C.OutputFile = std::string(Log);
   C.NewProcessGroup = true;
+  C.Phase = "build";
   Expected<ChildResult> R = Runner.run(C);
   RemoveSiblings();
   if (Error E = putBack()) {
@@ -440,9 +451,8 @@ Expected<RunOutcome> measureOne(CommandRunner &Runner, const MeasureOptions &O,
   C.Timeout = O.RunTimeout;
   C.OutputFile = std::string(Log);
   C.NewProcessGroup = true;
-  Expected<DeviceLock> Lock = DeviceLock::acquire(O.DeviceLockFile);
-  if (!Lock)
-    return Lock.takeError();
+  C.Phase = PoisonSeed ? "poisoned-run" : "run";
+  C.DeviceLock = O.DeviceLockFile;
   Expected<ChildResult> R = Runner.run(C);
   if (!R)
     return R.takeError();

@@ -459,7 +459,7 @@ int autoprof::tool::runLearn(const char *Argv0) {
       return Outcomes->gain(K, Seen);
     };
   }
-  auto RemoveLiveDir = llvm::make_scope_exit([&] {
+  llvm::scope_exit RemoveLiveDir([&] {
     if (!LiveDir.empty())
       sys::fs::remove_directories(LiveDir);
   });

@@ -24,6 +24,7 @@
 #include "autoprof/Rewrite/UnifiedDiff.h"
 #include "autoprof/Verify/Judge.h"
 #include "autoprof/Verify/OptimizeReport.h"
+#include "autoprof/Verify/PhaseTimes.h"
 #include "autoprof/Verify/Verifier.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -36,6 +37,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -112,8 +114,9 @@ readProfiled(StringRef Path, std::string *Tree = nullptr);
 /// Runs `clang-autoprof profile` with the tree on \p Source and the run
 /// command; returns the profiled kernels by mangled name.
 Expected<std::map<std::string, Profiled>>
-profileKernels(const char *Argv0, const OptimizeOptions &O,
-               const std::string &Source, StringRef Dir, uint64_t Seed) {
+profileKernels(CommandRunner &Runner, const char *Argv0,
+               const OptimizeOptions &O, const std::string &Source,
+               StringRef Dir, uint64_t Seed) {
   static int Anchor;
   std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
   SourceOptions &S = sourceOptions();
@@ -149,7 +152,9 @@ profileKernels(const char *Argv0, const OptimizeOptions &O,
   sys::path::append(Log, "profile.log");
   C.OutputFile = std::string(Log);
   C.NewProcessGroup = true;
-  Expected<ChildResult> R = runChild(C);
+  C.Phase = "profile";
+  C.DeviceLock = O.DeviceLock;
+  Expected<ChildResult> R = Runner.run(C);
   if (!R)
     return R.takeError();
   if (R->Interrupted)
@@ -314,6 +319,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
                                         const RewriteEngine &Engine,
                                         const std::string &Source,
                                         LLMRewriter *LLM) {
+  auto Started = std::chrono::steady_clock::now();
   OptimizeOptions &O = optimizeOptions();
   Expected<std::string> Build = buildCommand(O, Source);
   if (!Build) {
@@ -428,7 +434,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   VO.BuildTimeout = O.Timeout;
   VO.WorkDir = std::string(Work.Path);
   VO.DeviceLockFile = O.DeviceLock;
-  ProcessRunner Runner;
+  ProcessRunner Processes;
+  TimingRunner Runner(Processes);
   std::vector<KernelSignature> All;
   for (const std::vector<KernelSignature> &Ks : Signatures)
     All.insert(All.end(), Ks.begin(), Ks.end());
@@ -472,10 +479,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     Prof = std::move(*GivenProfile);
   } else if (Given.empty()) {
     errs() << "clang-autoprof: profiling with tree '" << O.Tree << "'\n";
-    Expected<DeviceLock> Lock = DeviceLock::acquire(O.DeviceLock);
-    if (!Lock)
-      return Fail(Lock.takeError());
-    Prof = profileKernels(Argv0, O, Source, Work.Path, VO.Seeds.front());
+    Prof =
+        profileKernels(Runner, Argv0, O, Source, Work.Path, VO.Seeds.front());
   }
   // The build holds the original until a candidate is built.
   if (!Prof)
@@ -803,6 +808,10 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     OS << "\n";
   }
   OS.flush();
+  Report.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Started)
+          .count();
+  Report.Timings = Runner.times();
   if (!O.Report.empty())
     if (Error E = writeOutput(O.Report, writeOptimizeReportJSON(Report)))
       return Fail(std::move(E));

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Verify/Verifier.h"
+#include "autoprof/Verify/PhaseTimes.h"
 
 #include "autoprof/Profile/Measurement.h"
 #include "autoprof/Profile/Profile.h"
@@ -51,7 +52,11 @@ public:
   llvm::Expected<ChildResult> run(const ChildOptions &O) override {
     ChildResult R;
     const std::string &Cmd = O.Argv.back();
+    // Builds take 2 s, runs 0.5 s, and every command waited 0.25 s.
+    R.WallSeconds = 0.5;
+    R.LockWaitSeconds = 0.25;
     if (llvm::StringRef(Cmd).starts_with("build")) {
+      R.WallSeconds = 2;
       std::string From = Cmd == "build"
                              ? Source
                              : llvm::StringRef(Cmd).rsplit(' ').second.str();
@@ -424,6 +429,25 @@ TEST_F(VerifierTest, ALaterLaunchIsCheckedFromPoisonedOutputs) {
   ASSERT_TRUE(static_cast<bool>(Crash));
   EXPECT_EQ(Crash->front().V, Verdict::Crashed);
   EXPECT_EQ(Fake.PoisonedRuns, Poisoned);
+}
+
+TEST_F(VerifierTest, CommandsAreTimedByPhase) {
+  O.PoisonSeed = 5;
+  TimingRunner Timed(Fake);
+  Verifier V(Timed, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+  auto Fast = V.verify("FAST\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Fast));
+  const PhaseTimes &T = Timed.times();
+  ASSERT_EQ(T.size(), 3u);
+  EXPECT_EQ(T.at("build").Count, 2u);
+  EXPECT_DOUBLE_EQ(T.at("build").Seconds, 4);
+  EXPECT_EQ(T.at("run").Count, 6u);
+  EXPECT_DOUBLE_EQ(T.at("run").Seconds, 3);
+  EXPECT_DOUBLE_EQ(T.at("run").LockWaitSeconds, 1.5);
+  EXPECT_EQ(T.at("poisoned-run").Count, 2u);
+  EXPECT_DOUBLE_EQ(T.at("poisoned-run").Seconds, 1);
 }
 
 TEST_F(VerifierTest, AnOriginalThatDiesOnPoisonSkipsTheCheck) {

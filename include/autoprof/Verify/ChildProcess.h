@@ -34,6 +34,8 @@ struct ChildResult {
   /// its own process group, which was then killed.
   bool Interrupted = false;
   double WallSeconds = 0;
+  /// Seconds spent waiting for ChildOptions::DeviceLock before the start.
+  double LockWaitSeconds = 0;
 };
 
 struct ChildOptions {
@@ -49,6 +51,12 @@ struct ChildOptions {
   /// an interruption of the tool kills everything it started (a shell and
   /// its commands), not just the child.
   bool NewProcessGroup = false;
+  /// What the run is for ("build", "run", "poisoned-run", "profile"), for
+  /// the report's timings.
+  std::string Phase;
+  /// A lock file the runner holds while the child runs (DeviceLock), so
+  /// that runs which time or profile kernels take turns; empty for none.
+  std::string DeviceLock;
 };
 
 /// Runs the program; fails only when it cannot be started.

@@ -16,6 +16,7 @@
 #define AUTOPROF_VERIFY_OPTIMIZEREPORT_H
 
 #include "autoprof/Verify/Judge.h"
+#include "autoprof/Verify/PhaseTimes.h"
 
 #include <map>
 #include <string>
@@ -67,6 +68,10 @@ struct OptimizeReport {
   /// Why no later launch was checked from poisoned outputs; empty when one
   /// was.
   std::string LaterLaunchUnchecked;
+  /// Wall seconds of the whole run.
+  double Seconds = 0;
+  /// The commands it ran, by phase.
+  PhaseTimes Timings;
 };
 
 /// Serialises \p R as JSON.

@@ -62,7 +62,8 @@ private:
   std::optional<llvm::sys::fs::FileLocker> Lock;
 };
 
-/// Runs commands as child processes (runChild).
+/// Runs commands as child processes (runChild), each holding the device
+/// lock its options name while it runs.
 class ProcessRunner : public CommandRunner {
 public:
   llvm::Expected<ChildResult> run(const ChildOptions &O) override;
