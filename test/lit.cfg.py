@@ -41,6 +41,11 @@ for var in ["CUDA_PATH", "CUDA_HOME", "AUTOPROF_LLM_API_KEY", "OPENAI_API_KEY",
 if os.path.exists(os.path.join(config.llvm_tools_dir, "clang-apply-replacements")):
     config.available_features.add("clang-apply-replacements")
 
+# A CMake build tree, which `cmake --install` needs (the packed tools of
+# utils/pack-tests.sh have none).
+if os.path.exists(os.path.join(config.autoprof_obj_root, "cmake_install.cmake")):
+    config.available_features.add("build-tree")
+
 if os.path.exists(os.path.join(config.cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")
 
