@@ -198,6 +198,7 @@ Expected<std::pair<double, bool>> LiveOutcomes::gain(const DatasetKernel &K,
   R.Kernel = K.Kernel;
   R.MangledName = K.MangledName;
   R.Leaf = "learn";
+  R.Stage = "metrics";
   for (const auto &[Name, V] : Seen)
     R.set(Name, V, "");
   Shown.Records.push_back(std::move(R));

@@ -11,6 +11,7 @@
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <unistd.h>
@@ -72,8 +73,11 @@ void writeRecord(Writer &W, const ProfileRecord &R) {
   W.StartObject();
   W.Key("kernel");
   W.String(R.Kernel.c_str());
-  W.Key("mangled_name");
-  W.String(R.MangledName.c_str());
+  // Optional fields that are unknown are left out.
+  if (!R.MangledName.empty()) {
+    W.Key("mangled_name");
+    W.String(R.MangledName.c_str());
+  }
   W.Key("launch");
   W.Uint(R.Launch);
   W.Key("run");
@@ -89,8 +93,10 @@ void writeRecord(Writer &W, const ProfileRecord &R) {
     writeNumber(W, *R.DurationNs);
   else
     W.Null();
-  W.Key("stage");
-  W.String(R.Stage.c_str());
+  if (!R.Stage.empty()) {
+    W.Key("stage");
+    W.String(R.Stage.c_str());
+  }
   W.Key("passes");
   W.Uint(R.Passes);
   W.Key("metrics");
@@ -130,6 +136,41 @@ void writeRecord(Writer &W, const ProfileRecord &R) {
   W.EndObject();
 }
 
+/// The stages a record names (docs/profile-format.md).
+bool knownStage(const std::string &S) {
+  return S == "stage1" || S == "leaf" || S == "stage1+leaf" || S == "metrics";
+}
+
+bool readRoute(Reader &Rd, const Value &V, const std::string &Path,
+               std::vector<ProfileRouteStep> &Out) {
+  if (!V.IsArray())
+    return Rd.fail(Path, "expected an array");
+  for (unsigned I = 0; I < V.Size(); ++I) {
+    const Value &S = V[I];
+    std::string SPath = Path + "[" + std::to_string(I) + "]";
+    if (!S.IsObject())
+      return Rd.fail(SPath, "expected an object");
+    ProfileRouteStep Step;
+    if (!Rd.string(S, "node", SPath, Step.Node, true) ||
+        !Rd.string(S, "branch", SPath, Step.Branch, true))
+      return false;
+    if (Step.Node.empty())
+      return Rd.fail(SPath + ".node", "expected a non-empty string");
+    if (Step.Branch != "then" && Step.Branch != "else" &&
+        Step.Branch != "pending")
+      return Rd.fail(SPath + ".branch",
+                     "expected \"then\", \"else\" or \"pending\"");
+    auto SV = S.FindMember("value");
+    if (SV != S.MemberEnd() && !SV->value.IsNull()) {
+      if (!SV->value.IsNumber())
+        return Rd.fail(SPath + ".value", "expected a number or null");
+      Step.Value = SV->value.GetDouble();
+    }
+    Out.push_back(Step);
+  }
+  return true;
+}
+
 bool readRecord(Reader &Rd, const Value &V, const std::string &Path,
                 ProfileRecord &R) {
   if (!V.IsObject())
@@ -145,10 +186,30 @@ bool readRecord(Reader &Rd, const Value &V, const std::string &Path,
       !Rd.string(V, "leaf", Path, R.Leaf, false) ||
       !Rd.string(V, "focus", Path, R.Focus, false))
     return false;
+  unsigned Device = 0;
+  if (!Rd.uint(V, "device", Path, Device))
+    return false;
+  if (Device > static_cast<unsigned>(INT_MAX))
+    return Rd.fail(Path + ".device", "expected a CUDA device ordinal");
+  R.Device = static_cast<int>(Device);
+  if (R.Kernel.empty())
+    return Rd.fail(Path + ".kernel", "expected a non-empty string");
+  if (V.HasMember("mangled_name") && R.MangledName.empty())
+    return Rd.fail(Path + ".mangled_name", "expected a non-empty string");
+  if (R.Run != 1 && R.Run != 2)
+    return Rd.fail(Path + ".run", "expected 1 or 2");
+  for (const char *Key : {"grid", "block"})
+    for (unsigned D : Key[0] == 'g' ? R.Grid : R.Block)
+      if (D == 0)
+        return Rd.fail(Path + "." + Key, "expected [x, y, z], each at least 1");
+  if (V.HasMember("stage") && !knownStage(R.Stage))
+    return Rd.fail(Path + ".stage", "expected \"stage1\", \"leaf\", "
+                                    "\"stage1+leaf\" or \"metrics\"");
   auto D = V.FindMember("duration_ns");
   if (D != V.MemberEnd() && !D->value.IsNull()) {
-    if (!D->value.IsNumber())
-      return Rd.fail(Path + ".duration_ns", "expected a number or null");
+    if (!D->value.IsNumber() || D->value.GetDouble() < 0)
+      return Rd.fail(Path + ".duration_ns",
+                     "expected a non-negative number or null");
     R.DurationNs = D->value.GetDouble();
   }
   auto M = V.FindMember("metrics");
@@ -158,6 +219,8 @@ bool readRecord(Reader &Rd, const Value &V, const std::string &Path,
     return Rd.fail(Path + ".metrics", "expected an object");
   for (const auto &E : M->value.GetObject()) {
     std::string MPath = Path + ".metrics." + E.name.GetString();
+    if (E.name.GetStringLength() == 0)
+      return Rd.fail(MPath, "a metric needs a name");
     const Value &MV = E.value;
     auto Val = MV.IsObject() ? MV.FindMember("value") : MV.MemberEnd();
     if (!MV.IsObject() || Val == MV.MemberEnd() ||
@@ -170,24 +233,9 @@ bool readRecord(Reader &Rd, const Value &V, const std::string &Path,
     R.Metrics.push_back({E.name.GetString(), X});
   }
   auto Route = V.FindMember("route");
-  if (Route != V.MemberEnd()) {
-    if (!Route->value.IsArray())
-      return Rd.fail(Path + ".route", "expected an array");
-    for (unsigned I = 0; I < Route->value.Size(); ++I) {
-      const Value &S = Route->value[I];
-      std::string SPath = Path + ".route[" + std::to_string(I) + "]";
-      if (!S.IsObject())
-        return Rd.fail(SPath, "expected an object");
-      ProfileRouteStep Step;
-      if (!Rd.string(S, "node", SPath, Step.Node, true) ||
-          !Rd.string(S, "branch", SPath, Step.Branch, true))
-        return false;
-      auto SV = S.FindMember("value");
-      if (SV != S.MemberEnd() && SV->value.IsNumber())
-        Step.Value = SV->value.GetDouble();
-      R.Route.push_back(Step);
-    }
-  }
+  if (Route != V.MemberEnd() &&
+      !readRoute(Rd, Route->value, Path + ".route", R.Route))
+    return false;
   return true;
 }
 

@@ -99,6 +99,63 @@ TEST(ProfileTest, ErrorsNameThePlace) {
             "$.records[0].grid: expected [x, y, z]");
 }
 
+std::string recordError(const std::string &Fields) {
+  return parseError(R"({"version": 1, "records": [{"kernel": "k", )" + Fields +
+                    "}]}");
+}
+
+TEST(ProfileTest, TheDocumentedRulesAreEnforced) {
+  // Each rule of docs/profile-format.md, broken once.
+  EXPECT_EQ(parseError(R"({"version": 1, "records": [{"kernel": "",
+              "metrics": {}}]})"),
+            "$.records[0].kernel: expected a non-empty string");
+  EXPECT_EQ(recordError(R"("mangled_name": "", "metrics": {})"),
+            "$.records[0].mangled_name: expected a non-empty string");
+  EXPECT_EQ(recordError(R"("run": 3, "metrics": {})"),
+            "$.records[0].run: expected 1 or 2");
+  EXPECT_EQ(recordError(R"("run": 0, "metrics": {})"),
+            "$.records[0].run: expected 1 or 2");
+  EXPECT_EQ(recordError(R"("device": -1, "metrics": {})"),
+            "$.records[0].device: expected a non-negative integer");
+  EXPECT_EQ(recordError(R"("device": 4294967295, "metrics": {})"),
+            "$.records[0].device: expected a CUDA device ordinal");
+  EXPECT_EQ(recordError(R"("grid": [1, 0, 1], "metrics": {})"),
+            "$.records[0].grid: expected [x, y, z], each at least 1");
+  EXPECT_EQ(recordError(R"("block": [0, 1, 1], "metrics": {})"),
+            "$.records[0].block: expected [x, y, z], each at least 1");
+  EXPECT_EQ(recordError(R"("stage": "stage2", "metrics": {})"),
+            "$.records[0].stage: expected \"stage1\", \"leaf\", "
+            "\"stage1+leaf\" or \"metrics\"");
+  EXPECT_EQ(recordError(R"("duration_ns": -5, "metrics": {})"),
+            "$.records[0].duration_ns: expected a non-negative number or "
+            "null");
+  EXPECT_EQ(recordError(R"("metrics": {"": {"value": 1}})"),
+            "$.records[0].metrics.: a metric needs a name");
+  EXPECT_EQ(recordError(R"("metrics": {"m": {"value": 1, "unit": 2}})"),
+            "$.records[0].metrics.m.unit: expected a string");
+  EXPECT_EQ(recordError(R"("metrics": {}, "route": {})"),
+            "$.records[0].route: expected an array");
+  EXPECT_EQ(recordError(R"("metrics": {}, "route": [{"node": "",
+              "branch": "then"}])"),
+            "$.records[0].route[0].node: expected a non-empty string");
+  EXPECT_EQ(recordError(R"("metrics": {}, "route": [{"node": "n",
+              "branch": "maybe"}])"),
+            "$.records[0].route[0].branch: expected \"then\", \"else\" "
+            "or \"pending\"");
+  EXPECT_EQ(recordError(R"("metrics": {}, "route": [{"node": "n",
+              "branch": "then", "value": "high"}])"),
+            "$.records[0].route[0].value: expected a number or null");
+  // The values the tool writes are accepted.
+  Profile P;
+  std::string Error;
+  EXPECT_TRUE(parseProfileJSON(
+      R"({"version": 1, "records": [{"kernel": "k", "run": 2, "device": 0,
+          "stage": "stage1+leaf", "duration_ns": null, "metrics": {},
+          "route": [{"node": "n", "branch": "pending", "value": null}]}]})",
+      P, Error))
+      << Error;
+}
+
 TEST(ProfileTest, SetReplacesAValue) {
   ProfileRecord R;
   R.set("m", 1, "u");
