@@ -9,7 +9,7 @@
 # and first replays the inputs kept in fuzz/regressions/<target>/, inputs
 # that once crashed it. A crash stops the script with status 1; its input
 # is written to build-fuzz/artifacts/. Targets: tree, profile, dataset,
-# reply, cuda-command.
+# plan, reply, cuda-command.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
@@ -17,7 +17,7 @@ cuda=${CUDAToolkit_ROOT:-${CUDA_PATH:-/usr/local/cuda}}
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(tree profile dataset reply cuda-command)
+[ ${#targets[@]} -eq 0 ] && targets=(tree profile plan dataset reply cuda-command)
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -37,6 +37,7 @@ seeds() {
   dataset) echo "$root"/tree-models/metric-catalog.json \
     "$root"/test/learn/Inputs/*.jsonl \
     "$root"/tree-models/datasets/*.jsonl ;;
+  plan) echo "$root"/fuzz/seeds/plan/*.json ;;
   reply) echo "$root"/test/optimize/Inputs/llm/*.txt ;;
   cuda-command) echo "$root"/fuzz/seeds/cuda-command/*.txt ;;
   esac

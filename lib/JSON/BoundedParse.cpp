@@ -26,10 +26,53 @@ using namespace autoprof::json;
 
 namespace {
 
+/// Iterative (no recursion on nesting) and strict UTF-8. Not
+/// kParseFullPrecisionFlag: its slow path passes zero to __builtin_clz on
+/// inputs such as `0e00100` (undefined behaviour); numbers may read one
+/// unit in the last place off what was written.
 constexpr unsigned ParseFlags =
     rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
 
-/// Checks nesting and keys while the reader goes through the text.
+/// The length of the UTF-8 sequence starting at \p S (at most \p N bytes)
+/// and its code point, or 0 when it is not valid UTF-8.
+size_t decodeUTF8(const unsigned char *S, size_t N, uint32_t &CP) {
+  unsigned char C = S[0];
+  size_t Len = C < 0x80         ? 1
+               : (C >> 5) == 6  ? 2
+               : (C >> 4) == 14 ? 3
+               : (C >> 3) == 30 ? 4
+                                : 0;
+  if (!Len || Len > N)
+    return 0;
+  CP = Len == 1 ? C : C & (0x7f >> Len);
+  for (size_t I = 1; I < Len; ++I) {
+    if ((S[I] & 0xc0) != 0x80)
+      return 0;
+    CP = CP << 6 | (S[I] & 0x3f);
+  }
+  // Overlong forms, surrogates and values past Unicode.
+  static const uint32_t Least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (CP < Least[Len] || (CP >= 0xd800 && CP <= 0xdfff) || CP > 0x10ffff)
+    return 0;
+  return Len;
+}
+
+/// Whether \p Len bytes at \p S are UTF-8 with no NUL and no surrogate
+/// (which an escape such as `\udead` decodes to).
+bool cleanUTF8(const char *S, size_t Len) {
+  const auto *U = reinterpret_cast<const unsigned char *>(S);
+  for (size_t I = 0; I < Len;) {
+    uint32_t CP = 0;
+    size_t N = decodeUTF8(U + I, Len - I, CP);
+    if (!N || CP == 0)
+      return false;
+    I += N;
+  }
+  return true;
+}
+
+/// Checks nesting, keys and strings while the reader goes through the
+/// text.
 class LimitChecker
     : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, LimitChecker> {
 public:
@@ -43,7 +86,15 @@ public:
   bool StartArray() { return open(false); }
   bool EndObject(rapidjson::SizeType) { return close(); }
   bool EndArray(rapidjson::SizeType) { return close(); }
+  bool String(const char *Str, rapidjson::SizeType Len, bool) {
+    if (!clean(Str, Len))
+      return false;
+    done();
+    return true;
+  }
   bool Key(const char *Str, rapidjson::SizeType Len, bool) {
+    if (!clean(Str, Len))
+      return false;
     Frame &F = Stack.back();
     F.Key.assign(Str, Len);
     if (!F.Keys.insert(F.Key).second) {
@@ -64,6 +115,14 @@ private:
     std::unordered_set<std::string> Keys;
   };
 
+  /// A string once its escapes are decoded: the formats hold text.
+  bool clean(const char *Str, rapidjson::SizeType Len) {
+    if (cleanUTF8(Str, Len))
+      return true;
+    Error = path() + ": a string holds a NUL character or an escaped "
+                     "surrogate that is not part of a pair";
+    return false;
+  }
   bool open(bool Object) {
     if (Stack.size() >= L.MaxDepth) {
       Error = path() + ": nested deeper than " + std::to_string(L.MaxDepth) +
@@ -111,30 +170,6 @@ std::string position(const char *Text, size_t Size, size_t Offset) {
     }
   }
   return std::to_string(Line) + ":" + std::to_string(Col);
-}
-
-/// The length of the UTF-8 sequence starting at \p S (at most \p N bytes)
-/// and its code point, or 0 when it is not valid UTF-8.
-size_t decodeUTF8(const unsigned char *S, size_t N, uint32_t &CP) {
-  unsigned char C = S[0];
-  size_t Len = C < 0x80         ? 1
-               : (C >> 5) == 6  ? 2
-               : (C >> 4) == 14 ? 3
-               : (C >> 3) == 30 ? 4
-                                : 0;
-  if (!Len || Len > N)
-    return 0;
-  CP = Len == 1 ? C : C & (0x7f >> Len);
-  for (size_t I = 1; I < Len; ++I) {
-    if ((S[I] & 0xc0) != 0x80)
-      return 0;
-    CP = CP << 6 | (S[I] & 0x3f);
-  }
-  // Overlong forms, surrogates and values past Unicode.
-  static const uint32_t Least[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (CP < Least[Len] || (CP >= 0xd800 && CP <= 0xdfff) || CP > 0x10ffff)
-    return 0;
-  return Len;
 }
 
 } // namespace

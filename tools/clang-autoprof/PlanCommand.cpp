@@ -10,16 +10,13 @@
 #include "autoprof/Metrics/ProfilerHost.h"
 #include "autoprof/Metrics/TreeBudget.h"
 #include "autoprof/Profile/Profile.h"
+#include "autoprof/Tree/Plan.h"
 #include "autoprof/Tree/ProfilingTree.h"
 #include "autoprof/Tree/Routing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-
-#include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
 #include <cmath>
@@ -122,7 +119,6 @@ Expected<SampleTable> autoprof::tool::loadSamples(StringRef Path) {
   }
   return T;
 }
-
 
 namespace {
 
@@ -234,84 +230,31 @@ int autoprof::tool::runPlan(const char *Argv0) {
       Text += "  passes: " + std::to_string(P.Passes) + "\n";
     }
   } else {
-    rapidjson::StringBuffer B;
-    rapidjson::PrettyWriter<rapidjson::StringBuffer> W(B);
-    W.SetIndent(' ', 2);
-    W.StartObject();
-    W.Key("version");
-    W.Int(1);
-    W.Key("tree");
-    W.String(T.Name.c_str());
-    W.Key("tree_file");
-    W.String(TreePath->c_str());
-    W.Key("chip");
-    W.String(Chip.c_str());
-    W.Key("budget");
-    W.Uint(T.Budget);
-    W.Key("kernels");
-    W.StartArray();
+    Plan Out;
+    Out.Tree = T.Name;
+    Out.TreeFile = *TreePath;
+    Out.Chip = Chip;
+    Out.Budget = T.Budget;
     for (const KernelPlan &P : Plans) {
-      W.StartObject();
-      W.Key("name");
-      W.String(P.Kernel->Name.c_str());
-      W.Key("qualified_name");
-      W.String(P.Kernel->QualifiedName.c_str());
-      W.Key("mangled_name");
-      W.String(P.Kernel->MangledName.c_str());
-      W.Key("route");
-      W.StartArray();
+      PlanKernel K;
+      K.Name = P.Kernel->Name;
+      K.QualifiedName = P.Kernel->QualifiedName;
+      K.MangledName = P.Kernel->MangledName;
       for (const RouteStep &St : P.R.Steps) {
-        W.StartObject();
-        W.Key("node");
-        W.String(St.Node->Id.c_str());
-        W.Key(St.Node->Test.From == NodeTest::Source::Feature ? "feature"
-                                                              : "sample");
-        W.String(St.Node->Test.Key.c_str());
-        W.Key("op");
-        W.String(St.Node->Test.Op.c_str());
-        W.Key("threshold");
-        W.Double(St.Node->Test.Threshold);
-        W.Key("value");
-        if (St.Value)
-          W.Double(*St.Value);
-        else
-          W.Null();
-        W.Key("branch");
-        W.String(St.Branch.c_str());
-        W.EndObject();
+        const NodeTest &Te = St.Node->Test;
+        K.Route.push_back({St.Node->Id, Te.From == NodeTest::Source::Feature,
+                           Te.Key, Te.Op, Te.Threshold, St.Value, St.Branch});
       }
-      W.EndArray();
-      W.Key("leaf");
-      if (P.R.Leaf)
-        W.String(P.R.Leaf->Id.c_str());
-      else
-        W.Null();
-      W.Key("pending");
-      W.Bool(!P.R.Leaf);
-      W.Key(P.R.Leaf ? "metrics" : "samples_to_collect");
-      W.StartArray();
-      for (const std::string &M : P.Collect)
-        W.String(M.c_str());
-      W.EndArray();
-      W.Key("focus");
-      W.String(P.R.Leaf ? P.R.Leaf->Focus.c_str() : "");
-      W.Key("passes");
-      W.Uint(P.Passes);
-      W.Key("features");
-      W.StartObject();
-      for (const auto &[Name, V] : P.Kernel->Features.values()) {
-        W.Key(Name.c_str());
-        if (V)
-          W.Double(*V);
-        else
-          W.Null();
+      if (P.R.Leaf) {
+        K.Leaf = P.R.Leaf->Id;
+        K.Focus = P.R.Leaf->Focus;
       }
-      W.EndObject();
-      W.EndObject();
+      K.Collect = P.Collect;
+      K.Passes = P.Passes;
+      K.Features = P.Kernel->Features.values();
+      Out.Kernels.push_back(std::move(K));
     }
-    W.EndArray();
-    W.EndObject();
-    Text = std::string(B.GetString(), B.GetSize()) + "\n";
+    Text = writePlanJSON(Out);
   }
   if (Error E = writeOutput(O.Output, Text)) {
     reportError(toString(std::move(E)));

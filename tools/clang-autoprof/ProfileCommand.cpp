@@ -24,6 +24,7 @@
 #include "autoprof/Metrics/ProfilerHost.h"
 #include "autoprof/Metrics/TreeBudget.h"
 #include "autoprof/Profile/Profile.h"
+#include "autoprof/Tree/Plan.h"
 #include "autoprof/Tree/ProfilingTree.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -32,7 +33,6 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -130,59 +130,29 @@ Error readPlan(StringRef Path, StringRef ModelsDir, Request &R) {
   if (!Buf)
     return createStringError("cannot read '%s': %s", Path.str().c_str(),
                              Buf.getError().message().c_str());
-  rapidjson::Document Doc;
-  StringRef Text = (*Buf)->getBuffer();
-  auto Bad = [&](const std::string &Where, const std::string &What) {
-    return createStringError("%s: %s: %s", Path.str().c_str(), Where.c_str(),
-                             What.c_str());
-  };
-  std::string JSONError;
-  if (!json::parseBounded(Text.data(), Text.size(), Doc, JSONError))
-    return createStringError("%s: %s", Path.str().c_str(), JSONError.c_str());
-  if (!Doc.IsObject() || !Doc.HasMember("version") || !Doc["version"].IsInt() ||
-      Doc["version"].GetInt() != 1)
-    return Bad("$.version", "expected version 1 (a plan from 'plan "
-                            "--format=json')");
-  std::string Tree;
-  if (Doc.HasMember("tree_file") && Doc["tree_file"].IsString() &&
-      sys::fs::exists(Doc["tree_file"].GetString()))
-    Tree = Doc["tree_file"].GetString();
-  else if (Doc.HasMember("tree") && Doc["tree"].IsString())
-    Tree = Doc["tree"].GetString();
-  else
-    return Bad("$.tree", "missing");
+  Plan P;
+  std::string Why;
+  if (!parsePlanJSON((*Buf)->getBuffer().str(), P, Why))
+    return createStringError("%s: %s", Path.str().c_str(), Why.c_str());
+  // The tree's file where it still is, else its name.
+  std::string Tree =
+      !P.TreeFile.empty() && sys::fs::exists(P.TreeFile) ? P.TreeFile : P.Tree;
+  if (Tree.empty())
+    return createStringError("%s: $.tree: missing, and the tree_file '%s' "
+                             "does not exist",
+                             Path.str().c_str(),
+                             json::printableText(P.TreeFile).c_str());
   Expected<std::string> TreePath = findTree(Tree, ModelsDir);
   if (!TreePath)
     return TreePath.takeError();
   R.TreePath = *TreePath;
-  if (!Doc.HasMember("kernels") || !Doc["kernels"].IsArray())
-    return Bad("$.kernels", "missing or not an array");
-  const auto &Ks = Doc["kernels"];
-  for (rapidjson::SizeType I = 0; I < Ks.Size(); ++I) {
-    std::string Where = "$.kernels[" + std::to_string(I) + "]";
-    const auto &K = Ks[I];
-    if (!K.IsObject() || !K.HasMember("name") || !K["name"].IsString() ||
-        !K.HasMember("mangled_name") || !K["mangled_name"].IsString())
-      return Bad(Where, "expected name and mangled_name");
-    if (!K.HasMember("features") || !K["features"].IsObject())
-      return Bad(Where + ".features",
-                 "missing (a plan from 'plan --format=json' has them)");
+  for (PlanKernel &K : P.Kernels) {
     StaticKernel S;
-    S.Name = K["name"].GetString();
-    S.QualifiedName =
-        K.HasMember("qualified_name") && K["qualified_name"].IsString()
-            ? K["qualified_name"].GetString()
-            : S.Name;
-    S.MangledName = K["mangled_name"].GetString();
-    for (const auto &F : K["features"].GetObject()) {
-      if (F.value.IsNumber())
-        S.Features[F.name.GetString()] = F.value.GetDouble();
-      else if (F.value.IsNull())
-        S.Features[F.name.GetString()] = std::nullopt;
-      else
-        return Bad(Where + ".features." + F.name.GetString(),
-                   "expected a number or null");
-    }
+    S.Name = std::move(K.Name);
+    S.QualifiedName = std::move(K.QualifiedName);
+    S.MangledName = std::move(K.MangledName);
+    for (auto &[Name, V] : K.Features)
+      S.Features[Name] = V;
     R.Kernels.push_back(std::move(S));
   }
   return Error::success();

@@ -69,6 +69,24 @@ TEST(BoundedParseTest, SyntaxEncodingAndSize) {
   EXPECT_EQ(parseError("{\"a\": 12345}", Small), "larger than 8 bytes");
 }
 
+TEST(BoundedParseTest, EscapesDecodeToText) {
+  // A lone surrogate would decode to bytes that are not UTF-8, and a NUL
+  // would cut the string short wherever it is used as C text.
+  const char *Why = "a string holds a NUL character or an escaped surrogate "
+                    "that is not part of a pair";
+  EXPECT_EQ(parseError("{\"a\": [\"x\", \"\\udead\"]}"),
+            std::string("$.a[1]: ") + Why);
+  // A lone high surrogate is RapidJSON's own error.
+  EXPECT_EQ(parseError("{\"a\": \"\\ud83d\"}"),
+            "1:8: malformed JSON: The surrogate pair in string is invalid.");
+  EXPECT_EQ(parseError("{\"b\\u0000\": 1}"), std::string("$: ") + Why);
+  rapidjson::Document D;
+  std::string Error;
+  ASSERT_TRUE(parseBounded("[\"\\ud83d\\ude00\", \"\\u00e9\"]", D, Error))
+      << Error;
+  EXPECT_EQ(std::string(D[0].GetString()), "\xf0\x9f\x98\x80");
+}
+
 TEST(BoundedParseTest, KeysInMessagesArePrintable) {
   EXPECT_EQ(parseError("{\"\\u001b[2J\": 1, \"\\u001b[2J\": 2}"),
             "$: duplicate key '\\x1b[2J'");
