@@ -113,8 +113,9 @@ SourceOptions::SourceOptions()
                cl::sub(optimizeCommand()), cl::sub(checkCommand()),
                cl::cat(toolCategory())),
       Kernel("kernel",
-             cl::desc("Only kernels whose name or qualified name matches "
-                      "this regular expression"),
+             cl::desc("Only kernels whose name or qualified name (profile: "
+                      "name or mangled name) contains a match of this "
+                      "ECMAScript regular expression, e.g. '^tile_\\w+$'"),
              cl::value_desc("regex"), cl::sub(featuresCommand()),
              cl::sub(planCommand()), cl::sub(profileCommand()),
              cl::sub(optimizeCommand()), cl::sub(checkCommand()),

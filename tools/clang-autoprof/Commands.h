@@ -26,6 +26,8 @@
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -101,6 +103,10 @@ llvm::Error loadCheckedTree(llvm::StringRef Path, ProfilingTree &T);
 /// Sets \p Filter to the --kernel filter; reports an invalid regular
 /// expression and returns false.
 bool kernelFilter(KernelFilter &Filter);
+
+/// Compiles a --kernel pattern: ECMAScript syntax (std::regex), the one the
+/// injection library uses too; reports an invalid one and returns nullopt.
+std::optional<std::regex> compileKernelRegex(const std::string &Pattern);
 
 /// What runOnSources may change: texts that replace files on disk (by
 /// absolute path), and where Clang's diagnostics go (printed when null;

@@ -11,7 +11,6 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Regex.h"
 
 using namespace llvm;
 using namespace autoprof;
@@ -43,21 +42,29 @@ FeaturesOptions &featuresOptions() {
 
 } // namespace
 
+std::optional<std::regex>
+autoprof::tool::compileKernelRegex(const std::string &Pattern) {
+  try {
+    return std::regex(Pattern, std::regex::ECMAScript | std::regex::optimize);
+  } catch (const std::regex_error &E) {
+    reportError("invalid --kernel regular expression '" + Pattern +
+                "': " + E.what());
+    return std::nullopt;
+  }
+}
+
 bool autoprof::tool::kernelFilter(KernelFilter &Filter) {
   SourceOptions &S = sourceOptions();
-  std::optional<Regex> KernelRegex;
+  std::shared_ptr<std::regex> Pattern;
   if (S.Kernel.getNumOccurrences()) {
-    std::string Err;
-    KernelRegex.emplace(S.Kernel);
-    if (!KernelRegex->isValid(Err)) {
-      reportError("invalid --kernel regular expression '" + S.Kernel +
-                  "': " + Err);
+    std::optional<std::regex> R = compileKernelRegex(S.Kernel);
+    if (!R)
       return false;
-    }
+    Pattern = std::make_shared<std::regex>(std::move(*R));
   }
-  auto Shared = std::make_shared<std::optional<Regex>>(std::move(KernelRegex));
-  Filter = [Shared](const std::string &Name, const std::string &Qualified) {
-    return !*Shared || (*Shared)->match(Name) || (*Shared)->match(Qualified);
+  Filter = [Pattern](const std::string &Name, const std::string &Qualified) {
+    return !Pattern || std::regex_search(Name, *Pattern) ||
+           std::regex_search(Qualified, *Pattern);
   };
   return true;
 }

@@ -30,7 +30,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <rapidjson/stringbuffer.h>
@@ -391,21 +390,9 @@ int autoprof::tool::runProfile(const char *Argv0) {
     return 1;
   }
   const std::string &KernelRe = sourceOptions().Kernel;
-  if (!KernelRe.empty()) {
-    std::string Err;
-    if (!Regex(KernelRe).isValid(Err)) {
-      reportError("invalid --kernel regular expression '" + KernelRe +
-                  "': " + Err);
-      return 1;
-    }
-    try {
-      std::regex Check(KernelRe, std::regex::ECMAScript);
-    } catch (const std::regex_error &E) {
-      reportError("invalid --kernel regular expression '" + KernelRe +
-                  "': " + E.what());
-      return 1;
-    }
-  }
+  // The injection library compiles it again with the same syntax.
+  if (!KernelRe.empty() && !compileKernelRegex(KernelRe))
+    return 1;
 
   std::string CatalogPath = catalogPath(Argv0, O.Catalog);
   Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
