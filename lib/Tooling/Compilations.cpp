@@ -14,6 +14,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <set>
+
 using namespace autoprof;
 using namespace clang::tooling;
 
@@ -236,4 +238,30 @@ llvm::Error Compilations::checkHasCommand(llvm::StringRef Source) const {
     return llvm::Error::success();
   return llvm::createStringError("no compile command for '%s' in %s",
                                  Source.str().c_str(), Origin.c_str());
+}
+
+std::vector<std::string> Compilations::cudaSources() const {
+  std::set<std::string> Files;
+  if (!Explicit)
+    return {};
+  for (const CompileCommand &C : Explicit->getAllCompileCommands()) {
+    bool Cuda =
+        llvm::sys::path::extension(C.Filename).equals_insensitive(".cu");
+    for (size_t I = 0; I < C.CommandLine.size() && !Cuda; ++I) {
+      llvm::StringRef A = C.CommandLine[I];
+      Cuda = A == "-xcuda" || A == "--language=cuda" ||
+             ((A == "-x" || A == "--language") &&
+              I + 1 < C.CommandLine.size() && C.CommandLine[I + 1] == "cuda");
+    }
+    if (!Cuda)
+      continue;
+    llvm::SmallString<256> Path(C.Filename);
+    if (!llvm::sys::path::is_absolute(Path)) {
+      Path = C.Directory;
+      llvm::sys::path::append(Path, C.Filename);
+    }
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    Files.insert(std::string(Path));
+  }
+  return std::vector<std::string>(Files.begin(), Files.end());
 }

@@ -99,6 +99,12 @@ struct CheckOptions {
       cl::desc("Take turns with other processes holding this lock file for "
                "the timed runs"),
       cl::value_desc("file"), cl::sub(checkCommand())};
+  cl::opt<bool> ListChecks{
+      "list-checks",
+      cl::desc("List the enabled checks (for the first source, else the "
+               "current directory: .clang-autoprof and --checks) and exit; "
+               "--checks='*' lists them all"),
+      cl::sub(checkCommand())};
   cl::opt<bool> Verbose{
       "verbose",
       cl::desc("Say what the performance gate times, and print every "
@@ -138,7 +144,7 @@ Expected<GlobList> parseGlobs(StringRef Text, StringRef Origin) {
 
 /// The checks and promoted warnings for \p Source: the default, then the
 /// configuration file's keys, then the command line's.
-Expected<CheckSelection> selectionFor(StringRef Source) {
+Expected<CheckSelection> selectionFor(StringRef Source, StringRef Name = "") {
   CheckOptions &O = checkOptions();
   Expected<CheckConfig> Config = findCheckConfig(Source);
   if (!Config)
@@ -169,10 +175,33 @@ Expected<CheckSelection> selectionFor(StringRef Source) {
     if (Enabled.contains(C->name()))
       S.Checks.push_back(C);
   if (S.Checks.empty())
-    return createStringError("no check is enabled for '%s'",
-                             Source.str().c_str());
+    return createStringError("no check is enabled for %s",
+                             Name.empty() ? ("'" + Source + "'").str().c_str()
+                                          : Name.str().c_str());
   S.WarningsAsErrors = cantFail(GlobList::parse(Promoted));
   return S;
+}
+
+/// `--list-checks`: the checks enabled for the first source, or for a file
+/// in the current directory, one per line as clang-tidy lists them.
+int listChecks() {
+  SourceOptions &S = sourceOptions();
+  std::string Where =
+      S.Sources.empty() ? absolute(CheckConfigFileName) : S.Sources.front();
+  Expected<CheckSelection> Sel =
+      selectionFor(Where, S.Sources.empty() ? "the current directory" : "");
+  if (!Sel) {
+    reportError(toString(Sel.takeError()));
+    return 2;
+  }
+  std::string Text = "Enabled checks:\n";
+  for (const Check *C : Sel->Checks)
+    Text += "    " + C->name().str() + "\n";
+  if (Error E = writeOutput(checkOptions().Output, Text + "\n")) {
+    reportError(toString(std::move(E)));
+    return 2;
+  }
+  return 0;
 }
 
 /// Whether the performance gate runs: --perf-record or --perf-baseline.
@@ -384,8 +413,13 @@ int runPerfGate(
 
 int autoprof::tool::runCheck(const char *Argv0) {
   CheckOptions &O = checkOptions();
-  SourceOptions &S = sourceOptions();
-  std::vector<std::string> Inputs(S.Sources.begin(), S.Sources.end());
+  if (O.ListChecks)
+    return listChecks();
+  std::optional<std::vector<std::string>> Found =
+      sourcesToRun(/*FromDatabase=*/true);
+  if (!Found)
+    return 2;
+  std::vector<std::string> Inputs = std::move(*Found);
 
   // Options first: bad globs are errors even without a configuration file.
   if (O.Checks.getNumOccurrences())

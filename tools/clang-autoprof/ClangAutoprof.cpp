@@ -87,7 +87,7 @@ SourceOptions::SourceOptions()
                 cl::sub(planCommand()), cl::sub(profileCommand()),
                 cl::sub(optimizeCommand()), cl::sub(checkCommand()),
                 cl::cat(toolCategory())),
-      Sources(cl::Positional, cl::desc("<source>..."), cl::OneOrMore,
+      Sources(cl::Positional, cl::desc("<source>..."), cl::ZeroOrMore,
               cl::sub(featuresCommand()), cl::sub(planCommand()),
               cl::sub(optimizeCommand()), cl::sub(checkCommand()),
               cl::cat(toolCategory())),

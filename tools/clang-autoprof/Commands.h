@@ -83,6 +83,11 @@ llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Text);
 /// Extracts the features of \p Sources (the positional sources when
 /// empty) with the shared source options; \p FixedArgs are the compiler
 /// arguments given after `--`. Returns 0, 1 (some sources failed) or 2.
+/// The sources a subcommand runs over: those on the command line, else,
+/// when \p FromDatabase and `-p` is given, every CUDA file its database
+/// lists. Reports why there are none and returns nullopt.
+std::optional<std::vector<std::string>> sourcesToRun(bool FromDatabase);
+
 int extractSources(
     FeatureReport &Report, const std::vector<std::string> *Sources = nullptr,
     const std::optional<std::vector<std::string>> *FixedArgs = nullptr);

@@ -159,11 +159,45 @@ int autoprof::tool::runOnSources(
   return Status;
 }
 
+std::optional<std::vector<std::string>>
+autoprof::tool::sourcesToRun(bool FromDatabase) {
+  SourceOptions &S = sourceOptions();
+  if (!S.Sources.empty())
+    return std::vector<std::string>(S.Sources.begin(), S.Sources.end());
+  if (!FromDatabase || S.BuildPath.empty()) {
+    reportError(FromDatabase ? "no source given: name the sources, or give "
+                               "-p <build-dir> to run over every CUDA file "
+                               "of its compilation database"
+                             : "no source given");
+    return std::nullopt;
+  }
+  CompilationOptions CO;
+  CO.BuildPath = S.BuildPath;
+  Expected<Compilations> DB = Compilations::load(CO, "");
+  if (!DB) {
+    reportError(toString(DB.takeError()));
+    return std::nullopt;
+  }
+  std::vector<std::string> Files = DB->cudaSources();
+  if (Files.empty()) {
+    reportError("the compilation database '" + DB->origin() +
+                "' lists no CUDA file");
+    return std::nullopt;
+  }
+  return Files;
+}
+
 int autoprof::tool::extractSources(
     FeatureReport &Report, const std::vector<std::string> *SourceList,
     const std::optional<std::vector<std::string>> *FixedArgs) {
-  SourceOptions &S = sourceOptions();
-  std::vector<std::string> Given(S.Sources.begin(), S.Sources.end());
+  std::vector<std::string> Given;
+  if (!SourceList) {
+    std::optional<std::vector<std::string>> Found =
+        sourcesToRun(/*FromDatabase=*/true);
+    if (!Found)
+      return 2;
+    Given = std::move(*Found);
+  }
   const std::vector<std::string> &Inputs = SourceList ? *SourceList : Given;
   KernelFilter Filter;
   if (!kernelFilter(Filter))

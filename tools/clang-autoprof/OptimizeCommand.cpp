@@ -82,6 +82,8 @@ std::string joined(const std::vector<std::string> &V) {
 int autoprof::tool::runOptimize(const char *Argv0) {
   OptimizeOptions &O = optimizeOptions();
   SourceOptions &S = sourceOptions();
+  if (!sourcesToRun(/*FromDatabase=*/false))
+    return 1;
   int Outputs = O.Diff + !O.ExportFixes.empty() + !O.Output.empty() + O.InPlace;
   if (Outputs > 1) {
     reportError("--diff, --export-fixes, -o and --in-place exclude each other");

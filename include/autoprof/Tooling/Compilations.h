@@ -60,6 +60,11 @@ public:
   /// Describes where the commands come from, for messages.
   const std::string &origin() const { return Origin; }
 
+  /// The CUDA sources the explicit `-p` database lists (a `.cu` file, or a
+  /// command with `-x cuda`), absolute, sorted and each once, as
+  /// run-clang-tidy takes every file of a database; empty without `-p`.
+  std::vector<std::string> cudaSources() const;
+
 private:
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
   clang::tooling::CompilationDatabase *Explicit = nullptr;
