@@ -20,6 +20,7 @@ config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%src_root", config.autoprof_src_root))
 config.substitutions.append(("%obj_root", config.autoprof_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%ctest", os.path.join(os.path.dirname(config.cmake_command), "ctest")))
 config.substitutions.append(
     ("%inject_lib", os.path.join(os.path.dirname(config.autoprof_tools_dir),
                                  "lib", "libautoprof-inject.so")))
