@@ -85,15 +85,18 @@ static cl::OptionCategory &toolCategory() {
 }
 
 SourceOptions::SourceOptions()
-    : BuildPath("p", cl::desc("Build directory holding compile_commands.json"),
+    : BuildPath("p",
+                cl::desc("Build directory holding compile_commands.json; "
+                         "with no source, features, plan and check run over "
+                         "every CUDA file it lists"),
                 cl::value_desc("build-dir"), cl::sub(featuresCommand()),
                 cl::sub(planCommand()), cl::sub(profileCommand()),
                 cl::sub(optimizeCommand()), cl::sub(checkCommand()),
                 cl::cat(toolCategory())),
-      Sources(cl::Positional, cl::desc("<source>..."), cl::ZeroOrMore,
-              cl::sub(featuresCommand()), cl::sub(planCommand()),
-              cl::sub(optimizeCommand()), cl::sub(checkCommand()),
-              cl::cat(toolCategory())),
+      Sources(cl::Positional, cl::desc("<source>... [-- <compiler args>]"),
+              cl::ZeroOrMore, cl::sub(featuresCommand()),
+              cl::sub(planCommand()), cl::sub(optimizeCommand()),
+              cl::sub(checkCommand()), cl::cat(toolCategory())),
       ExtraArgs("extra-arg",
                 cl::desc("Additional argument to append to the compiler "
                          "command line"),
