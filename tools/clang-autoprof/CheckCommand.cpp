@@ -204,6 +204,25 @@ int listChecks() {
   return 0;
 }
 
+/// The base of the SARIF rules' helpUri: AUTOPROF_DOCS_URL when the build
+/// set one, else the documentation installed beside the tool
+/// (`<prefix>/share/doc/clang-autoprof`, wherever the prefix was moved),
+/// else, for a tool run from its build tree, the source's docs/.
+std::string docsURL(const char *Argv0) {
+  if (StringRef(AUTOPROF_DOCS_URL).size())
+    return AUTOPROF_DOCS_URL;
+  static int Anchor;
+  SmallString<256> Dir(sys::fs::getMainExecutable(Argv0, &Anchor));
+  sys::path::remove_filename(Dir); // bin
+  sys::path::remove_filename(Dir); // the prefix
+  sys::path::append(Dir, "share", "doc", "clang-autoprof");
+  if (!sys::fs::is_directory(Dir) &&
+      sys::fs::is_directory(AUTOPROF_SOURCE_DOCS_DIR))
+    Dir = AUTOPROF_SOURCE_DOCS_DIR;
+  sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  return "file://" + std::string(Dir);
+}
+
 /// Whether the performance gate runs: --perf-record or --perf-baseline.
 bool perfGate() {
   CheckOptions &O = checkOptions();
@@ -520,7 +539,7 @@ int autoprof::tool::runCheck(const char *Argv0) {
   std::string Report;
   if (O.Format == CheckFormat::Sarif) {
     Report = formatFindingsSarif(Findings, CheckRegistry::all(), Text,
-                                 AUTOPROF_VERSION, AUTOPROF_DOCS_URL);
+                                 AUTOPROF_VERSION, docsURL(Argv0));
   } else {
     Report = formatFindingsText(Findings, Text, [&](StringRef File) {
       auto It = Shown.find(File.str());

@@ -13,6 +13,15 @@ llvm::StringRef AtomicSameAddressCheck::summary() const {
          "a loop";
 }
 
+llvm::StringRef AtomicSameAddressCheck::help() const {
+  return "Every thread of the grid updates the same address, so the updates "
+         "are serialised in the memory system. Combine the values inside a "
+         "warp first (__shfl_down_sync) or a block (a __shared__ "
+         "accumulator), and issue one atomic per warp or block; for a "
+         "histogram, keep a private copy per block in shared memory and "
+         "merge it at the end.";
+}
+
 void AtomicSameAddressCheck::check(const KernelContext &K,
                                    FindingSink &Out) const {
   for (const MemoryAccess &A : K.Facts.Atomics) {

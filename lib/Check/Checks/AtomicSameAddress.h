@@ -25,6 +25,7 @@ public:
     return "autoprof-atomic-same-address";
   }
   llvm::StringRef summary() const override;
+  llvm::StringRef help() const override;
   void check(const KernelContext &K, FindingSink &Out) const override;
 };
 

@@ -46,6 +46,15 @@ llvm::StringRef DivergentSyncthreadsCheck::summary() const {
          "after a return that only some threads take";
 }
 
+llvm::StringRef DivergentSyncthreadsCheck::help() const {
+  return "__syncthreads() must be reached by every thread of the block or by "
+         "none; under a condition that differs between threads, the block "
+         "may hang or read stale shared memory. Move the barrier out of the "
+         "condition (compute the condition into a variable and keep the "
+         "barrier unconditional), or make the condition uniform across the "
+         "block.";
+}
+
 void DivergentSyncthreadsCheck::check(const KernelContext &K,
                                       FindingSink &Out) const {
   const Stmt *Body = K.Kernel.getBody();

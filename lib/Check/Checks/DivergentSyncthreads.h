@@ -26,6 +26,7 @@ public:
     return "autoprof-divergent-syncthreads";
   }
   llvm::StringRef summary() const override;
+  llvm::StringRef help() const override;
   Severity severity() const override { return Severity::Error; }
   void check(const KernelContext &K, FindingSink &Out) const override;
 };

@@ -143,6 +143,15 @@ llvm::StringRef DoublePrecisionCheck::summary() const {
   return "double-precision literal or math function in float arithmetic";
 }
 
+llvm::StringRef DoublePrecisionCheck::help() const {
+  return "A double literal or a double math function turns float arithmetic "
+         "into double, which runs many times slower on most GPUs. Write "
+         "float literals with an f suffix (0.5f) and call the float "
+         "functions (sqrtf, expf, powf); the fix does both. Keep double "
+         "where the precision is needed, and silence the line with // "
+         "NOLINT(autoprof-double-precision).";
+}
+
 void DoublePrecisionCheck::check(const KernelContext &K,
                                  FindingSink &Out) const {
   if (!K.Kernel.getBody())

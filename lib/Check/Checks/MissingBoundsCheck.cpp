@@ -188,6 +188,13 @@ llvm::StringRef MissingBoundsCheckCheck::summary() const {
          "launched with a rounded-up grid";
 }
 
+llvm::StringRef MissingBoundsCheckCheck::help() const {
+  return "The launch rounds the grid up, so the threads of the last block "
+         "index past the end of the array. Guard the access with the array's "
+         "length (if (i < n) ...), or return early for threads past it; pass "
+         "the length to the kernel when it does not have it.";
+}
+
 void MissingBoundsCheckCheck::check(const KernelContext &K,
                                     FindingSink &Out) const {
   const Stmt *Body = K.Kernel.getBody();

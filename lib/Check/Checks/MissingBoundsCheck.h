@@ -27,6 +27,7 @@ public:
     return "autoprof-missing-bounds-check";
   }
   llvm::StringRef summary() const override;
+  llvm::StringRef help() const override;
   void check(const KernelContext &K, FindingSink &Out) const override;
 };
 

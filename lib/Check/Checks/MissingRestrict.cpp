@@ -18,6 +18,15 @@ llvm::StringRef MissingRestrictCheck::summary() const {
   return "read-only pointer parameter without 'const __restrict__'";
 }
 
+llvm::StringRef MissingRestrictCheck::help() const {
+  return "A pointer the kernel only reads through, declared const T "
+         "*__restrict__, lets the compiler keep its loads in registers "
+         "across stores and use the read-only data path. Apply the fix only "
+         "when no launch passes memory that another pointer argument of the "
+         "kernel also reaches: __restrict__ is a promise the compiler does "
+         "not check.";
+}
+
 void MissingRestrictCheck::check(const KernelContext &K,
                                  FindingSink &Out) const {
   for (const ParmVarDecl *P : readOnlyPointerParams(K.Ctx, K.Kernel)) {

@@ -23,6 +23,7 @@ class MissingRestrictCheck : public Check {
 public:
   llvm::StringRef name() const override { return "autoprof-missing-restrict"; }
   llvm::StringRef summary() const override;
+  llvm::StringRef help() const override;
   void check(const KernelContext &K, FindingSink &Out) const override;
 };
 

@@ -68,6 +68,14 @@ llvm::StringRef NonconstDivmodCheck::summary() const {
   return "integer division or modulo by a non-constant inside a loop";
 }
 
+llvm::StringRef NonconstDivmodCheck::help() const {
+  return "Integer division and modulo by a value known only at run time take "
+         "tens of instructions. Use a power of two and shifts or masks where "
+         "the size allows, pass the divisor as a template parameter or a "
+         "constant, or compute the quotient once outside the loop and step "
+         "the indices incrementally.";
+}
+
 void NonconstDivmodCheck::check(const KernelContext &K,
                                 FindingSink &Out) const {
   if (!K.Kernel.getBody())

@@ -22,6 +22,7 @@ class NonconstDivmodCheck : public Check {
 public:
   llvm::StringRef name() const override { return "autoprof-nonconst-divmod"; }
   llvm::StringRef summary() const override;
+  llvm::StringRef help() const override;
   void check(const KernelContext &K, FindingSink &Out) const override;
 };
 

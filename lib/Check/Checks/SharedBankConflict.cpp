@@ -21,6 +21,14 @@ llvm::StringRef SharedBankConflictCheck::summary() const {
          "multiple of 32 4-byte elements";
 }
 
+llvm::StringRef SharedBankConflictCheck::help() const {
+  return "Threads of a warp reading a column of a __shared__ array whose "
+         "rows are a multiple of 32 words hit the same bank, and the "
+         "accesses are serialised. Pad the inner dimension by one element "
+         "(tile[32][33]), as the fix does, or swap the indices so that "
+         "consecutive threads read consecutive words.";
+}
+
 void SharedBankConflictCheck::check(const KernelContext &K,
                                     FindingSink &Out) const {
   ASTContext &Ctx = K.Ctx;

@@ -26,6 +26,7 @@ public:
     return "autoprof-shared-bank-conflict";
   }
   llvm::StringRef summary() const override;
+  llvm::StringRef help() const override;
   void check(const KernelContext &K, FindingSink &Out) const override;
 };
 

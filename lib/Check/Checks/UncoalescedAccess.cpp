@@ -41,6 +41,14 @@ llvm::StringRef UncoalescedAccessCheck::summary() const {
   return "strided or uncoalesced global memory access in a loop";
 }
 
+llvm::StringRef UncoalescedAccessCheck::help() const {
+  return "Consecutive threads of a warp access elements that are far apart, "
+         "so each warp access takes up to 32 memory transactions instead of "
+         "one to four. Give a row to a warp or a block and let its threads "
+         "stride over the columns, store the data transposed, or stage a "
+         "tile through shared memory and read it from there.";
+}
+
 void UncoalescedAccessCheck::check(const KernelContext &K,
                                    FindingSink &Out) const {
   for (const MemoryAccess &A : K.Facts.Accesses) {

@@ -24,6 +24,7 @@ public:
     return "autoprof-uncoalesced-access";
   }
   llvm::StringRef summary() const override;
+  llvm::StringRef help() const override;
   void check(const KernelContext &K, FindingSink &Out) const override;
 };
 

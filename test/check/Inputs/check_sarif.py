@@ -31,6 +31,8 @@ def main():
     for r in rules:
         if not r["shortDescription"]["text"]:
             fail("rule %s has no shortDescription" % r["id"])
+        if len(r.get("help", {}).get("text", "")) < 80:
+            fail("rule %s has no help text" % r["id"])
         if not r["helpUri"].endswith("/checks/%s.md" % r["id"]):
             fail("rule %s helpUri %s" % (r["id"], r["helpUri"]))
         if not os.path.exists(os.path.join(checks_dir, r["id"] + ".md")):
