@@ -18,6 +18,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["clang-autoprof"], [config.autoprof_tools_dir])
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%src_root", config.autoprof_src_root))
+config.substitutions.append(("%autoprof_bin", config.autoprof_tools_dir))
 config.substitutions.append(("%obj_root", config.autoprof_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%ctest", os.path.join(os.path.dirname(config.cmake_command), "ctest")))
@@ -46,6 +47,11 @@ if os.path.exists(os.path.join(config.llvm_tools_dir, "clang-apply-replacements"
 # utils/pack-tests.sh have none).
 if os.path.exists(os.path.join(config.autoprof_obj_root, "cmake_install.cmake")):
     config.available_features.add("build-tree")
+
+# pre-commit, and this checkout as a git repository its try-repo can use.
+if shutil.which("pre-commit") and shutil.which("git") and os.path.exists(
+        os.path.join(config.autoprof_src_root, ".git")):
+    config.available_features.add("pre-commit")
 
 if os.path.exists(os.path.join(config.cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")

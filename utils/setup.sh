@@ -18,7 +18,7 @@ fi
 packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools
   rapidjson-dev libcurl4-openssl-dev libzstd-dev zlib1g-dev
   cmake ninja-build g++ python3 googletest libgtest-dev patch libclang-rt-22-dev
-  clang-tools-22)
+  clang-tools-22 pre-commit git)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
