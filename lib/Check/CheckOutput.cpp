@@ -6,7 +6,13 @@
 
 #include "autoprof/Check/CheckOutput.h"
 
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <rapidjson/prettywriter.h>
@@ -30,32 +36,72 @@ std::pair<unsigned, unsigned> autoprof::lineAndColumn(llvm::StringRef Text,
 
 std::string autoprof::formatFindingsText(
     llvm::ArrayRef<Finding> Findings, const FileTextLookup &Text,
-    const std::function<std::string(llvm::StringRef)> &Shown) {
+    const std::function<std::string(llvm::StringRef)> &Shown, bool Color) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
+  clang::DiagnosticOptions Opts;
+  Opts.ShowColors = Color;
+  OS.enable_colors(Color);
+  clang::TextDiagnosticPrinter Printer(OS, Opts);
+  clang::DiagnosticsEngine Diags(clang::DiagnosticIDs::create(), Opts, &Printer,
+                                 /*ShouldOwnClient=*/false);
+  clang::FileManager Files{clang::FileSystemOptions()};
+  clang::SourceManager SM(Diags, Files);
+  Diags.setSourceManager(&SM);
+  clang::LangOptions Lang;
+  Printer.BeginSourceFile(Lang, /*PP=*/nullptr);
+  // Each file once, as a buffer named by the path to print.
+  std::map<std::string, clang::FileID> IDs;
+  auto FileOf = [&](llvm::StringRef Path) -> std::optional<clang::FileID> {
+    auto It = IDs.find(Path.str());
+    if (It != IDs.end())
+      return It->second;
+    llvm::StringRef T = Text(Path);
+    if (T.empty())
+      return std::nullopt;
+    clang::FileID ID =
+        SM.createFileID(llvm::MemoryBuffer::getMemBufferCopy(T, Shown(Path)));
+    IDs.emplace(Path.str(), ID);
+    return ID;
+  };
   for (const Finding &F : Findings) {
-    OS << Shown(F.File) << ":" << F.Line << ":" << F.Column << ": "
-       << severityName(F.Level) << ": " << F.Message << " [" << F.Check
-       << (F.Promoted ? ",-warnings-as-errors" : "") << "]\n";
-    llvm::StringRef T = Text(F.File);
-    if (T.empty() || F.Offset > T.size())
+    std::string Message = F.Message + " [" + F.Check +
+                          (F.Promoted ? ",-warnings-as-errors" : "") + "]";
+    std::optional<clang::FileID> ID = FileOf(F.File);
+    if (!ID || F.Offset > Text(F.File).size()) {
+      // No text to show: the location line alone.
+      OS << Shown(F.File) << ":" << F.Line << ":" << F.Column << ": "
+         << severityName(F.Level) << ": " << Message << "\n";
       continue;
-    size_t Begin = T.rfind('\n', F.Offset);
-    Begin = Begin == llvm::StringRef::npos ? 0 : Begin + 1;
-    if (F.Offset < Begin)
-      Begin = F.Offset;
-    size_t End = T.find('\n', F.Offset);
-    llvm::StringRef Line = T.slice(Begin, End).rtrim("\r");
-    std::string Number = std::to_string(F.Line);
-    std::string Pad(std::max<size_t>(Number.size(), 4) + 1, ' ');
-    OS << llvm::left_justify("", Pad.size() - Number.size()) << Number << " | "
-       << Line << "\n"
-       << Pad << " | ";
-    // Keep tabs so that the caret lines up in a terminal.
-    for (size_t I = Begin; I < F.Offset && I - Begin < Line.size(); ++I)
-      OS << (T[I] == '\t' ? '\t' : ' ');
-    OS << "^\n";
+    }
+    clang::SourceLocation Start = SM.getLocForStartOfFile(*ID);
+    unsigned DiagID = Diags.getCustomDiagID(
+        F.Level == Severity::Error ? clang::DiagnosticsEngine::Error
+                                   : clang::DiagnosticsEngine::Warning,
+        "%0");
+    clang::DiagnosticBuilder B =
+        Diags.Report(Start.getLocWithOffset(F.Offset), DiagID);
+    B << Message;
+    size_t Size = Text(F.File).size();
+    // Fix-its on the finding's line, under its caret; a fix elsewhere (a
+    // declaration to pad) would pull the lines between into the snippet.
+    llvm::StringRef T = Text(F.File);
+    size_t LineBegin =
+        F.Offset ? T.rfind('\n', F.Offset - 1) : llvm::StringRef::npos;
+    LineBegin = LineBegin == llvm::StringRef::npos ? 0 : LineBegin + 1;
+    size_t LineEnd = std::min(T.find('\n', F.Offset), Size);
+    for (const clang::tooling::Replacement &R : F.Fix) {
+      if (R.getFilePath() != F.File || R.getOffset() < LineBegin ||
+          R.getOffset() + R.getLength() > LineEnd)
+        continue;
+      clang::SourceLocation RB = Start.getLocWithOffset(R.getOffset());
+      B << clang::FixItHint::CreateReplacement(
+          clang::CharSourceRange::getCharRange(
+              RB, RB.getLocWithOffset(R.getLength())),
+          R.getReplacementText());
+    }
   }
+  Printer.EndSourceFile();
   OS.flush();
   return Out;
 }

@@ -99,6 +99,11 @@ struct CheckOptions {
       cl::desc("Take turns with other processes holding this lock file for "
                "the timed runs"),
       cl::value_desc("file"), cl::sub(checkCommand())};
+  cl::opt<bool> UseColor{
+      "use-color",
+      cl::desc("Colour the diagnostics (default: when they go to a "
+               "terminal); --use-color=false never does"),
+      cl::sub(checkCommand())};
   cl::opt<bool> ListChecks{
       "list-checks",
       cl::desc("List the enabled checks (for the first source, else the "
@@ -541,10 +546,16 @@ int autoprof::tool::runCheck(const char *Argv0) {
     Report = formatFindingsSarif(Findings, CheckRegistry::all(), Text,
                                  AUTOPROF_VERSION, docsURL(Argv0));
   } else {
-    Report = formatFindingsText(Findings, Text, [&](StringRef File) {
-      auto It = Shown.find(File.str());
-      return It == Shown.end() ? File.str() : It->second;
-    });
+    bool Color = O.UseColor.getNumOccurrences()
+                     ? O.UseColor
+                     : O.Output == "-" && outs().has_colors();
+    Report = formatFindingsText(
+        Findings, Text,
+        [&](StringRef File) {
+          auto It = Shown.find(File.str());
+          return It == Shown.end() ? File.str() : It->second;
+        },
+        Color);
   }
   if (!Report.empty() || O.Output != "-")
     if (Error E = writeOutput(O.Output, Report)) {

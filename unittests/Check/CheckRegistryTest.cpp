@@ -101,12 +101,30 @@ TEST(CheckOutputTest, TextHasSourceLineAndCaret) {
   F.Line = 2;
   F.Column = 3;
   F.Offset = 6;
-  std::string Text = formatFindingsText(
-      {F}, [](llvm::StringRef) { return llvm::StringRef("int\n\tx = y;\n"); },
-      [](llvm::StringRef P) { return P.str(); });
-  EXPECT_EQ(Text, "/src/k.cu:2:3: warning: message [autoprof-x]\n"
-                  "    2 | \tx = y;\n"
-                  "      | \t ^\n");
+  auto Text = [](llvm::StringRef) {
+    return llvm::StringRef("int\n\tx = y;\n");
+  };
+  auto Shown = [](llvm::StringRef P) { return P.str(); };
+  // Clang's printer: tabs expanded to the next multiple of 8.
+  EXPECT_EQ(formatFindingsText({F}, Text, Shown),
+            "/src/k.cu:2:3: warning: message [autoprof-x]\n"
+            "    2 |         x = y;\n"
+            "      |          ^\n");
+  // A fix on the finding's line is a fix-it under the caret; a promoted
+  // warning is an error; colour only when asked.
+  F.Promoted = true;
+  F.Level = Severity::Error;
+  llvm::cantFail(
+      F.Fix.add(clang::tooling::Replacement("/src/k.cu", 5, 1, "z")));
+  std::string Fixed = formatFindingsText({F}, Text, Shown);
+  EXPECT_EQ(Fixed, "/src/k.cu:2:3: error: message "
+                   "[autoprof-x,-warnings-as-errors]\n"
+                   "    2 |         x = y;\n"
+                   "      |         ~^\n"
+                   "      |         z\n");
+  EXPECT_EQ(Fixed.find('\x1b'), std::string::npos);
+  EXPECT_NE(formatFindingsText({F}, Text, Shown, /*Color=*/true).find("\x1b["),
+            std::string::npos);
 }
 
 } // namespace

@@ -27,17 +27,21 @@ namespace autoprof {
 /// Gives the text of a file named by its absolute path (empty when unknown).
 using FileTextLookup = std::function<llvm::StringRef(llvm::StringRef)>;
 
-/// The findings as Clang-style diagnostics:
+/// The findings as Clang prints diagnostics, through Clang's own
+/// TextDiagnosticPrinter:
 ///
 ///     k.cu:12:5: warning: message [autoprof-name]
 ///        12 |     x = a[i * n];
 ///           |         ^
 ///
-/// \p Shown gives the path to print for a file. A promoted warning reads
+/// with each fix as fix-it hints (the replaced range marked, the new text
+/// under it), and ANSI colours when \p Color. \p Shown gives the path to
+/// print for a file. A promoted warning reads
 /// `error: ... [autoprof-name,-warnings-as-errors]`.
 std::string
 formatFindingsText(llvm::ArrayRef<Finding> Findings, const FileTextLookup &Text,
-                   const std::function<std::string(llvm::StringRef)> &Shown);
+                   const std::function<std::string(llvm::StringRef)> &Shown,
+                   bool Color = false);
 
 /// The 1-based line and column of byte \p Offset of \p Text.
 std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Text,
