@@ -437,15 +437,8 @@ int runPerfGate(
 
 int autoprof::tool::runCheck(const char *Argv0) {
   CheckOptions &O = checkOptions();
-  if (O.ListChecks)
-    return listChecks();
-  std::optional<std::vector<std::string>> Found =
-      sourcesToRun(/*FromDatabase=*/true);
-  if (!Found)
-    return 2;
-  std::vector<std::string> Inputs = std::move(*Found);
-
-  // Options first: bad globs are errors even without a configuration file.
+  // Options first: bad globs are errors even without a configuration file
+  // or a source.
   if (O.Checks.getNumOccurrences())
     if (Error E = parseGlobs(O.Checks, "--checks").takeError()) {
       reportError(toString(std::move(E)));
@@ -457,6 +450,14 @@ int autoprof::tool::runCheck(const char *Argv0) {
       reportError(toString(std::move(E)));
       return 2;
     }
+  if (O.ListChecks)
+    return listChecks();
+  std::optional<std::vector<std::string>> Found =
+      sourcesToRun(/*FromDatabase=*/true);
+  if (!Found)
+    return 2;
+  std::vector<std::string> Inputs = std::move(*Found);
+
   if (O.Output != "-" && sys::fs::exists(O.Output))
     for (const std::string &In : Inputs)
       if (sys::fs::exists(In) && sys::fs::equivalent(O.Output, In)) {
