@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Profile/Measurement.h"
-#include "JSONReader.h"
+#include "autoprof/JSON/FieldReader.h"
 
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Profile/Profile.h"
-#include "JSONReader.h"
+#include "autoprof/JSON/FieldReader.h"
 
 #include "rapidjson/document.h"
 #include "rapidjson/prettywriter.h"

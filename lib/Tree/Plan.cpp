@@ -7,6 +7,7 @@
 #include "autoprof/Tree/Plan.h"
 
 #include "autoprof/JSON/BoundedParse.h"
+#include "autoprof/JSON/FieldReader.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
@@ -22,11 +23,6 @@ using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 /// Writes \p S whole, NUL bytes included.
 void str(Writer &W, const std::string &S) {
   W.String(S.data(), static_cast<rapidjson::SizeType>(S.size()));
-}
-
-/// The string \p V whole, NUL bytes included.
-std::string text(const Value &V) {
-  return std::string(V.GetString(), V.GetStringLength());
 }
 
 void writeOptional(Writer &W, const std::optional<double> &V) {
@@ -89,71 +85,21 @@ void writeKernel(Writer &W, const PlanKernel &K) {
   W.EndObject();
 }
 
-/// Reads fields with JSON-path errors; the first error wins.
-struct PlanReader {
-  std::string &Error;
-
-  bool fail(const std::string &Path, const std::string &What) {
-    Error = Path + ": " + What;
-    return false;
-  }
-  /// A string member: required ones must be there and not empty.
-  bool string(const Value &Obj, const char *Key, const std::string &Path,
-              std::string &Out, bool Required) {
-    auto It = Obj.FindMember(Key);
-    if (It == Obj.MemberEnd())
-      return !Required || fail(Path, std::string("missing '") + Key + "'");
-    if (!It->value.IsString() || (Required && !It->value.GetStringLength()))
-      return fail(Path + "." + Key, "expected a non-empty string");
-    Out = text(It->value);
-    return true;
-  }
-  bool strings(const Value &Obj, const char *Key, const std::string &Path,
-               std::vector<std::string> &Out) {
-    auto It = Obj.FindMember(Key);
-    if (It == Obj.MemberEnd())
-      return true;
-    if (!It->value.IsArray())
-      return fail(Path + "." + Key, "expected an array of strings");
-    for (const Value &S : It->value.GetArray()) {
-      if (!S.IsString() || !S.GetStringLength())
-        return fail(Path + "." + Key, "expected an array of strings");
-      Out.push_back(text(S));
-    }
-    return true;
-  }
-  bool uint(const Value &Obj, const char *Key, const std::string &Path,
-            unsigned &Out) {
-    auto It = Obj.FindMember(Key);
-    if (It == Obj.MemberEnd())
-      return true;
-    if (!It->value.IsUint())
-      return fail(Path + "." + Key, "expected a non-negative integer");
-    Out = It->value.GetUint();
-    return true;
-  }
-  bool numberOrNull(const Value &V, const std::string &Path,
-                    std::optional<double> &Out) {
-    if (V.IsNull())
-      return true;
-    if (!V.IsNumber())
-      return fail(Path, "expected a number or null");
-    Out = V.GetDouble();
-    return true;
-  }
-
+/// Reads a plan's kernels and their routes, field by field.
+struct PlanReader : json::Reader {
   bool step(const Value &S, const std::string &Path, PlanStep &Out) {
     if (!S.IsObject())
       return fail(Path, "expected an object");
-    if (!string(S, "node", Path, Out.Node, true) ||
-        !string(S, "op", Path, Out.Op, true) ||
-        !string(S, "branch", Path, Out.Branch, true))
+    if (!nonEmptyString(S, "node", Path, Out.Node, true) ||
+        !nonEmptyString(S, "op", Path, Out.Op, true) ||
+        !nonEmptyString(S, "branch", Path, Out.Branch, true))
       return false;
     bool HasFeature = S.HasMember("feature"), HasSample = S.HasMember("sample");
     if (HasFeature == HasSample)
       return fail(Path, "expected one of 'feature' and 'sample'");
     Out.Feature = HasFeature;
-    if (!string(S, HasFeature ? "feature" : "sample", Path, Out.Key, true))
+    if (!nonEmptyString(S, HasFeature ? "feature" : "sample", Path, Out.Key,
+                        true))
       return false;
     auto T = S.FindMember("threshold");
     if (T == S.MemberEnd() || !T->value.IsNumber())
@@ -174,11 +120,11 @@ struct PlanReader {
         !K["name"].GetStringLength() || !K.HasMember("mangled_name") ||
         !K["mangled_name"].IsString() || !K["mangled_name"].GetStringLength())
       return fail(Path, "expected name and mangled_name");
-    Out.Name = text(K["name"]);
-    Out.MangledName = text(K["mangled_name"]);
+    Out.Name = K["name"].GetString();
+    Out.MangledName = K["mangled_name"].GetString();
     Out.QualifiedName = Out.Name;
-    if (!string(K, "qualified_name", Path, Out.QualifiedName, false) ||
-        !string(K, "focus", Path, Out.Focus, false) ||
+    if (!nonEmptyString(K, "qualified_name", Path, Out.QualifiedName, false) ||
+        !nonEmptyString(K, "focus", Path, Out.Focus, false) ||
         !uint(K, "passes", Path, Out.Passes))
       return false;
     auto F = K.FindMember("features");
@@ -186,7 +132,7 @@ struct PlanReader {
       return fail(Path + ".features",
                   "missing (a plan from 'plan --format=json' has them)");
     for (const auto &E : F->value.GetObject()) {
-      std::string Name = text(E.name);
+      std::string Name = E.name.GetString();
       std::string FPath = Path + ".features." + json::printableText(Name, 80);
       if (Name.empty())
         return fail(FPath, "a feature needs a name");
@@ -208,7 +154,7 @@ struct PlanReader {
     }
     auto L = K.FindMember("leaf");
     if (L != K.MemberEnd() && !L->value.IsNull() &&
-        !string(K, "leaf", Path, Out.Leaf, true))
+        !nonEmptyString(K, "leaf", Path, Out.Leaf, true))
       return false;
     auto P = K.FindMember("pending");
     if (P != K.MemberEnd() &&
@@ -221,7 +167,7 @@ struct PlanReader {
       return fail(Path + "." + Other,
                   Out.Leaf.empty() ? "unexpected while the route is pending"
                                    : "unexpected once a leaf is reached");
-    return strings(K, Collect, Path, Out.Collect);
+    return strings(K, Collect, Path, Out.Collect, /*NonEmpty=*/true);
   }
 };
 
@@ -256,14 +202,14 @@ bool autoprof::parsePlanJSON(const std::string &Text, Plan &Out,
   rapidjson::Document Doc;
   if (!json::parseBounded(Text, Doc, Error))
     return false;
-  PlanReader Rd{Error};
+  PlanReader Rd{{Error}};
   if (!Doc.IsObject() || !Doc.HasMember("version") || !Doc["version"].IsInt() ||
       Doc["version"].GetInt() != PlanFormatVersion)
     return Rd.fail("$.version", "expected version 1 (a plan from 'plan "
                                 "--format=json')");
-  if (!Rd.string(Doc, "tree", "$", Out.Tree, false) ||
-      !Rd.string(Doc, "tree_file", "$", Out.TreeFile, false) ||
-      !Rd.string(Doc, "chip", "$", Out.Chip, false) ||
+  if (!Rd.nonEmptyString(Doc, "tree", "$", Out.Tree, false) ||
+      !Rd.nonEmptyString(Doc, "tree_file", "$", Out.TreeFile, false) ||
+      !Rd.nonEmptyString(Doc, "chip", "$", Out.Chip, false) ||
       !Rd.uint(Doc, "budget", "$", Out.Budget))
     return false;
   if (Out.Tree.empty() && Out.TreeFile.empty())

@@ -1,4 +1,4 @@
-//===- JSONReader.h - Reading the profile formats' JSON ---------*- C++ -*-===//
+//===- FieldReader.h - Reading fields with their JSON paths -----*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //
@@ -6,18 +6,20 @@
 ///
 /// \file
 /// Field readers that report the JSON path of the first bad field, shared by
-/// the parsers of the profile and of the measurement.
+/// the parsers of the profile, the measurement and the plan. Uses neither
+/// LLVM nor Clang.
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef AUTOPROF_LIB_PROFILE_JSONREADER_H
-#define AUTOPROF_LIB_PROFILE_JSONREADER_H
+#ifndef AUTOPROF_JSON_FIELDREADER_H
+#define AUTOPROF_JSON_FIELDREADER_H
 
 #include "autoprof/JSON/BoundedParse.h"
 
 #include "rapidjson/document.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,18 +72,41 @@ struct Reader {
     }
     return true;
   }
+  /// A string that, when \p Required, must be there and not be empty.
+  bool nonEmptyString(const Value &Obj, const char *Key,
+                      const std::string &Path, std::string &Out,
+                      bool Required) {
+    auto It = Obj.FindMember(Key);
+    if (It == Obj.MemberEnd())
+      return Required ? fail(Path, std::string("missing '") + Key + "'") : true;
+    if (!It->value.IsString() || (Required && !It->value.GetStringLength()))
+      return fail(Path + "." + Key, "expected a non-empty string");
+    Out = It->value.GetString();
+    return true;
+  }
+  /// An array of strings; with \p NonEmpty, none of them empty.
   bool strings(const Value &Obj, const char *Key, const std::string &Path,
-               std::vector<std::string> &Out) {
+               std::vector<std::string> &Out, bool NonEmpty = false) {
     auto It = Obj.FindMember(Key);
     if (It == Obj.MemberEnd())
       return true;
     if (!It->value.IsArray())
       return fail(Path + "." + Key, "expected an array of strings");
     for (const Value &S : It->value.GetArray()) {
-      if (!S.IsString())
+      if (!S.IsString() || (NonEmpty && !S.GetStringLength()))
         return fail(Path + "." + Key, "expected an array of strings");
       Out.push_back(S.GetString());
     }
+    return true;
+  }
+  /// \p V, a number or null (left unset).
+  bool numberOrNull(const Value &V, const std::string &Path,
+                    std::optional<double> &Out) {
+    if (V.IsNull())
+      return true;
+    if (!V.IsNumber())
+      return fail(Path, "expected a number or null");
+    Out = V.GetDouble();
     return true;
   }
 };
@@ -103,4 +128,4 @@ inline bool parseObject(const std::string &Text, rapidjson::Document &Doc,
 } // namespace json
 } // namespace autoprof
 
-#endif // AUTOPROF_LIB_PROFILE_JSONREADER_H
+#endif // AUTOPROF_JSON_FIELDREADER_H
