@@ -64,35 +64,34 @@ std::string autoprof::formatFindingsText(
     IDs.emplace(Path.str(), ID);
     return ID;
   };
+  const unsigned WarningID =
+      Diags.getCustomDiagID(clang::DiagnosticsEngine::Warning, "%0");
+  const unsigned ErrorID =
+      Diags.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0");
   for (const Finding &F : Findings) {
     std::string Message = F.Message + " [" + F.Check +
                           (F.Promoted ? ",-warnings-as-errors" : "") + "]";
     std::optional<clang::FileID> ID = FileOf(F.File);
-    if (!ID || F.Offset > Text(F.File).size()) {
+    size_t Size = ID ? SM.getBufferData(*ID).size() : 0;
+    if (!ID || F.Offset > Size) {
       // No text to show: the location line alone.
       OS << Shown(F.File) << ":" << F.Line << ":" << F.Column << ": "
          << severityName(F.Level) << ": " << Message << "\n";
       continue;
     }
     clang::SourceLocation Start = SM.getLocForStartOfFile(*ID);
-    unsigned DiagID = Diags.getCustomDiagID(
-        F.Level == Severity::Error ? clang::DiagnosticsEngine::Error
-                                   : clang::DiagnosticsEngine::Warning,
-        "%0");
     clang::DiagnosticBuilder B =
-        Diags.Report(Start.getLocWithOffset(F.Offset), DiagID);
+        Diags.Report(Start.getLocWithOffset(F.Offset),
+                     F.Level == Severity::Error ? ErrorID : WarningID);
     B << Message;
-    size_t Size = Text(F.File).size();
     // Fix-its on the finding's line, under its caret; a fix elsewhere (a
     // declaration to pad) would pull the lines between into the snippet.
-    llvm::StringRef T = Text(F.File);
-    size_t LineBegin =
-        F.Offset ? T.rfind('\n', F.Offset - 1) : llvm::StringRef::npos;
-    LineBegin = LineBegin == llvm::StringRef::npos ? 0 : LineBegin + 1;
-    size_t LineEnd = std::min(T.find('\n', F.Offset), Size);
+    unsigned Line = SM.getLineNumber(*ID, F.Offset);
     for (const clang::tooling::Replacement &R : F.Fix) {
-      if (R.getFilePath() != F.File || R.getOffset() < LineBegin ||
-          R.getOffset() + R.getLength() > LineEnd)
+      unsigned End = R.getOffset() + R.getLength();
+      if (R.getFilePath() != F.File || End > Size ||
+          SM.getLineNumber(*ID, R.getOffset()) != Line ||
+          SM.getLineNumber(*ID, End) != Line)
         continue;
       clang::SourceLocation RB = Start.getLocWithOffset(R.getOffset());
       B << clang::FixItHint::CreateReplacement(
