@@ -53,6 +53,10 @@ if shutil.which("pre-commit") and shutil.which("git") and os.path.exists(
         os.path.join(config.autoprof_src_root, ".git")):
     config.available_features.add("pre-commit")
 
+# util-linux's script(1): a terminal for the tests of terminal output.
+if shutil.which("script"):
+    config.available_features.add("script")
+
 if os.path.exists(os.path.join(config.cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")
 

@@ -72,6 +72,16 @@ private:
   const SourceManager &SM;
 };
 
+/// Adds \p R to what launches of \p CK, unless its mangled name is there.
+void addLaunchable(CheckedKernel &CK, KernelRecord R) {
+  if (R.MangledName.empty())
+    return;
+  for (const KernelRecord &Old : CK.Launchable)
+    if (Old.MangledName == R.MangledName)
+      return;
+  CK.Launchable.push_back(std::move(R));
+}
+
 class CheckConsumer : public ASTConsumer {
 public:
   CheckConsumer(CheckEngine &Engine, std::string MainFile)
@@ -148,6 +158,7 @@ void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
     FindingSink Sink(Ctx, Findings);
     for (const Check *Ch : Sel.Checks)
       Ch->check(KC, Sink);
+    FindingKernel.resize(Findings.size(), Kernels.size() - 1);
   }
   for (size_t I = First; I < Findings.size(); ++I) {
     Finding &F = Findings[I];
@@ -164,14 +175,57 @@ void CheckEngine::run(ASTContext &Ctx, llvm::StringRef MainFile) {
       }
   }
   // NOLINT comments, as clang-tidy reads them.
-  Findings.erase(std::remove_if(Findings.begin() + First, Findings.end(),
-                                [&](const Finding &F) {
-                                  auto T = Texts.find(F.File);
-                                  return T != Texts.end() &&
-                                         silencedByNoLint(T->second, F.Line,
-                                                          F.Check);
-                                }),
-                 Findings.end());
+  size_t Kept = First;
+  for (size_t I = First; I < Findings.size(); ++I) {
+    const Finding &F = Findings[I];
+    auto T = Texts.find(F.File);
+    if (T != Texts.end() && silencedByNoLint(T->second, F.Line, F.Check))
+      continue;
+    if (Kept != I) {
+      Findings[Kept] = std::move(Findings[I]);
+      FindingKernel[Kept] = FindingKernel[I];
+    }
+    ++Kept;
+  }
+  Findings.resize(Kept);
+  FindingKernel.resize(Kept);
+}
+
+void CheckEngine::merge(CheckEngine &&Other) {
+  // The kernels Other checked first, with their findings, as if its
+  // translation units had run after this engine's.
+  std::vector<size_t> NewIndex(Other.Kernels.size(), SIZE_MAX);
+  for (size_t K = 0; K < Other.Kernels.size(); ++K)
+    if (!llvm::is_contained(Kernels, Other.Kernels[K])) {
+      NewIndex[K] = Kernels.size();
+      Kernels.push_back(std::move(Other.Kernels[K]));
+    }
+  for (size_t I = 0; I < Other.Findings.size(); ++I) {
+    size_t K = NewIndex[Other.FindingKernel[I]];
+    Finding &F = Other.Findings[I];
+    if (K == SIZE_MAX || llvm::any_of(Findings, [&](const Finding &O) {
+          return O.Check == F.Check && O.File == F.File && O.Offset == F.Offset;
+        }))
+      continue;
+    Findings.push_back(std::move(F));
+    FindingKernel.push_back(K);
+  }
+  for (auto &[File, Text] : Other.Texts)
+    Texts.try_emplace(File, std::move(Text));
+  llvm::append_range(FilesWithErrors, Other.FilesWithErrors);
+
+  std::vector<const std::string *> KeyOf(Other.Checked.size());
+  for (const auto &[Key, I] : Other.CheckedIndex)
+    KeyOf[I] = &Key;
+  for (size_t I = 0; I < Other.Checked.size(); ++I) {
+    auto [It, New] = CheckedIndex.try_emplace(*KeyOf[I], Checked.size());
+    if (New) {
+      Checked.push_back(std::move(Other.Checked[I]));
+      continue;
+    }
+    for (KernelRecord &R : Other.Checked[I].Launchable)
+      addLaunchable(Checked[It->second], std::move(R));
+  }
 }
 
 void CheckEngine::collect(const FunctionDecl &FD, ASTContext &Ctx,
@@ -195,14 +249,7 @@ void CheckEngine::collect(const FunctionDecl &FD, ASTContext &Ctx,
     Checked.push_back(std::move(CK));
   }
   CheckedKernel &CK = Checked[It->second];
-  auto Add = [&](KernelRecord R) {
-    if (R.MangledName.empty())
-      return;
-    for (const KernelRecord &Old : CK.Launchable)
-      if (Old.MangledName == R.MangledName)
-        return;
-    CK.Launchable.push_back(std::move(R));
-  };
+  auto Add = [&](KernelRecord R) { addLaunchable(CK, std::move(R)); };
   // A template launches as its instantiations; another translation unit
   // may instantiate it differently.
   if (const FunctionTemplateDecl *FT = FD.getDescribedFunctionTemplate()) {

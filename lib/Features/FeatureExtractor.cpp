@@ -16,7 +16,6 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
-#include "llvm/Support/WithColor.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -26,6 +25,35 @@ using namespace clang;
 using namespace autoprof;
 
 namespace {
+
+/// Adds \p R unless a kernel of the same name, place and template is
+/// there (a header seen by several translation units).
+void addKernel(FeatureReport &Report, KernelRecord R) {
+  for (const KernelRecord &K : Report.Kernels)
+    if (K.QualifiedName == R.QualifiedName && K.File == R.File &&
+        K.Line == R.Line && K.Template == R.Template)
+      return;
+  Report.Kernels.push_back(std::move(R));
+}
+
+/// Adds \p L unless a launch of the same kernel at the same place is there.
+void addLaunchSite(FeatureReport &Report, LaunchSite L) {
+  for (const LaunchSite &O : Report.LaunchSites)
+    if (O.File == L.File && O.Line == L.Line && O.Column == L.Column &&
+        O.QualifiedKernel == L.QualifiedKernel)
+      return;
+  Report.LaunchSites.push_back(std::move(L));
+}
+
+/// Launch sites in source order; stable, so that equal places keep the
+/// order they were found in.
+void sortLaunchSites(FeatureReport &Report) {
+  std::stable_sort(Report.LaunchSites.begin(), Report.LaunchSites.end(),
+                   [](const LaunchSite &A, const LaunchSite &B) {
+                     return std::tie(A.File, A.Line, A.Column) <
+                            std::tie(B.File, B.Line, B.Column);
+                   });
+}
 
 std::string qualifiedName(const FunctionDecl &FD) {
   std::string S;
@@ -155,17 +183,17 @@ public:
     if (!Filter(FD->getNameAsString(), Qualified))
       return true;
     if (hasError(*FD)) {
-      llvm::WithColor::warning(llvm::errs(), "clang-autoprof")
-          << "kernel '" << Qualified << "' is not reported: its body has "
-          << "errors\n";
+      // Through Clang's diagnostics, beside the errors it follows.
+      DiagnosticsEngine &D = Ctx.getDiagnostics();
+      D.Report(FD->getLocation(),
+               D.getCustomDiagID(DiagnosticsEngine::Warning,
+                                 "kernel '%0' is not reported: its body has "
+                                 "errors"))
+          << Qualified;
       return true;
     }
     KernelRecord R = analyzeKernel(*FD, Ctx);
-    for (const KernelRecord &K : Report.Kernels)
-      if (K.QualifiedName == R.QualifiedName && K.File == R.File &&
-          K.Line == R.Line && K.Template == R.Template)
-        return true;
-    Report.Kernels.push_back(std::move(R));
+    addKernel(Report, std::move(R));
     return true;
   }
 
@@ -201,11 +229,7 @@ public:
     L.SharedMem = text(Arg(2));
     L.Stream = text(Arg(3));
     L.BlockSize = constantBlockSize(Arg(1), Ctx);
-    for (const LaunchSite &O : Report.LaunchSites)
-      if (O.File == L.File && O.Line == L.Line && O.Column == L.Column &&
-          O.QualifiedKernel == L.QualifiedKernel)
-        return true;
-    Report.LaunchSites.push_back(std::move(L));
+    addLaunchSite(Report, std::move(L));
     return true;
   }
 
@@ -275,11 +299,15 @@ void autoprof::extractFeatures(ASTContext &Ctx, const KernelFilter &Filter,
   scopeToUserCode(Ctx);
   TUVisitor V(Ctx, Filter, Report, Errors);
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
-  std::stable_sort(Report.LaunchSites.begin(), Report.LaunchSites.end(),
-                   [](const LaunchSite &A, const LaunchSite &B) {
-                     return std::tie(A.File, A.Line, A.Column) <
-                            std::tie(B.File, B.Line, B.Column);
-                   });
+  sortLaunchSites(Report);
+}
+
+void autoprof::mergeFeatureReport(FeatureReport &Into, FeatureReport &&From) {
+  for (KernelRecord &K : From.Kernels)
+    addKernel(Into, std::move(K));
+  for (LaunchSite &L : From.LaunchSites)
+    addLaunchSite(Into, std::move(L));
+  sortLaunchSites(Into);
 }
 
 std::unique_ptr<tooling::FrontendActionFactory>

@@ -514,11 +514,26 @@ int autoprof::tool::runCheck(const char *Argv0) {
     auto It = Selections.find(MainFile.str());
     return It == Selections.end() ? Default : It->second;
   };
+  // One engine per input, merged in input order into the first.
   CheckEngine Engine(Selection, Filter);
   Engine.collectKernels(perfGate());
-  auto Factory = Engine.newActionFactory();
-  int Status = runOnSources(*Factory, Inputs, ArgsAfterDashDash,
-                            /*SearchBuildDirs=*/true);
+  std::vector<std::unique_ptr<CheckEngine>> Engines;
+  std::vector<std::unique_ptr<clang::tooling::FrontendActionFactory>> Factories;
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    Engines.push_back(std::make_unique<CheckEngine>(Selection, Filter));
+    Engines.back()->collectKernels(perfGate());
+    Factories.push_back(Engines.back()->newActionFactory());
+  }
+  int Status = runOnSourcesInParallel(
+      jobs(), Inputs, ArgsAfterDashDash, /*SearchBuildDirs=*/true,
+      [&](size_t I) -> clang::tooling::FrontendActionFactory & {
+        return *Factories[I];
+      },
+      [&](size_t I) {
+        Engine.merge(std::move(*Engines[I]));
+        Factories[I].reset();
+        Engines[I].reset();
+      });
   bool ToolError = Status != 0;
   for (const std::string &F : Engine.filesWithErrors())
     reportError("'" + F + "' does not compile; it was not checked");

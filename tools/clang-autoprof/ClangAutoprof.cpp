@@ -132,7 +132,13 @@ SourceOptions::SourceOptions()
               cl::value_desc("sm_XX"), cl::init("sm_90"),
               cl::sub(featuresCommand()), cl::sub(planCommand()),
               cl::sub(profileCommand()), cl::sub(optimizeCommand()),
-              cl::sub(checkCommand()), cl::cat(toolCategory())) {}
+              cl::sub(checkCommand()), cl::cat(toolCategory())),
+      Jobs("j",
+           cl::desc("Files analysed at a time (0: as many as there are "
+                    "cores; default 1); the output is the same"),
+           cl::value_desc("N"), cl::init(1), cl::Prefix,
+           cl::sub(featuresCommand()), cl::sub(planCommand()),
+           cl::sub(checkCommand()), cl::cat(toolCategory())) {}
 
 SourceOptions &autoprof::tool::sourceOptions() {
   static SourceOptions O;

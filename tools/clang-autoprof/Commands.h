@@ -56,6 +56,7 @@ struct SourceOptions {
   llvm::cl::opt<std::string> CudaPath;
   llvm::cl::opt<std::string> Kernel;
   llvm::cl::opt<std::string> GpuArch;
+  llvm::cl::opt<unsigned> Jobs;
   SourceOptions();
 };
 SourceOptions &sourceOptions();
@@ -77,17 +78,16 @@ llvm::Expected<std::unique_ptr<ProfilerHost>> loadProfilerHost();
 /// Writes \p Text to \p Path atomically, or to stdout when \p Path is "-".
 llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Text);
 
-/// Extracts the features of the sources named by sourceOptions() into
-/// \p Report. Returns 0, 1 when a source failed (the rest is analysed), or
-/// 2 when nothing could be analysed (a bad option or database).
-/// Extracts the features of \p Sources (the positional sources when
-/// empty) with the shared source options; \p FixedArgs are the compiler
-/// arguments given after `--`. Returns 0, 1 (some sources failed) or 2.
 /// The sources a subcommand runs over: those on the command line, else,
 /// when \p FromDatabase and `-p` is given, every CUDA file its database
 /// lists. Reports why there are none and returns nullopt.
 std::optional<std::vector<std::string>> sourcesToRun(bool FromDatabase);
 
+/// Extracts the features of \p Sources (else those sourcesToRun() gives)
+/// into \p Report with the shared source options, -j files at a time;
+/// \p FixedArgs are the compiler arguments given after `--`. Returns 0, 1
+/// (some sources failed; the rest is analysed) or 2 (nothing could be:
+/// a bad option or database).
 int extractSources(
     FeatureReport &Report, const std::vector<std::string> *Sources = nullptr,
     const std::optional<std::vector<std::string>> *FixedArgs = nullptr);
@@ -132,6 +132,25 @@ int runOnSources(clang::tooling::FrontendActionFactory &Factory,
                  const std::optional<std::vector<std::string>> &FixedArgs,
                  bool SearchBuildDirs = false,
                  const SourceOverrides *Overrides = nullptr);
+
+/// runOnSources() over \p Inputs, \p Jobs at a time, with the factory
+/// \p FactoryFor(I) for input I: what its actions collect must serve that
+/// input only, and \p Done(I) (called in input order, never concurrently,
+/// also for an input that could not run) merges it. Each file's
+/// diagnostics are printed whole, in input order, whatever \p Jobs is
+/// (without the compiler's count of errors). With \p Jobs > 1, a
+/// progress line is kept on stderr when it is a terminal, and one summary
+/// line ends the run.
+int runOnSourcesInParallel(
+    unsigned Jobs, const std::vector<std::string> &Inputs,
+    const std::optional<std::vector<std::string>> &FixedArgs,
+    bool SearchBuildDirs,
+    const std::function<clang::tooling::FrontendActionFactory &(size_t)>
+        &FactoryFor,
+    const std::function<void(size_t)> &Done);
+
+/// The -j option's value: the number of cores for 0.
+unsigned jobs();
 
 /// The injection library: $AUTOPROF_INJECT_LIBRARY, else
 /// lib/libautoprof-inject.so beside the tool's bin/.

@@ -7,10 +7,15 @@
 #include "Commands.h"
 
 #include "autoprof/Features/FeatureExtractor.h"
-#include "autoprof/Tooling/RunSafely.h"
+#include "autoprof/Tooling/ParallelRun.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Threading.h"
+
+#include <chrono>
+#include <mutex>
 
 using namespace llvm;
 using namespace autoprof;
@@ -69,28 +74,15 @@ bool autoprof::tool::kernelFilter(KernelFilter &Filter) {
   return true;
 }
 
-int autoprof::tool::runOnSources(
-    clang::tooling::FrontendActionFactory &Factory,
-    const std::vector<std::string> &Inputs,
-    const std::optional<std::vector<std::string>> &FixedArgs,
-    bool SearchBuildDirs, const SourceOverrides *Overrides) {
-  SourceOptions &S = sourceOptions();
-  int Status = 0;
-  CompilationOptions CO;
-  CO.SearchBuildDirs = SearchBuildDirs;
-  CO.InferMissing = SearchBuildDirs;
-  CO.BuildPath = S.BuildPath;
-  CO.FixedArgs = FixedArgs;
-  CO.ExtraArgs.assign(S.ExtraArgs.begin(), S.ExtraArgs.end());
-  CO.ExtraArgsBefore.assign(S.ExtraArgsBefore.begin(), S.ExtraArgsBefore.end());
-  Expected<Compilations> DB = Compilations::load(CO, Inputs.front());
-  if (!DB) {
-    reportError(toString(DB.takeError()));
-    return 2;
-  }
+namespace {
 
-  std::vector<std::string> Sources;
-  for (const std::string &Src : Inputs) {
+/// The inputs that can run: each that does not exist, is a directory, holds
+/// a NUL byte or has no command is reported, and its index left out.
+std::vector<size_t> runnableInputs(const std::vector<std::string> &Inputs,
+                                   const Compilations &DB, int &Status) {
+  std::vector<size_t> Runnable;
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    const std::string &Src = Inputs[I];
     if (!sys::fs::exists(Src)) {
       reportError("no such file: '" + Src + "'");
       Status = 1;
@@ -112,13 +104,68 @@ int autoprof::tool::runOnSources(
         continue;
       }
     }
-    if (Error E = DB->checkHasCommand(Src)) {
+    if (Error E = DB.checkHasCommand(Src)) {
       reportError(toString(std::move(E)));
       Status = 1;
       continue;
     }
-    Sources.push_back(Src);
+    Runnable.push_back(I);
   }
+  return Runnable;
+}
+
+/// Keeps "[done/total] file" on the last line of a terminal.
+class Progress {
+public:
+  Progress(size_t Total, bool Shown) : Total(Total), Shown(Shown) {}
+  /// Erases the line, for other output to take its place.
+  void clear() {
+    if (Shown && Drawn)
+      errs() << "\r\x1b[K";
+    Drawn = false;
+  }
+  void show(size_t Done, StringRef File) {
+    if (!Shown)
+      return;
+    clear();
+    errs() << "[" << Done << "/" << Total << "] " << File;
+    errs().flush();
+    Drawn = true;
+  }
+
+private:
+  size_t Total;
+  bool Shown;
+  bool Drawn = false;
+};
+
+/// runOnSources() and runOnSourcesInParallel() in one.
+int runSources(
+    unsigned Jobs, bool Parallel, const std::vector<std::string> &Inputs,
+    const std::optional<std::vector<std::string>> &FixedArgs,
+    bool SearchBuildDirs, const SourceOverrides *Overrides,
+    const std::function<clang::tooling::FrontendActionFactory &(size_t)>
+        &FactoryFor,
+    const std::function<void(size_t)> &Done) {
+  SourceOptions &S = sourceOptions();
+  int Status = 0;
+  std::mutex OutputLock;
+  CompilationOptions CO;
+  CO.SearchBuildDirs = SearchBuildDirs;
+  CO.InferMissing = SearchBuildDirs;
+  CO.BuildPath = S.BuildPath;
+  CO.FixedArgs = FixedArgs;
+  CO.ExtraArgs.assign(S.ExtraArgs.begin(), S.ExtraArgs.end());
+  CO.ExtraArgsBefore.assign(S.ExtraArgsBefore.begin(), S.ExtraArgsBefore.end());
+  Expected<Compilations> DB = Compilations::load(CO, Inputs.front());
+  if (!DB) {
+    reportError(toString(DB.takeError()));
+    return 2;
+  }
+  std::vector<size_t> Runnable = runnableInputs(Inputs, *DB, Status);
+  std::vector<std::string> Files;
+  for (size_t I : Runnable)
+    Files.push_back(Inputs[I]);
 
   // Each file in runSafely(): a file that crashes Clang (a stack overflow
   // on deeply nested code) is one error, and the other files still run.
@@ -127,36 +174,98 @@ int autoprof::tool::runOnSources(
   CudaSettings Cuda;
   Cuda.CudaPath = S.CudaPath.empty() ? defaultCudaPath() : S.CudaPath;
   Cuda.GpuArch = S.GpuArch;
-  clang::tooling::ArgumentsAdjuster Adjust =
-      getCudaArgumentsAdjuster(Cuda, [](const std::string &Flag) {
+  Progress Bar(Files.size(), Jobs > 1 && errs().is_displayed());
+  FileRunOptions FO;
+  FO.Jobs = Jobs;
+  // Whole per file, so that -j changes nothing but the time.
+  FO.BufferDiagnostics = Parallel;
+  FO.Colors = errs().has_colors();
+  FO.Adjusters.push_back(
+      getCudaArgumentsAdjuster(Cuda, [&](const std::string &Flag) {
+        // From any worker: Done() prints under the same lock.
+        std::lock_guard<std::mutex> G(OutputLock);
+        Bar.clear();
         reportWarning("ignoring compiler flag '" + Flag +
                       "' that Clang does not know");
+      }));
+  if (Overrides) {
+    FO.VirtualFiles = Overrides->Files;
+    FO.Diagnostics = Overrides->Diagnostics;
+  }
+  auto Start = std::chrono::steady_clock::now();
+  unsigned Failed = 0;
+  size_t NextInput = 0;
+  // Inputs that could not run are "done" too, in their place.
+  auto DoneUpTo = [&](size_t End) {
+    for (; NextInput < End; ++NextInput)
+      Done(NextInput);
+  };
+  runFiles(
+      DB->database(), Files, FO,
+      [&](size_t I) -> clang::tooling::FrontendActionFactory & {
+        return FactoryFor(Runnable[I]);
+      },
+      [&](size_t I, FileRun &&Run) {
+        std::lock_guard<std::mutex> G(OutputLock);
+        Bar.clear();
+        errs() << Run.Diagnostics;
+        if (Run.Crashed)
+          reportError("Clang crashed while parsing '" + Files[I] + "'");
+        if (Run.Crashed || Run.Status != 0) {
+          Status = 1;
+          ++Failed;
+        }
+        DoneUpTo(Runnable[I] + 1);
+        Bar.show(I + 1, Files[I]);
       });
-  for (const std::string &Src : Sources) {
-    clang::tooling::ClangTool Tool(DB->database(), {Src});
-    Tool.appendArgumentsAdjuster(Adjust);
-    if (Overrides) {
-      for (const auto &[Path, Text] : Overrides->Files)
-        Tool.mapVirtualFile(Path, Text);
-      if (Overrides->Diagnostics) {
-        Tool.setDiagnosticConsumer(Overrides->Diagnostics);
-        // The caller reports the failure: no "Error while processing".
-        Tool.setPrintErrorMessage(false);
-        // Nor a count of the errors on stderr.
-        Tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-            "-fno-caret-diagnostics",
-            clang::tooling::ArgumentInsertPosition::END));
-      }
-    }
-    int RC = 1;
-    if (!runSafely([&] { RC = Tool.run(&Factory); })) {
-      reportError("Clang crashed while parsing '" + Src + "'");
-      Status = 1;
-    } else if (RC != 0) {
-      Status = 1;
-    }
+  DoneUpTo(Inputs.size());
+  Bar.clear();
+  if (Jobs > 1) {
+    double Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    errs() << "clang-autoprof: ran " << Files.size();
+    if (Files.size() != Inputs.size())
+      errs() << " of " << Inputs.size();
+    errs() << (Inputs.size() == 1 ? " file" : " files") << " in "
+           << format("%.1f", Seconds) << " s with " << Jobs << " jobs";
+    if (Failed)
+      errs() << "; " << Failed << " failed";
+    errs() << "\n";
   }
   return Status;
+}
+
+} // namespace
+
+unsigned autoprof::tool::jobs() {
+  unsigned J = sourceOptions().Jobs;
+  return J ? J
+           : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+}
+
+int autoprof::tool::runOnSources(
+    clang::tooling::FrontendActionFactory &Factory,
+    const std::vector<std::string> &Inputs,
+    const std::optional<std::vector<std::string>> &FixedArgs,
+    bool SearchBuildDirs, const SourceOverrides *Overrides) {
+  return runSources(
+      1, /*Parallel=*/false, Inputs, FixedArgs, SearchBuildDirs, Overrides,
+      [&](size_t) -> clang::tooling::FrontendActionFactory & {
+        return Factory;
+      },
+      [](size_t) {});
+}
+
+int autoprof::tool::runOnSourcesInParallel(
+    unsigned Jobs, const std::vector<std::string> &Inputs,
+    const std::optional<std::vector<std::string>> &FixedArgs,
+    bool SearchBuildDirs,
+    const std::function<clang::tooling::FrontendActionFactory &(size_t)>
+        &FactoryFor,
+    const std::function<void(size_t)> &Done) {
+  return runSources(Jobs, /*Parallel=*/true, Inputs, FixedArgs, SearchBuildDirs,
+                    nullptr, FactoryFor, Done);
 }
 
 std::optional<std::vector<std::string>>
@@ -202,9 +311,21 @@ int autoprof::tool::extractSources(
   KernelFilter Filter;
   if (!kernelFilter(Filter))
     return 2;
-  auto Factory = newFeatureActionFactory(Report, Filter);
-  return runOnSources(*Factory, Inputs,
-                      FixedArgs ? *FixedArgs : ArgsAfterDashDash);
+  // One report per input, merged in input order: the serial run's report.
+  std::vector<FeatureReport> Reports(Inputs.size());
+  std::vector<std::unique_ptr<clang::tooling::FrontendActionFactory>> Factories;
+  for (FeatureReport &R : Reports)
+    Factories.push_back(newFeatureActionFactory(R, Filter));
+  return runOnSourcesInParallel(
+      jobs(), Inputs, FixedArgs ? *FixedArgs : ArgsAfterDashDash,
+      /*SearchBuildDirs=*/false,
+      [&](size_t I) -> clang::tooling::FrontendActionFactory & {
+        return *Factories[I];
+      },
+      [&](size_t I) {
+        mergeFeatureReport(Report, std::move(Reports[I]));
+        Reports[I] = FeatureReport();
+      });
 }
 
 int autoprof::tool::runFeatures() {

@@ -72,6 +72,12 @@ public:
   /// compiles without errors, and records those that do not.
   std::unique_ptr<clang::tooling::FrontendActionFactory> newActionFactory();
 
+  /// Takes what \p Other collected, as if its translation units had run
+  /// after this engine's: its kernels not already checked here with their
+  /// findings, its files' texts, its files with errors and its checked
+  /// kernels. A parallel run merges one engine per file in input order.
+  void merge(CheckEngine &&Other);
+
   /// The findings, sorted by file and offset. A warning that
   /// --warnings-as-errors promotes has Level Error and Promoted set.
   std::vector<Finding> findings() const;
@@ -102,6 +108,9 @@ private:
   std::function<const CheckSelection &(llvm::StringRef)> Select;
   KernelFilter Filter;
   std::vector<Finding> Findings;
+  /// The index in Kernels of the kernel each finding is about.
+  std::vector<size_t> FindingKernel;
+  /// The keys of the kernels checked, in the order first seen.
   std::vector<std::string> Kernels;
   std::map<std::string, std::string> Texts;
   std::vector<std::string> FilesWithErrors;

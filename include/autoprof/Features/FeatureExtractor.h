@@ -114,6 +114,12 @@ void extractFeatures(clang::ASTContext &Ctx, const KernelFilter &Filter,
                      FeatureReport &Report,
                      llvm::ArrayRef<clang::SourceLocation> Errors = {});
 
+/// Appends to \p Into what \p From holds that \p Into does not, as if the
+/// translation units of \p From had been extracted into \p Into after its
+/// own: a parallel run merges its per-file reports in input order and gets
+/// the serial run's report.
+void mergeFeatureReport(FeatureReport &Into, FeatureReport &&From);
+
 /// An action factory that runs extractFeatures on each translation unit.
 std::unique_ptr<clang::tooling::FrontendActionFactory>
 newFeatureActionFactory(FeatureReport &Report, KernelFilter Filter);
