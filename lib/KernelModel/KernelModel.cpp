@@ -349,9 +349,10 @@ void KernelModel::Builder::build() {
       }
   buildGuard(Body);
   collectAccesses(Body);
+  // Every loop, counted or not: what a reduction needs is that its
+  // variable or element stays put across the iterations.
   for (unsigned I = 0; I < M.Loops.size(); ++I)
-    if (M.Loops[I].counted())
-      findReductions(I);
+    findReductions(I);
   M.Launches = findLaunches(Ctx, M.Kernel);
   if (!M.Launches)
     M.LaunchWhy = "its launches are not all plain `<<<...>>>` launches "

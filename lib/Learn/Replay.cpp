@@ -6,6 +6,8 @@
 
 #include "autoprof/Learn/Replay.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "autoprof/Tree/Routing.h"
 
 #include <algorithm>
@@ -23,6 +25,19 @@ TriggerRewriter::find(const std::string &Name) const {
     if (R.Name == Name)
       return &R;
   return nullptr;
+}
+
+TriggerRewriter
+TriggerRewriter::measuredOn(llvm::ArrayRef<DatasetKernel> Data) const {
+  std::vector<Rule> Kept;
+  for (const Rule &R : Rules)
+    if (llvm::any_of(Data, [&](const DatasetKernel &K) {
+          return llvm::any_of(K.Outcomes, [&](const Outcome &O) {
+            return O.Transformation == R.Name;
+          });
+        }))
+      Kept.push_back(R);
+  return TriggerRewriter(std::move(Kept));
 }
 
 std::optional<size_t> TriggerRewriter::choose(const DatasetKernel &K,

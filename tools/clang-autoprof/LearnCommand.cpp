@@ -345,6 +345,9 @@ int autoprof::tool::runLearn(const char *Argv0) {
       return 1;
     }
   }
+  // Replay judges the transformations the dataset measured.
+  if (!LiveLLM)
+    Rewriter = Rewriter.measuredOn(Data);
   std::vector<const DatasetKernel *> All;
   for (const DatasetKernel &K : Data)
     All.push_back(&K);

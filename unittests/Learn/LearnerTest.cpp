@@ -115,6 +115,18 @@ public:
   }
 };
 
+TEST(ReplayTest, OnlyTheTransformationsTheDataMeasuredAreJudged) {
+  std::vector<DatasetKernel> Data = {kernel("p", 1, 0, {{"C", "faster", 2.0}}),
+                                     kernel("q", 1, 0, {{"A", "slower", 0.9}})};
+  TriggerRewriter R = rewriter().measuredOn(Data);
+  ASSERT_EQ(R.rules().size(), 2u);
+  // In the rewriter's order, not the data's.
+  EXPECT_EQ(R.rules()[0].Name, "A");
+  EXPECT_EQ(R.rules()[1].Name, "C");
+  EXPECT_EQ(R.find("B"), nullptr);
+  EXPECT_TRUE(rewriter().measuredOn({}).rules().empty());
+}
+
 TEST(ReplayTest, PricesStageOneThenTheLeafInTheProfilersOrder) {
   MetricCatalog C = catalog();
   OrderDependent Counter;

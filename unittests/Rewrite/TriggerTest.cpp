@@ -22,7 +22,8 @@ TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
             "tile-matmul-smem, tile-transpose-smem, warp-per-row, "
             "privatize-atomics-smem, warp-shuffle-reduce, "
-            "vectorize-float4, pad-shared-arrays, fast-math-intrinsics, "
+            "vectorize-float4, register-accumulate, pad-shared-arrays, "
+            "fast-math-intrinsics, "
             "unroll-constant-loops, launch-block-size, launch-bounds, "
             "restrict-readonly-params");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
@@ -118,6 +119,28 @@ TEST(TriggerTest, PrivatizeAtomicsFiresOnGlobalAtomics) {
   EXPECT_FALSE(T.trigger({{Red, 0}}));
   EXPECT_TRUE(T.trigger({{Red, 0}, {Atom, 5}}));
   EXPECT_FALSE(T.trigger({{Red, 0}, {Atom, 0}}));
+}
+
+TEST(TriggerTest, RegisterAccumulateFiresOnStoresOrWaitedLoads) {
+  const Transformation &T = get("register-accumulate");
+  const char *St = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+  const char *Ld = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+  // One store sector for every three loaded: a store each iteration.
+  std::optional<std::string> R = T.trigger({{St, 1e6}, {Ld, 3e6}});
+  ASSERT_TRUE(R);
+  EXPECT_NE(R->find(">= 0.1 x"), std::string::npos) << *R;
+  // One store per output after a long loop.
+  EXPECT_FALSE(T.trigger({{St, 1e4}, {Ld, 3e6}}));
+  // Stores alone, or loads of nothing, say nothing.
+  EXPECT_FALSE(T.trigger({{St, 1e6}}));
+  EXPECT_FALSE(T.trigger({{St, 1e6}, {Ld, 0}}));
+  EXPECT_TRUE(T.trigger(
+      {{"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+        "ratio",
+        12}}));
+  EXPECT_TRUE(T.trigger(
+      {{"smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio",
+        5}}));
 }
 
 TEST(TriggerTest, FastMathFiresOnABusySpecialFunctionPipe) {

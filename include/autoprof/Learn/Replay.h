@@ -57,6 +57,11 @@ public:
   /// The rule named \p Name, or null.
   const Rule *find(const std::string &Name) const;
   const std::vector<Rule> &rules() const { return Rules; }
+  /// The rules of the transformations some kernel of \p Data was tried
+  /// with, in this rewriter's order. Replay cannot judge the others (no
+  /// kernel has an outcome of theirs), so learning leaves their metrics
+  /// out: they would take budget for no measured gain.
+  TriggerRewriter measuredOn(llvm::ArrayRef<DatasetKernel> Data) const;
 
 private:
   std::vector<Rule> Rules;

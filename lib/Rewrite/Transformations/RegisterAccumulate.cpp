@@ -1,0 +1,502 @@
+//===- RegisterAccumulate.cpp - Accumulate in a register ------------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RegisterAccumulate.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/LaunchSites.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace clang;
+using namespace autoprof;
+using llvm::Error;
+
+namespace {
+
+/// A range of one file, as offsets.
+struct FileRange {
+  FileID File;
+  unsigned Begin = 0, End = 0;
+};
+
+/// The file range of \p S's tokens, or nullopt inside a macro or across
+/// files.
+std::optional<FileRange> rangeOf(const ASTContext &Ctx, const Stmt *S) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(S->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (R.isInvalid())
+    return std::nullopt;
+  auto [BF, B] = SM.getDecomposedLoc(R.getBegin());
+  auto [EF, E] = SM.getDecomposedLoc(R.getEnd());
+  if (BF != EF || E < B)
+    return std::nullopt;
+  return FileRange{BF, B, E};
+}
+
+/// What a statement holds that the rewrite cannot keep.
+class LoopScan : public RecursiveASTVisitor<LoopScan> {
+public:
+  LoopScan(const KernelModel &M, unsigned Begin, unsigned End)
+      : M(M), SM(M.context().getSourceManager()), Begin(Begin), End(End) {}
+
+  // Breaks and continues of nested loops and switches stay inside them.
+#define NESTED(Kind)                                                           \
+  bool Traverse##Kind(Kind *S) {                                               \
+    ++Depth;                                                                   \
+    bool R = RecursiveASTVisitor::Traverse##Kind(S);                           \
+    --Depth;                                                                   \
+    return R;                                                                  \
+  }
+  NESTED(ForStmt)
+  NESTED(WhileStmt)
+  NESTED(DoStmt)
+  NESTED(SwitchStmt)
+#undef NESTED
+
+  /// Scans the statements of the loop \p S (not \p S itself, whose
+  /// breaks are its own).
+  bool scanLoop(const Stmt *S) {
+    for (const Stmt *C : S->children())
+      if (C && !TraverseStmt(const_cast<Stmt *>(C)))
+        return false;
+    return true;
+  }
+
+  bool VisitReturnStmt(ReturnStmt *) { return stop("returns from inside"); }
+  bool VisitGotoStmt(GotoStmt *) { return stop("holds a goto"); }
+  bool VisitBreakStmt(BreakStmt *) {
+    return Depth ? true : stop("leaves by a break");
+  }
+  bool VisitContinueStmt(ContinueStmt *) {
+    return Depth ? true : stop("skips iterations with a continue");
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *) { return stop("holds inline assembly"); }
+  /// blockIdx.x and its kind: reads of builtins, calls inside.
+  bool TraversePseudoObjectExpr(PseudoObjectExpr *E) {
+    return M.isPure(E) || RecursiveASTVisitor::TraversePseudoObjectExpr(E);
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (isa<CUDAKernelCallExpr>(C) || !M.isPure(C))
+      return stop("calls " + M.text(C->getCallee()) +
+                  ", which may touch memory");
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (E->isArrow())
+      ArrowRead = true;
+    return true;
+  }
+  /// Assignments and increments of variables declared outside the loop.
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      noteWrite(B->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      noteWrite(U->getSubExpr());
+    return true;
+  }
+
+  std::string Why;
+  /// A variable declared before the loop that it changes, or null.
+  const VarDecl *Outside = nullptr;
+  bool ArrowRead = false;
+
+private:
+  bool stop(const std::string &Reason) {
+    Why = Reason;
+    return false;
+  }
+  void noteWrite(const Expr *E) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V || Outside)
+      return;
+    auto [F, Off] = SM.getDecomposedLoc(SM.getFileLoc(V->getLocation()));
+    (void)F;
+    if (Off < Begin || Off >= End)
+      Outside = V;
+  }
+
+  const KernelModel &M;
+  const SourceManager &SM;
+  unsigned Begin, End;
+  unsigned Depth = 0;
+};
+
+/// Every reference to a declaration in \p S.
+std::vector<const DeclRefExpr *> declRefsIn(const Stmt *S) {
+  std::vector<const DeclRefExpr *> Refs;
+  std::vector<const Stmt *> Work = {S};
+  while (!Work.empty()) {
+    const Stmt *T = Work.back();
+    Work.pop_back();
+    if (!T)
+      continue;
+    if (const auto *D = dyn_cast<DeclRefExpr>(T))
+      Refs.push_back(D);
+    for (const Stmt *C : T->children())
+      Work.push_back(C);
+  }
+  return Refs;
+}
+
+/// One text edit, at offsets of a file.
+struct TextEdit {
+  unsigned Offset, Length;
+  std::string Text;
+};
+
+/// \p Text, whose first character is at \p Base, with \p Edits made (their
+/// offsets are of the file). Insertions at one offset keep their order.
+std::string edited(llvm::StringRef Text, unsigned Base,
+                   std::vector<TextEdit> Edits) {
+  std::stable_sort(
+      Edits.begin(), Edits.end(),
+      [](const TextEdit &A, const TextEdit &B) { return A.Offset < B.Offset; });
+  std::string Out;
+  unsigned At = Base;
+  for (const TextEdit &E : Edits) {
+    Out += Text.substr(At - Base, E.Offset - At).str();
+    Out += E.Text;
+    At = E.Offset + E.Length;
+  }
+  Out += Text.substr(At - Base).str();
+  return Out;
+}
+
+/// \p Text with \p Indent after every line break.
+std::string indented(llvm::StringRef Text, llvm::StringRef Indent) {
+  std::string Out;
+  for (char C : Text) {
+    Out += C;
+    if (C == '\n')
+      Out += Indent;
+  }
+  return Out;
+}
+
+/// Plans the rewrite of the first reduction of a global element that can
+/// be kept in a register, or says why none can.
+class Accumulate {
+public:
+  explicit Accumulate(const KernelModel &M)
+      : M(M), Ctx(M.context()), SM(Ctx.getSourceManager()) {}
+
+  /// The edits, or the reason in Why.
+  bool run() {
+    std::string First;
+    for (const ModelReduction &R : M.reductions()) {
+      if (R.Element < 0)
+        continue;
+      Edits.clear();
+      std::string Reason = plan(R);
+      if (Reason.empty())
+        return true;
+      if (First.empty())
+        First = Reason;
+    }
+    Why = First.empty() ? "the kernel model shows no loop that accumulates "
+                          "into one global element"
+                        : First;
+    return false;
+  }
+
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+
+private:
+  std::string plan(const ModelReduction &R);
+  /// Whether \p V is declared inside the loop's text.
+  bool declaredInside(const ValueDecl *V) const {
+    auto [F, Off] = SM.getDecomposedLoc(SM.getFileLoc(V->getLocation()));
+    return F == Loop.File && Off >= Loop.Begin && Off < Loop.End;
+  }
+  /// The text of \p E with each reference to \p Var replaced by \p By, or
+  /// nullopt when a piece of it is not in the loop's file.
+  std::optional<std::string> substituted(const Expr *E, const VarDecl *Var,
+                                         llvm::StringRef By) const;
+
+  const KernelModel &M;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  FileRange Loop;
+};
+
+std::optional<std::string> Accumulate::substituted(const Expr *E,
+                                                   const VarDecl *Var,
+                                                   llvm::StringRef By) const {
+  std::optional<FileRange> R = rangeOf(Ctx, E);
+  if (!R || R->File != Loop.File)
+    return std::nullopt;
+  std::vector<TextEdit> Subs;
+  for (const DeclRefExpr *DR : referencesTo(E, Var)) {
+    std::optional<FileRange> D = rangeOf(Ctx, DR);
+    if (!D || D->File != R->File)
+      return std::nullopt;
+    Subs.push_back({D->Begin, D->End - D->Begin, "(" + By.str() + ")"});
+  }
+  llvm::StringRef Buffer = SM.getBufferData(R->File);
+  return edited(Buffer.slice(R->Begin, R->End), R->Begin, Subs);
+}
+
+std::string Accumulate::plan(const ModelReduction &R) {
+  const ModelLoop &L = M.loops()[R.Loop];
+  const ModelAccess &Elem = M.accesses()[R.Element];
+  std::string At = " at " + M.where(L.S);
+  std::string ElemText = M.text(Elem.E);
+
+  std::optional<FileRange> LR = rangeOf(Ctx, L.S);
+  if (!LR)
+    return "the loop" + At + " is not plain text of one file (a macro)";
+  Loop = *LR;
+  llvm::StringRef Buffer = SM.getBufferData(Loop.File);
+  // A body that is one statement ends before its `;`.
+  const Stmt *Body = nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(L.S))
+    Body = F->getBody();
+  else if (const auto *W = dyn_cast<WhileStmt>(L.S))
+    Body = W->getBody();
+  if (Body && !isa<CompoundStmt>(Body)) {
+    size_t Semi = Buffer.find_first_not_of(" \t\r\n", Loop.End);
+    if (Semi == llvm::StringRef::npos || Buffer[Semi] != ';')
+      return "the loop" + At + " does not end in a ';' of its own";
+    Loop.End = Semi + 1;
+  }
+
+  QualType Pointee = Elem.Array->getType()->getPointeeType();
+  if (Pointee.isNull() || Pointee.isVolatileQualified())
+    return "the element " + ElemText + " is volatile";
+
+  LoopScan Scan(M, Loop.Begin, Loop.End);
+  if (!Scan.scanLoop(L.S))
+    return "the loop" + At + " " + Scan.Why;
+
+  // The element's own accesses (the update's target and its read), and
+  // the other accesses of the loop.
+  std::vector<const ModelAccess *> Own, Others;
+  for (const ModelAccess &A : M.accesses()) {
+    if (!isWithin(Ctx, A.E, L.S))
+      continue;
+    bool Same = &A == &Elem ||
+                (A.Array == Elem.Array && A.Index && *A.Index == *Elem.Index &&
+                 isWithin(Ctx, A.E, R.Update));
+    (Same ? Own : Others).push_back(&A);
+  }
+  std::vector<const ModelAccess *> Watched;
+  for (const ModelAccess *A : Others) {
+    if (A->Write)
+      return "the loop" + At + " also writes " + M.text(A->E);
+    if (!A->Shared)
+      Watched.push_back(A);
+  }
+  bool Proven = Elem.Array->getType().isRestrictQualified() || Watched.empty();
+  if (!Proven) {
+    if (Scan.ArrowRead)
+      return "the loop" + At +
+             " reads through '->', which the run-time "
+             "test of overlap does not watch";
+    if (Scan.Outside)
+      return "the loop" + At + " changes '" + Scan.Outside->getName().str() +
+             "', declared before it, so it cannot run again when the "
+             "element overlaps what it reads; declare " +
+             Elem.Array->getName().str() + " __restrict__";
+  }
+
+  // The element's address is taken before the loop: its text may name
+  // only what is declared before.
+  for (const DeclRefExpr *DR : declRefsIn(Elem.E))
+    if (declaredInside(DR->getDecl()))
+      return "the element " + ElemText + " names '" +
+             DR->getDecl()->getName().str() + "', declared inside the loop" +
+             At;
+  if (!M.isPure(Elem.E))
+    return "the element " + ElemText + " has side effects";
+
+  // When the loop may run zero times, the new code runs under the loop's
+  // condition at its first value.
+  std::string Guard;
+  if (!L.TripCount || *L.TripCount < 1) {
+    // A `for` that declares its one variable: when its condition fails at
+    // the first value, the original loop does nothing at all.
+    const auto *F = dyn_cast<ForStmt>(L.S);
+    const auto *DS = F ? dyn_cast_or_null<DeclStmt>(F->getInit()) : nullptr;
+    const auto *V = DS && DS->isSingleDecl()
+                        ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                        : nullptr;
+    const Expr *Cond = F ? F->getCond() : nullptr;
+    if (!V || !V->getInit() || !Cond)
+      return "the loop" + At + " may run zero times and is not a 'for' "
+                               "that declares its variable";
+    if (!M.isPure(Cond) || !M.isPure(V->getInit()))
+      return "the loop" + At + " may run zero times, and its first value "
+                               "or condition has side effects";
+    std::optional<std::string> First = sourceText(Ctx, V->getInit());
+    std::optional<std::string> AtFirst =
+        First ? substituted(Cond, V, *First) : std::nullopt;
+    if (!AtFirst)
+      return "the condition of the loop" + At + " is not plain text";
+    Guard = *AtFirst;
+  }
+
+  std::string Taken[] = {freshName(M.kernel(), "acc")};
+  std::string Acc = Taken[0];
+  std::string Ptr = freshName(M.kernel(), "accAt", Taken);
+  std::string Hit = freshName(M.kernel(), "accOverlap", {Acc, Ptr});
+  std::string Watch = freshName(
+      M.kernel(), "watchRead_" + M.kernel().getNameAsString(), {Acc, Ptr, Hit});
+
+  // The loop's own edits: the element becomes the register, and each
+  // watched read says whether it reached the element.
+  std::vector<TextEdit> Inner;
+  for (const ModelAccess *A : Own) {
+    std::optional<FileRange> AR = rangeOf(Ctx, A->E);
+    if (!AR || AR->File != Loop.File)
+      return "the element " + ElemText + " is not plain text";
+    Inner.push_back({AR->Begin, AR->End - AR->Begin, Acc});
+  }
+  if (!Proven)
+    for (const ModelAccess *A : Watched) {
+      std::optional<FileRange> AR = rangeOf(Ctx, A->E);
+      if (!AR || AR->File != Loop.File)
+        return "the read " + M.text(A->E) + " is not plain text";
+      Inner.push_back({AR->Begin, 0, Watch + "("});
+      Inner.push_back({AR->End, 0, ", " + Ptr + ", " + Hit + ")"});
+    }
+  llvm::StringRef Original = Buffer.slice(Loop.Begin, Loop.End);
+  std::string NewLoop = edited(Original, Loop.Begin, Inner);
+
+  std::string Ind = lineIndent(SM, SM.getComposedLoc(Loop.File, Loop.Begin));
+  // In a block the guard's `if` stands alone; elsewhere (the branch of an
+  // `if` with an `else`) it is put in braces, so that no `else` binds to it.
+  auto Parents = Ctx.getParents(*L.S);
+  bool InBlock = Parents.size() == 1 && Parents[0].get<CompoundStmt>();
+  bool Braces = Guard.empty() || !InBlock;
+  std::string Open = Braces ? "  " : "";
+  std::string In = Open + (Guard.empty() ? "" : "  ");
+  std::string T = Braces ? "{\n" + Ind : "";
+  if (!Guard.empty())
+    T += Open + "if (" + Guard + ") {\n";
+  T += Ind + In + "auto *const " + Ptr + " = &" +
+       parenthesize(Elem.E, ElemText) + ";\n";
+  T += Ind + In + "auto " + Acc + " = *" + Ptr + ";\n";
+  if (!Proven)
+    T += Ind + In + "bool " + Hit + " = false;\n";
+  T += Ind + In + indented(NewLoop, In) + "\n";
+  if (Proven) {
+    T += Ind + In + "*" + Ptr + " = " + Acc + ";\n";
+  } else {
+    // A read reached the element: the register loop changed no memory, so
+    // the original loop runs from the start.
+    T += Ind + In + "if (!" + Hit + ")\n";
+    T += Ind + In + "  *" + Ptr + " = " + Acc + ";\n";
+    T += Ind + In + "else\n";
+    T += Ind + In + "  " + indented(Original, In + "  ") + "\n";
+  }
+  if (!Guard.empty())
+    T += Ind + Open + "}" + (Braces ? "\n" : "");
+  if (Braces)
+    T += Ind + "}";
+  Edits.emplace_back(SM, SM.getComposedLoc(Loop.File, Loop.Begin),
+                     Loop.End - Loop.Begin, T);
+
+  if (!Proven) {
+    // The watch, before the kernel (and before an extern "C" block around
+    // it, where a template cannot be).
+    const Decl *Outer = &M.kernel();
+    if (const FunctionTemplateDecl *FT =
+            M.kernel().getDescribedFunctionTemplate())
+      Outer = FT;
+    for (const DeclContext *DC = Outer->getLexicalDeclContext();
+         DC && isa<LinkageSpecDecl>(DC); DC = DC->getLexicalParent())
+      Outer = cast<LinkageSpecDecl>(DC);
+    SourceLocation Begin = SM.getFileLoc(Outer->getBeginLoc());
+    if (Begin.isInvalid())
+      return "the kernel's declaration is not plain text";
+    Edits.emplace_back(
+        SM, Begin, 0,
+        "// Whether a read reaches the element kept in a register.\n"
+        "template <typename T>\n"
+        "__device__ __forceinline__ T &" +
+            Watch +
+            "(T &Read, const void *Element, bool &Hit) {\n"
+            "  Hit |= static_cast<const void *>(&Read) == Element;\n"
+            "  return Read;\n"
+            "}\n\n");
+  }
+  return "";
+}
+
+} // namespace
+
+llvm::StringRef RegisterAccumulate::name() const {
+  return "register-accumulate";
+}
+
+llvm::StringRef RegisterAccumulate::description() const {
+  return "keep a global element that a loop accumulates into in a register, "
+         "stored once after the loop";
+}
+
+bool RegisterAccumulate::precondition(const KernelRecord &K) const {
+  return K.Features.get("loops").value_or(0) > 0;
+}
+
+static const MetricCondition Stalls[] = {
+    {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active."
+     "ratio",
+     ">=", 10},
+    {"smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio",
+     ">=", 5}};
+
+static constexpr const char *StoreSectors =
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+static constexpr const char *LoadSectors =
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+
+std::vector<std::string> RegisterAccumulate::triggerMetrics() const {
+  std::vector<std::string> Names = {StoreSectors, LoadSectors};
+  for (const std::string &S : conditionMetrics(Stalls))
+    Names.push_back(S);
+  return Names;
+}
+
+std::optional<std::string>
+RegisterAccumulate::trigger(const MetricValues &M) const {
+  auto St = M.find(StoreSectors), Ld = M.find(LoadSectors);
+  if (St != M.end() && Ld != M.end() && Ld->second > 0 &&
+      St->second >= 0.1 * Ld->second)
+    return std::string(StoreSectors) + " = " + formatMetricValue(St->second) +
+           " >= 0.1 x " + LoadSectors + " = " + formatMetricValue(Ld->second);
+  return firstCondition(M, Stalls);
+}
+
+Error RegisterAccumulate::apply(const KernelModel &M, FileEdits &Out) const {
+  Accumulate A(M);
+  if (!A.run())
+    return Error::success();
+  return addEdits(A.Edits, Out);
+}
+
+std::string RegisterAccumulate::explain(const KernelModel &M) const {
+  Accumulate A(M);
+  return A.run() ? "" : A.Why;
+}

@@ -1,0 +1,195 @@
+// register-accumulate: a loop that accumulates into one global element keeps
+// it in a register and stores it once after the loop. With a __restrict__
+// output (or only __shared__ reads beside it) nothing else can reach the
+// element; otherwise every other global read is watched and, when one
+// reaches the element, the untouched original loop runs again. A loop that
+// may run zero times runs the new code under its condition at its first
+// value. Loops that write other memory, leave early, call functions that may
+// touch memory, or whose element moves are left alone, each with its reason.
+
+// RUN: cp %s %t.orig
+// RUN: clang-autoprof optimize --dry-run --transformations=register-accumulate -o %t.cu %s -- -std=c++17
+// RUN: diff %s %t.orig
+// RUN: clang-autoprof features %t.cu -- -std=c++17 > /dev/null
+// RUN: FileCheck %s --input-file=%t.cu --match-full-lines
+// RUN: clang-autoprof optimize --dry-run --explain --transformations=register-accumulate %s -- -std=c++17 | FileCheck %s --check-prefix=WHY --match-full-lines
+// RUN: %if nvcc %{ %nvcc -std=c++17 -arch=sm_90 -c -o /dev/null %t.cu %}
+
+#define DIM 64
+typedef unsigned int uint;
+
+// A product accumulated in the output through pointer arithmetic, sizes as
+// macros, the guard as an enclosing if; the pointers may overlap, so reads
+// are watched.
+__global__ void product(const float *a, const float *b, float *c) {
+  const uint x = threadIdx.x + blockIdx.x * blockDim.x;
+  const uint y = threadIdx.y + blockIdx.y * blockDim.y;
+  if (x < DIM && y < DIM) {
+    for (uint t = 0; t < DIM; t++)
+      *(c + y * DIM + x) += a[y * DIM + t] * *(b + t * DIM + x);
+  }
+}
+// CHECK:      // Whether a read reaches the element kept in a register.
+// CHECK-NEXT: template <typename T>
+// CHECK-NEXT: __device__ __forceinline__ T &watchRead_product(T &Read, const void *Element, bool &Hit) {
+// CHECK-NEXT:   Hit |= static_cast<const void *>(&Read) == Element;
+// CHECK-NEXT:   return Read;
+// CHECK-NEXT: }
+// CHECK-EMPTY:
+// CHECK-NEXT: __global__ void product(const float *a, const float *b, float *c) {
+// CHECK:        if (x < DIM && y < DIM) {
+// CHECK-NEXT:     {
+// CHECK-NEXT:       auto *const accAt = &(*(c + y * DIM + x));
+// CHECK-NEXT:       auto acc = *accAt;
+// CHECK-NEXT:       bool accOverlap = false;
+// CHECK-NEXT:       for (uint t = 0; t < DIM; t++)
+// CHECK-NEXT:         acc += watchRead_product(a[y * DIM + t], accAt, accOverlap) * watchRead_product(*(b + t * DIM + x), accAt, accOverlap);
+// CHECK-NEXT:       if (!accOverlap)
+// CHECK-NEXT:         *accAt = acc;
+// CHECK-NEXT:       else
+// CHECK-NEXT:         for (uint t = 0; t < DIM; t++)
+// CHECK-NEXT:           *(c + y * DIM + x) += a[y * DIM + t] * *(b + t * DIM + x);
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// Column sums of a tall matrix with __restrict__ pointers, `s = s + e`
+// written the other way round, in a loop that may run zero times; `acc` is
+// taken.
+__global__ void colsum(const double *__restrict__ m, double *__restrict__ sums,
+                       long rows, long cols) {
+  long j = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (j >= cols)
+    return;
+  double acc = 0;
+  for (long r = 0; r != rows; ++r) {
+    sums[j] = m[r * cols + j] + sums[j];
+  }
+  (void)acc;
+}
+// CHECK:      __global__ void colsum(const double *__restrict__ m, double *__restrict__ sums,
+// CHECK:        double acc = 0;
+// CHECK-NEXT:   if ((0) != rows) {
+// CHECK-NEXT:     auto *const accAt = &sums[j];
+// CHECK-NEXT:     auto acc_ = *accAt;
+// CHECK-NEXT:     for (long r = 0; r != rows; ++r) {
+// CHECK-NEXT:       acc_ = m[r * cols + j] + acc_;
+// CHECK-NEXT:     }
+// CHECK-NEXT:     *accAt = acc_;
+// CHECK-NEXT:   }
+// CHECK-NEXT:   (void)acc;
+
+// A running maximum inside the else branch of an if, over a counted while
+// loop of constant trip count whose reads are only __shared__: no test, no
+// condition, braces so that nothing binds to the branch.
+__global__ void peak(float *out, int mode) {
+  __shared__ float tile[32];
+  tile[threadIdx.x % 32] = threadIdx.x;
+  __syncthreads();
+  if (mode == 0)
+    out[blockIdx.x] = 0;
+  else
+    for (int q = 0; q < 32; q += 4)
+      out[blockIdx.x] = fmaxf(out[blockIdx.x], tile[q]);
+}
+// CHECK:      __global__ void peak(float *out, int mode) {
+// CHECK:        else
+// CHECK-NEXT:     {
+// CHECK-NEXT:       auto *const accAt = &out[blockIdx.x];
+// CHECK-NEXT:       auto acc = *accAt;
+// CHECK-NEXT:       for (int q = 0; q < 32; q += 4)
+// CHECK-NEXT:         acc = fmaxf(acc, tile[q]);
+// CHECK-NEXT:       *accAt = acc;
+// CHECK-NEXT:     }
+// CHECK-NEXT: }
+
+// C linkage: the watch goes before the extern "C" block.
+extern "C" {
+__global__ void rank1(const float *u, const float *v, float *w, int n) {
+  int i = blockIdx.x;
+  int j = threadIdx.x;
+  for (int p = 0; p < n; ++p) {
+    int from = p * n;
+    w[i * n + j] += u[from + i] * v[from + j];
+  }
+}
+}
+// CHECK:      // Whether a read reaches the element kept in a register.
+// CHECK-NEXT: template <typename T>
+// CHECK-NEXT: __device__ __forceinline__ T &watchRead_rank1(T &Read, const void *Element, bool &Hit) {
+// CHECK:      extern "C" {
+// CHECK-NEXT: __global__ void rank1(const float *u, const float *v, float *w, int n) {
+// CHECK:            w[i * n + j] += u[from + i] * v[from + j];
+
+// Refused: the loop also writes another array.
+__global__ void writes_two(float *__restrict__ sum, float *__restrict__ scratch,
+                           const float *in, int n) {
+  for (int i = 0; i < n; ++i) {
+    sum[threadIdx.x] += in[i];
+    scratch[i] = in[i];
+  }
+}
+
+// Refused: the loop returns from inside.
+__global__ void returns(float *__restrict__ s, const float *in, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (in[i] < 0)
+      return;
+    s[threadIdx.x] += in[i];
+  }
+}
+
+// Refused: the loop calls a function that may write memory.
+__device__ float logged(const float *p, int i, int *count) {
+  ++*count;
+  return p[i];
+}
+__global__ void calls(float *__restrict__ s, const float *in, int *count,
+                      int n) {
+  for (int i = 0; i < n; ++i)
+    s[blockIdx.x] += logged(in, i, count);
+}
+
+// Refused: the element's index is declared inside the loop.
+__global__ void inner_index(float *__restrict__ s, const float *in, int n) {
+  for (int i = 0; i < n; ++i) {
+    int slot = blockIdx.x;
+    s[slot] += in[i];
+  }
+}
+
+// Refused: the reads may overlap the element and the loop changes a variable
+// declared before it, so it could not run again.
+__global__ void counts_too(float *s, const float *in, int *hits, int n) {
+  int seen = 0;
+  for (int i = 0; i < n; ++i) {
+    s[threadIdx.x] += in[i];
+    seen++;
+  }
+  hits[threadIdx.x] = seen;
+}
+
+// Refused: the element moves with the loop (not a reduction of one element).
+__global__ void moving(float *__restrict__ s, const float *in, int n) {
+  for (int i = 0; i < n; ++i)
+    s[i] += in[i];
+}
+
+// WHY: kernel writes_two at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} also writes scratch[i]
+// WHY: kernel returns at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} returns from inside
+// WHY: kernel calls at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} calls logged, which may touch memory
+// WHY: kernel inner_index at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the element s[slot] names 'slot', declared inside the loop at line {{[0-9]+}}
+// WHY: kernel counts_too at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} changes 'seen', declared before it, so it cannot run again when the element overlaps what it reads; declare s __restrict__
+// WHY: kernel moving at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the kernel model shows no loop that accumulates into one global element
