@@ -660,6 +660,7 @@ def import_capture(args):
 
 
 def main():
+    global CORPUS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="capture on a GPU machine")
@@ -681,7 +682,13 @@ def main():
     for p in (r, i, c):
         p.add_argument("--catalog", default=CATALOG,
                        help="the metric catalog (default: %(default)s)")
+    for p in (r, i):
+        p.add_argument("--corpus", default=CORPUS,
+                       help="the corpus directory, with its manifest.json "
+                            "(default: bench/corpus)")
     args = ap.parse_args()
+    if getattr(args, "corpus", None):
+        CORPUS = optimize_corpus.CORPUS = os.path.abspath(args.corpus)
     try:
         if args.cmd == "check":
             return check(args)

@@ -80,6 +80,11 @@ def check_manifest(programs):
             errors.append("%s: source '%s' not found" % (where, p.get("source")))
             continue
         text = open(src).read()
+        # Kernels may live in the headers the source includes from the corpus.
+        for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
+            hdr = os.path.join(CORPUS, inc)
+            if os.path.isfile(hdr):
+                text += "\n" + open(hdr).read()
         for k in p.get("kernels", []):
             if not re.search(r"__global__\b[^;{]*\b%s\s*\(" % re.escape(str(k)), text):
                 errors.append("%s: kernel '%s' is not a __global__ function of %s"

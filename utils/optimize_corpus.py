@@ -92,7 +92,10 @@ def optimize_program(p, tool, tree, scratch, lock_path, try_all=False,
     os.makedirs(work)
     src = os.path.join(work, p["source"])
     shutil.copy(os.path.join(CORPUS, p["source"]), src)
-    shutil.copy(os.path.join(CORPUS, "corpus.cuh"), work)
+    # The headers programs include (corpus.cuh, kernels in headers).
+    for f in os.listdir(CORPUS):
+        if f.endswith((".cuh", ".h")):
+            shutil.copy(os.path.join(CORPUS, f), work)
     exe = os.path.join(work, p["name"])
     build = " ".join([quote(nvcc())] + [quote(f) for f in p["nvcc_flags"]] +
                      ["-o", quote(exe), quote(src)])
@@ -389,6 +392,7 @@ def times(args):
 
 
 def main():
+    global CORPUS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
@@ -418,7 +422,15 @@ def main():
     t.add_argument("files", nargs="+")
     w = sub.add_parser("times")
     w.add_argument("files", nargs="+")
+    for sp in (r, p, t):
+        sp.add_argument("--corpus", default=CORPUS,
+                        help="the corpus directory, with its manifest.json "
+                             "(default: bench/corpus)")
     args = ap.parse_args()
+    if getattr(args, "corpus", None):
+        CORPUS = os.path.abspath(args.corpus)
+        if not os.path.isfile(os.path.join(CORPUS, "manifest.json")):
+            fail("no manifest.json in %s (--corpus)" % CORPUS)
     if args.cmd in ("run", "replay"):
         if not os.access(args.tool, os.X_OK):
             fail("no tool at %s (--tool)" % args.tool)
