@@ -13,6 +13,7 @@
 #include "Transformations/PrivatizeAtomicsSmem.h"
 #include "Transformations/RegisterAccumulate.h"
 #include "Transformations/RestrictReadonlyParams.h"
+#include "Transformations/SplitSerialLoop.h"
 #include "Transformations/TileMatmulSmem.h"
 #include "Transformations/TileTransposeSmem.h"
 #include "Transformations/UnrollConstantLoops.h"
@@ -36,14 +37,15 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const WarpPerRow RowWarps;
   static const PrivatizeAtomicsSmem Privatize;
   static const RegisterAccumulate Accumulate;
+  static const SplitSerialLoop Split;
   // The order in which a kernel's triggered rewrites are tried: changes of
   // the algorithm's memory access first (tiling through shared memory, warp
   // reductions, wider accesses, padding), then changes of the instructions
   // (intrinsics, unrolling), of the launch, and of qualifiers last.
   static const std::vector<const Transformation *> All = {
-      &Matmul,    &Transpose,  &RowWarps, &Privatize, &ShuffleReduce,
-      &Float4,    &Accumulate, &Pad,      &FastMath,  &Unroll,
-      &BlockSize, &Bounds,     &Restrict};
+      &Matmul,        &Transpose, &RowWarps,   &Split,   &Privatize,
+      &ShuffleReduce, &Float4,    &Accumulate, &Pad,     &FastMath,
+      &Unroll,        &BlockSize, &Bounds,     &Restrict};
   return All;
 }
 

@@ -21,7 +21,7 @@ const Transformation &get(const char *Name) {
 TEST(TriggerTest, RegistryNamesEveryTransformation) {
   EXPECT_EQ(TransformationRegistry::names(),
             "tile-matmul-smem, tile-transpose-smem, warp-per-row, "
-            "privatize-atomics-smem, warp-shuffle-reduce, "
+            "split-serial-loop, privatize-atomics-smem, warp-shuffle-reduce, "
             "vectorize-float4, register-accumulate, pad-shared-arrays, "
             "fast-math-intrinsics, "
             "unroll-constant-loops, launch-block-size, launch-bounds, "
@@ -141,6 +141,17 @@ TEST(TriggerTest, RegisterAccumulateFiresOnStoresOrWaitedLoads) {
   EXPECT_TRUE(T.trigger(
       {{"smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio",
         5}}));
+}
+
+TEST(TriggerTest, SplitSerialLoopFiresOnAGridTooSmallForTheGPU) {
+  const Transformation &T = get("split-serial-loop");
+  EXPECT_EQ(*T.trigger({{"launch__waves_per_multiprocessor", 0.25}}),
+            "launch__waves_per_multiprocessor = 0.25 < 1");
+  EXPECT_FALSE(T.trigger({{"launch__waves_per_multiprocessor", 3}}));
+  EXPECT_TRUE(
+      T.trigger({{"sm__warps_active.avg.pct_of_peak_sustained_active", 12}}));
+  EXPECT_FALSE(
+      T.trigger({{"sm__warps_active.avg.pct_of_peak_sustained_active", 80}}));
 }
 
 TEST(TriggerTest, FastMathFiresOnABusySpecialFunctionPipe) {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RegisterAccumulate.h"
+#include "TextEdits.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
 
@@ -27,28 +28,6 @@ using namespace autoprof;
 using llvm::Error;
 
 namespace {
-
-/// A range of one file, as offsets.
-struct FileRange {
-  FileID File;
-  unsigned Begin = 0, End = 0;
-};
-
-/// The file range of \p S's tokens, or nullopt inside a macro or across
-/// files.
-std::optional<FileRange> rangeOf(const ASTContext &Ctx, const Stmt *S) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(S->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  if (R.isInvalid())
-    return std::nullopt;
-  auto [BF, B] = SM.getDecomposedLoc(R.getBegin());
-  auto [EF, E] = SM.getDecomposedLoc(R.getEnd());
-  if (BF != EF || E < B)
-    return std::nullopt;
-  return FileRange{BF, B, E};
-}
 
 /// What a statement holds that the rewrite cannot keep.
 class LoopScan : public RecursiveASTVisitor<LoopScan> {
@@ -159,41 +138,6 @@ std::vector<const DeclRefExpr *> declRefsIn(const Stmt *S) {
   return Refs;
 }
 
-/// One text edit, at offsets of a file.
-struct TextEdit {
-  unsigned Offset, Length;
-  std::string Text;
-};
-
-/// \p Text, whose first character is at \p Base, with \p Edits made (their
-/// offsets are of the file). Insertions at one offset keep their order.
-std::string edited(llvm::StringRef Text, unsigned Base,
-                   std::vector<TextEdit> Edits) {
-  std::stable_sort(
-      Edits.begin(), Edits.end(),
-      [](const TextEdit &A, const TextEdit &B) { return A.Offset < B.Offset; });
-  std::string Out;
-  unsigned At = Base;
-  for (const TextEdit &E : Edits) {
-    Out += Text.substr(At - Base, E.Offset - At).str();
-    Out += E.Text;
-    At = E.Offset + E.Length;
-  }
-  Out += Text.substr(At - Base).str();
-  return Out;
-}
-
-/// \p Text with \p Indent after every line break.
-std::string indented(llvm::StringRef Text, llvm::StringRef Indent) {
-  std::string Out;
-  for (char C : Text) {
-    Out += C;
-    if (C == '\n')
-      Out += Indent;
-  }
-  return Out;
-}
-
 /// Plans the rewrite of the first reduction of a global element that can
 /// be kept in a register, or says why none can.
 class Accumulate {
@@ -254,8 +198,7 @@ std::optional<std::string> Accumulate::substituted(const Expr *E,
       return std::nullopt;
     Subs.push_back({D->Begin, D->End - D->Begin, "(" + By.str() + ")"});
   }
-  llvm::StringRef Buffer = SM.getBufferData(R->File);
-  return edited(Buffer.slice(R->Begin, R->End), R->Begin, Subs);
+  return editedSlice(Ctx, R->File, R->Begin, R->End, Subs);
 }
 
 std::string Accumulate::plan(const ModelReduction &R) {
@@ -264,23 +207,11 @@ std::string Accumulate::plan(const ModelReduction &R) {
   std::string At = " at " + M.where(L.S);
   std::string ElemText = M.text(Elem.E);
 
-  std::optional<FileRange> LR = rangeOf(Ctx, L.S);
+  std::optional<FileRange> LR = statementRange(Ctx, L.S);
   if (!LR)
     return "the loop" + At + " is not plain text of one file (a macro)";
   Loop = *LR;
   llvm::StringRef Buffer = SM.getBufferData(Loop.File);
-  // A body that is one statement ends before its `;`.
-  const Stmt *Body = nullptr;
-  if (const auto *F = dyn_cast<ForStmt>(L.S))
-    Body = F->getBody();
-  else if (const auto *W = dyn_cast<WhileStmt>(L.S))
-    Body = W->getBody();
-  if (Body && !isa<CompoundStmt>(Body)) {
-    size_t Semi = Buffer.find_first_not_of(" \t\r\n", Loop.End);
-    if (Semi == llvm::StringRef::npos || Buffer[Semi] != ';')
-      return "the loop" + At + " does not end in a ';' of its own";
-    Loop.End = Semi + 1;
-  }
 
   QualType Pointee = Elem.Array->getType()->getPointeeType();
   if (Pointee.isNull() || Pointee.isVolatileQualified())
@@ -344,11 +275,13 @@ std::string Accumulate::plan(const ModelReduction &R) {
                         : nullptr;
     const Expr *Cond = F ? F->getCond() : nullptr;
     if (!V || !V->getInit() || !Cond)
-      return "the loop" + At + " may run zero times and is not a 'for' "
-                               "that declares its variable";
+      return "the loop" + At +
+             " may run zero times and is not a 'for' "
+             "that declares its variable";
     if (!M.isPure(Cond) || !M.isPure(V->getInit()))
-      return "the loop" + At + " may run zero times, and its first value "
-                               "or condition has side effects";
+      return "the loop" + At +
+             " may run zero times, and its first value "
+             "or condition has side effects";
     std::optional<std::string> First = sourceText(Ctx, V->getInit());
     std::optional<std::string> AtFirst =
         First ? substituted(Cond, V, *First) : std::nullopt;
@@ -382,7 +315,8 @@ std::string Accumulate::plan(const ModelReduction &R) {
       Inner.push_back({AR->End, 0, ", " + Ptr + ", " + Hit + ")"});
     }
   llvm::StringRef Original = Buffer.slice(Loop.Begin, Loop.End);
-  std::string NewLoop = edited(Original, Loop.Begin, Inner);
+  std::string NewLoop =
+      editedSlice(Ctx, Loop.File, Loop.Begin, Loop.End, Inner);
 
   std::string Ind = lineIndent(SM, SM.getComposedLoc(Loop.File, Loop.Begin));
   // In a block the guard's `if` stands alone; elsewhere (the branch of an

@@ -1,0 +1,409 @@
+//===- SplitSerialLoop.cpp - Split each thread's loop over 32 threads -----===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SplitSerialLoop.h"
+#include "IndependentThreads.h"
+#include "TextEdits.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/LaunchSites.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <map>
+
+using namespace clang;
+using namespace autoprof;
+using llvm::Error;
+
+namespace {
+
+/// Threads per output, and outputs per block.
+constexpr int Slices = 32;
+/// Threads per block after the rewrite.
+constexpr int BlockSize = Slices * 32;
+
+/// Gives each output of a thread-per-output reduction kernel 32 threads:
+/// matches the kernel model and gathers the edits, or says why it cannot.
+class Splitter {
+public:
+  explicit Splitter(const KernelModel &M)
+      : M(M), Ctx(M.context()), SM(Ctx.getSourceManager()) {
+    Slice = freshName(M.kernel(), "Slice");
+    Active = freshName(M.kernel(), "Active", {Slice});
+    Q = freshName(M.kernel(), "Q", {Slice, Active});
+  }
+
+  bool run() {
+    if (std::string W = M.cooperationWhy(); !W.empty())
+      return refuse(W);
+    return outputs() && launches() && body();
+  }
+
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+
+private:
+  bool refuse(std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  }
+  bool outputs();
+  bool launches();
+  bool body();
+  bool loop(const ModelLoop &L, unsigned Index, const std::string &Ind);
+  std::string combine(const ModelReduction &R, const std::string &Ind);
+
+  const KernelModel &M;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  std::string Slice, Active, Q;
+  /// Edits at file offsets of the kernel's file.
+  std::vector<TextEdit> Local;
+  FileID File;
+  /// The shared array of each type reduced, by type.
+  std::map<std::string, std::string> Parts;
+};
+
+bool Splitter::outputs() {
+  std::vector<const Expr *> Uncovered;
+  std::vector<const Expr *> Outs =
+      M.expressionsOfValue(globalIndex(0), Uncovered);
+  if (!Uncovered.empty())
+    return refuse("`" + M.text(Uncovered.front()) + "` at " +
+                  M.where(Uncovered.front()) +
+                  " is read other than in the thread's global index "
+                  "blockIdx.x * blockDim.x + threadIdx.x, the output");
+  if (Outs.empty())
+    return refuse("no output: nothing computes blockIdx.x * blockDim.x + "
+                  "threadIdx.x");
+  const Stmt *Body = M.kernel().getBody();
+  std::optional<FileRange> BR = rangeOf(Ctx, Body);
+  if (!BR)
+    return refuse("the kernel's body is written through a macro");
+  File = BR->File;
+  for (const Expr *O : Outs) {
+    std::optional<FileRange> R = rangeOf(Ctx, O);
+    if (!R || R->File != File)
+      return refuse("the output at " + M.where(O) +
+                    " is written through a macro");
+    Local.push_back(
+        {R->Begin, R->End - R->Begin, "(blockIdx.x * 32 + threadIdx.x % 32)"});
+  }
+  return true;
+}
+
+bool Splitter::launches() {
+  std::string NoLaunch;
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
+  if (!Launches)
+    return refuse(NoLaunch);
+  for (const KernelLaunch &KL : *Launches) {
+    std::string At = "the launch at " + M.where(KL.Call);
+    std::optional<Dim3> Block = constantDims(Ctx, KL.Block);
+    if (!Block)
+      return refuse(At + " has a block whose size is not a compile-time "
+                         "constant");
+    if ((*Block)[1] != 1 || (*Block)[2] != 1)
+      return refuse(At + " has a block of more than one dimension");
+    if ((*Block)[0] <= 0 || (*Block)[0] % 32 != 0)
+      return refuse(At + " has blocks of " + std::to_string((*Block)[0]) +
+                    " threads, not whole warps");
+    if (KL.Grid->HasSideEffects(Ctx))
+      return refuse(At + " computes its grid with side effects");
+    std::optional<std::string> G = sourceText(Ctx, KL.Grid);
+    if (!G)
+      return refuse(At + " writes its grid through a macro");
+    // The same outputs: G * B threads before, 32 outputs per block after.
+    std::string Grid =
+        scaledGridText(KL.Grid, *G, std::to_string((*Block)[0] / 32));
+    if ((*Block)[0] == 32)
+      Grid = *G;
+    std::optional<tooling::Replacement> RG = replaceExpr(Ctx, KL.Grid, Grid);
+    std::optional<tooling::Replacement> RB =
+        replaceExpr(Ctx, KL.Block, std::to_string(BlockSize));
+    if (!RG || !RB)
+      return refuse(At + " is written through a macro");
+    Edits.push_back(*RG);
+    Edits.push_back(*RB);
+  }
+  return true;
+}
+
+std::string Splitter::combine(const ModelReduction &R, const std::string &Ind) {
+  QualType T = R.Scalar->getType().getUnqualifiedType();
+  std::string Type = T.getAsString(Ctx.getPrintingPolicy());
+  std::string &Part = Parts[Type];
+  if (Part.empty()) {
+    std::vector<std::string> Taken = {Slice, Active, Q};
+    for (const auto &[_, P] : Parts)
+      if (!P.empty())
+        Taken.push_back(P);
+    Part = freshName(M.kernel(), "Partial", Taken);
+  }
+  std::string V = R.Scalar->getNameAsString();
+  std::string At = "[threadIdx.x % 32]";
+  std::string Step = R.Combine == "+"
+                         ? V + " += " + Part + "[" + Q + "]" + At + ";"
+                         : V + " = " + R.Combine + "(" + V + ", " + Part + "[" +
+                               Q + "]" + At + ");";
+  return "\n" + Ind + "// The slices' partial results meet: every slice " +
+         "reads the total.\n" + Ind + Part + "[" + Slice + "]" + At + " = " +
+         V + ";\n" + Ind + "__syncthreads();\n" + Ind + V + " = " + Part +
+         "[0]" + At + ";\n" + Ind + "for (int " + Q + " = 1; " + Q + " < " +
+         std::to_string(Slices) + "; ++" + Q + ")\n" + Ind + "  " + Step +
+         "\n" + Ind + "__syncthreads();";
+}
+
+bool Splitter::loop(const ModelLoop &L, unsigned Index,
+                    const std::string &Ind) {
+  std::string At = "the loop at " + M.where(L.S);
+  if (!L.counted())
+    return refuse(At + " is not counted: " + L.Why);
+  if (L.Step != Polynomial::constant(1))
+    return refuse(At + " steps by " + L.Step.str() + ", not 1");
+  for (const ModelLoop &O : M.loops())
+    if (O.Parent == static_cast<int>(Index))
+      return refuse(At + " holds another loop, at " + M.where(O.S));
+  std::vector<const ModelReduction *> Rs;
+  for (const ModelReduction &R : M.reductions())
+    if (R.Loop == Index)
+      Rs.push_back(&R);
+  for (const Stmt *S : loopBody(L)) {
+    const ModelReduction *Upd = nullptr;
+    for (const ModelReduction *R : Rs)
+      if (R->Update == S)
+        Upd = R;
+    if (Upd) {
+      if (!Upd->Scalar)
+        return refuse(At + " accumulates into memory, at " + M.where(S) +
+                      "; register-accumulate keeps such a sum in a register");
+      if (!M.isPure(Upd->Term))
+        return refuse("the term added at " + M.where(S) + " has side effects");
+      continue;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S); DS && M.isPure(DS))
+      continue;
+    return refuse(At + " does more than reduce: " + M.where(S));
+  }
+  if (Rs.empty())
+    return refuse(At + " reduces nothing");
+  for (const ModelReduction *R : Rs) {
+    const VarDecl *V = R->Scalar;
+    std::string Name = "`" + V->getNameAsString() + "`";
+    for (const ModelReduction &O : M.reductions())
+      if (O.Scalar == V && &O != R)
+        return refuse(Name + " is reduced by more than one statement");
+    if (R->Combine == "+" && !isConstantZero(Ctx, V->getInit()))
+      return refuse(Name + " does not start at zero where it is declared: "
+                           "each slice would add its start");
+  }
+  std::optional<FileRange> LR = rangeOf(Ctx, L.S);
+  std::optional<FileRange> FR =
+      L.FirstExpr ? rangeOf(Ctx, L.FirstExpr) : std::nullopt;
+  std::optional<FileRange> SR =
+      L.StepStmt ? rangeOf(Ctx, L.StepStmt) : std::nullopt;
+  if (!LR || !FR || !SR || LR->File != File)
+    return refuse(At + " is written through a macro");
+  std::optional<std::string> First = sourceText(Ctx, L.FirstExpr);
+  if (!First)
+    return refuse(At + " is written through a macro");
+  // The slice's iterations: Slice, Slice + 32, ... from the first.
+  Local.push_back({FR->Begin, FR->End - FR->Begin,
+                   L.First.isZero()
+                       ? Slice
+                       : parenthesize(L.FirstExpr, *First) + " + " + Slice});
+  Local.push_back(
+      {SR->Begin, SR->End - SR->Begin,
+       L.symbolVar()->getNameAsString() + " += " + std::to_string(Slices)});
+  Local.push_back({LR->Begin, 0, "if (" + Active + ")\n" + Ind + "  "});
+  std::string After;
+  for (const ModelReduction *R : Rs)
+    After += combine(*R, Ind);
+  // After the loop's last token (its `;` when its body is one statement).
+  std::optional<FileRange> Whole = statementRange(Ctx, L.S);
+  if (!Whole)
+    return refuse(At + " does not end in a ';' of its own");
+  unsigned End = Whole->End;
+  // The loop moves under the `if`: two more spaces on its other lines.
+  StringRef Buffer = SM.getBufferData(File);
+  for (unsigned I = LR->Begin; I + 1 < End; ++I)
+    if (Buffer[I] == '\n')
+      Local.push_back({I + 1, 0, "  "});
+  Local.push_back({End, 0, After});
+  return true;
+}
+
+bool Splitter::body() {
+  if (!M.guardWhy().empty())
+    return refuse(M.guardWhy());
+  const auto *Body = cast<CompoundStmt>(M.kernel().getBody());
+  if (Body->body_empty())
+    return refuse("the kernel's body is empty");
+  llvm::ArrayRef<const IfStmt *> Guards = M.guardStatements();
+  const Stmt *First = Guards.empty()
+                          ? (M.work().empty() ? nullptr : M.work().front())
+                          : static_cast<const Stmt *>(Guards.front());
+  if (!First)
+    return refuse("the kernel does no work");
+  std::optional<FileRange> FirstR = rangeOf(Ctx, First);
+  std::optional<FileRange> LastR = statementRange(Ctx, Body->body_back());
+  if (!FirstR || !LastR || FirstR->File != File || LastR->File != File)
+    return refuse("the kernel's work is written through a macro");
+
+  // Before the guard, only declarations that read no memory.
+  for (const Stmt *S : M.prologue()) {
+    std::optional<FileRange> R = rangeOf(Ctx, S);
+    if (!R || R->Begin >= FirstR->Begin)
+      return refuse("a declaration between the guard's statements, at " +
+                    M.where(S) +
+                    ", would be evaluated by threads the guard "
+                    "stops");
+    for (const ModelAccess &A : M.accesses())
+      if (isWithin(Ctx, A.E, S))
+        return refuse("the declaration at " + M.where(S) +
+                      " reads memory before the guard");
+  }
+
+  // The guard becomes a flag: the threads it stops still reach the
+  // barriers.
+  std::string Cond;
+  for (const IfStmt *G : Guards) {
+    if (G->getElse() || G->getInit() || G->getConditionVariable())
+      return refuse("the guard at " + M.where(G) +
+                    " has an else, an init or a declaration");
+    std::optional<FileRange> CR = rangeOf(Ctx, G->getCond());
+    std::optional<FileRange> GR = rangeOf(Ctx, G);
+    if (!CR || !GR || CR->File != File || !M.isPure(G->getCond()))
+      return refuse("the guard at " + M.where(G) +
+                    " is written through a macro or has side effects");
+    std::string C = editedSlice(Ctx, File, CR->Begin, CR->End, Local);
+    bool Returns = isReturnOnly(G->getThen());
+    Cond += (Cond.empty() ? "" : " && ") +
+            std::string(Returns ? "!(" + C + ")" : "(" + C + ")");
+    if (Returns) {
+      std::optional<FileRange> SR = statementRange(Ctx, G);
+      if (!SR)
+        return refuse("the guard at " + M.where(G) +
+                      " is written through a macro");
+      // With the line break and indentation after it: what follows takes
+      // its place.
+      StringRef Buffer = SM.getBufferData(File);
+      size_t Next = Buffer.find_first_not_of(" \t\r\n", SR->End);
+      unsigned To = Next == StringRef::npos ? SR->End : Next;
+      Local.push_back({SR->Begin, To - SR->Begin, ""});
+    } else {
+      // `if (c) {` keeps its block as a scope; `if (c) s;` keeps s.
+      std::optional<FileRange> TR = rangeOf(Ctx, G->getThen());
+      if (!TR)
+        return refuse("the guard at " + M.where(G) +
+                      " is written through a macro");
+      Local.push_back({GR->Begin, TR->Begin - GR->Begin, ""});
+    }
+  }
+
+  // The work: declarations, reduction loops, stores by slice 0.
+  for (const Stmt *S : M.work()) {
+    std::string Ind = lineIndent(SM, S->getBeginLoc());
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      if (!M.isPure(DS))
+        return refuse("the declaration at " + M.where(S) + " has side effects");
+      for (const ModelAccess &A : M.accesses())
+        if (isWithin(Ctx, A.E, S))
+          return refuse("the declaration at " + M.where(S) +
+                        " reads memory outside a loop");
+      continue;
+    }
+    if (int LI = M.loopIndex(S); LI >= 0) {
+      if (!loop(M.loops()[LI], LI, Ind))
+        return false;
+      continue;
+    }
+    const auto *B = dyn_cast<BinaryOperator>(S);
+    bool Store = B && B->getOpcode() == BO_Assign &&
+                 llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
+                   return A.E == B->getLHS()->IgnoreParens() && A.Write;
+                 });
+    if (!Store)
+      return refuse("the statement at " + M.where(S) +
+                    " is not a declaration, a reduction loop or a store");
+    if (!M.isPure(B->getRHS()))
+      return refuse("the store at " + M.where(S) + " has side effects");
+    std::optional<FileRange> R = rangeOf(Ctx, S);
+    if (!R || R->File != File)
+      return refuse("the store at " + M.where(S) +
+                    " is written through a macro");
+    Local.push_back(
+        {R->Begin, 0,
+         "if (" + Active + " && " + Slice + " == 0)\n" + Ind + "  "});
+  }
+
+  // One region, from the guard to the end of the body, with its edits;
+  // the rest of the kernel's edits outside it.
+  std::string Ind = lineIndent(SM, First->getBeginLoc());
+  std::string Head = "// " + std::to_string(Slices) +
+                     " threads per output: slice s takes iterations s, s + " +
+                     std::to_string(Slices) + ", ...\n" + Ind + "const int " +
+                     Slice + " = threadIdx.x / 32;\n" + Ind;
+  for (const auto &[Type, Part] : Parts)
+    Head += "__shared__ " + Type + " " + Part + "[" + std::to_string(Slices) +
+            "][32];\n" + Ind;
+  Head += "const bool " + Active + " = " + (Cond.empty() ? "true" : Cond) +
+          ";\n" + Ind;
+  std::string Region =
+      Head + editedSlice(Ctx, File, FirstR->Begin, LastR->End, Local);
+  Edits.emplace_back(SM, SM.getComposedLoc(File, FirstR->Begin),
+                     LastR->End - FirstR->Begin, Region);
+  for (const TextEdit &E : Local)
+    if (E.Offset + E.Length <= FirstR->Begin)
+      Edits.emplace_back(SM, SM.getComposedLoc(File, E.Offset), E.Length,
+                         E.Text);
+  return true;
+}
+
+} // namespace
+
+llvm::StringRef SplitSerialLoop::name() const { return "split-serial-loop"; }
+
+llvm::StringRef SplitSerialLoop::description() const {
+  return "give each output of a thread-per-output reduction 32 threads that "
+         "split its loop and combine in shared memory, in blocks of 1024";
+}
+
+bool SplitSerialLoop::precondition(const KernelRecord &K) const {
+  auto Zero = [&](const char *F) { return K.Features.get(F).value_or(0) == 0; };
+  return hasIndependentThreads(K) && K.Features.get("loops").value_or(0) > 0 &&
+         Zero("atomics_global") && Zero("atomics_shared");
+}
+
+static const MetricCondition Conditions[] = {
+    {"launch__waves_per_multiprocessor", "<", 1},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "<", 30}};
+
+std::vector<std::string> SplitSerialLoop::triggerMetrics() const {
+  return conditionMetrics(Conditions);
+}
+
+std::optional<std::string>
+SplitSerialLoop::trigger(const MetricValues &M) const {
+  return firstCondition(M, Conditions);
+}
+
+Error SplitSerialLoop::apply(const KernelModel &M, FileEdits &Out) const {
+  Splitter S(M);
+  if (!S.run())
+    return Error::success();
+  return addEdits(S.Edits, Out);
+}
+
+std::string SplitSerialLoop::explain(const KernelModel &M) const {
+  Splitter S(M);
+  return S.run() ? "" : S.Why;
+}

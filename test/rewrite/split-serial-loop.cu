@@ -1,0 +1,135 @@
+// split-serial-loop: a kernel of one thread per output that reduces a long
+// loop gets 32 threads per output, in blocks of 1024 holding 32 consecutive
+// outputs; slice s takes iterations s, s + 32, ...; the partial results meet
+// in shared memory after each loop, where every slice reads the total; the
+// guard becomes a flag so that every thread reaches the barriers; slice 0
+// stores; every launch's grid covers the same outputs. Sums that do not start
+// at zero, loops that do more than reduce, accumulation into memory, and
+// launches whose blocks are not whole warps are refused with their reasons.
+
+// RUN: clang-autoprof optimize --dry-run --transformations=split-serial-loop -o %t.cu %s -- -std=c++17
+// RUN: clang-autoprof features %t.cu -- -std=c++17 > /dev/null
+// RUN: FileCheck %s --input-file=%t.cu
+// RUN: clang-autoprof optimize --dry-run --explain --transformations=split-serial-loop %s -- -std=c++17 | FileCheck %s --check-prefix=WHY --match-full-lines
+// RUN: %if nvcc %{ %nvcc -std=c++17 -arch=sm_90 -c -o /dev/null %t.cu %}
+
+#define ROWS 4096
+#define COLS 2048
+
+// Column maxima and sums, size_t indices, an enclosing guard; two results.
+__global__ void column_stats(const double *table, double *peak, double *total) {
+  size_t c = threadIdx.x + (size_t)blockIdx.x * blockDim.x;
+  if (c < COLS) {
+    double hi = -1e300, s = 0;
+    for (size_t r = 0; r < ROWS; ++r) {
+      double v = table[r * COLS + c];
+      hi = fmax(hi, v);
+      s += v;
+    }
+    peak[c] = hi;
+    total[c] = s;
+  }
+}
+// CHECK:      __global__ void column_stats(const double *table, double *peak, double *total) {
+// CHECK-NEXT:   size_t c = (blockIdx.x * 32 + threadIdx.x % 32);
+// CHECK-NEXT:   // 32 threads per output: slice s takes iterations s, s + 32, ...
+// CHECK-NEXT:   const int Slice = threadIdx.x / 32;
+// CHECK-NEXT:   __shared__ double Partial[32][32];
+// CHECK-NEXT:   const bool Active = (c < COLS);
+// CHECK-NEXT:   {
+// CHECK-NEXT:     double hi = -1e300, s = 0;
+// CHECK-NEXT:     if (Active)
+// CHECK-NEXT:       for (size_t r = Slice; r < ROWS; r += 32) {
+// CHECK:          hi = Partial[0][threadIdx.x % 32];
+// CHECK-NEXT:     for (int Q = 1; Q < 32; ++Q)
+// CHECK-NEXT:       hi = fmax(hi, Partial[Q][threadIdx.x % 32]);
+// CHECK:          s = Partial[0][threadIdx.x % 32];
+// CHECK-NEXT:     for (int Q = 1; Q < 32; ++Q)
+// CHECK-NEXT:       s += Partial[Q][threadIdx.x % 32];
+// CHECK-NEXT:     __syncthreads();
+// CHECK-NEXT:     if (Active && Slice == 0)
+// CHECK-NEXT:       peak[c] = hi;
+// CHECK-NEXT:     if (Active && Slice == 0)
+// CHECK-NEXT:       total[c] = s;
+
+// A dot product per output over a row range read from memory, the guard an
+// early return written the other way round, the grid a dim3.
+__global__ void segment_sums(const int *start, const float *vals, float *out,
+                             int segments) {
+  int seg = blockDim.x * blockIdx.x + threadIdx.x;
+  if (segments <= seg)
+    return;
+  float acc = 0.0f;
+  for (int k = start[seg]; k < start[seg + 1]; k++)
+    acc += vals[k];
+  out[seg] = acc * 0.5f;
+}
+// CHECK:      __global__ void segment_sums(
+// CHECK:        int seg = (blockIdx.x * 32 + threadIdx.x % 32);
+// CHECK-NEXT:   // 32 threads per output: slice s takes iterations s, s + 32, ...
+// CHECK-NEXT:   const int Slice = threadIdx.x / 32;
+// CHECK-NEXT:   __shared__ float Partial[32][32];
+// CHECK-NEXT:   const bool Active = !(segments <= seg);
+// CHECK-NEXT:   float acc = 0.0f;
+// CHECK-NEXT:   if (Active)
+// CHECK-NEXT:     for (int k = start[seg] + Slice; k < start[seg + 1]; k += 32)
+// CHECK-NEXT:     acc += vals[k];
+// CHECK:        if (Active && Slice == 0)
+// CHECK-NEXT:     out[seg] = acc * 0.5f;
+
+// Refused: the sum starts at the output's old value.
+__global__ void biased(const float *in, float *out, int n, int m) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < m) {
+    float s = 1.0f;
+    for (int i = 0; i < n; ++i)
+      s += in[i * m + j];
+    out[j] = s;
+  }
+}
+
+// Refused: the loop also stores.
+__global__ void copies(const float *in, float *out, float *copy, int n, int m) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < m) {
+    float s = 0;
+    for (int i = 0; i < n; ++i) {
+      s += in[i * m + j];
+      copy[i * m + j] = in[i * m + j];
+    }
+    out[j] = s;
+  }
+}
+
+// Refused: blocks of 48 threads.
+__global__ void odd_blocks(const float *in, float *out, int n, int m) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= m)
+    return;
+  float s = 0;
+  for (int i = 0; i < n; ++i)
+    s += in[i * m + j];
+  out[j] = s;
+}
+
+void run(const double *t, double *p, double *q, const int *st, const float *v,
+         float *o, float *cp, int segments) {
+  column_stats<<<(COLS + 127) / 128, 128>>>(t, p, q);
+  dim3 grid((segments + 255) / 256);
+  segment_sums<<<grid, 256>>>(st, v, o, segments);
+  biased<<<16, 128>>>(v, o, 100, 2048);
+  copies<<<16, 128>>>(v, o, cp, 100, 2048);
+  odd_blocks<<<16, 48>>>(v, o, 100, 768);
+}
+// CHECK:      column_stats<<<(COLS + 127) / 128 * 4, 1024>>>(t, p, q);
+// CHECK:      segment_sums<<<dim3(grid.x * 8, grid.y, grid.z), 1024>>>(st, v, o, segments);
+
+// WHY: kernel biased at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   split-serial-loop: not applied: `s` does not start at zero where it is declared: each slice would add its start
+// WHY: kernel copies at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   split-serial-loop: not applied: the loop at line {{[0-9]+}} does more than reduce: line {{[0-9]+}}
+// WHY: kernel odd_blocks at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   split-serial-loop: not applied: the launch at line {{[0-9]+}} has blocks of 48 threads, not whole warps
