@@ -9,6 +9,8 @@
 #include "autoprof/JSON/BoundedParse.h"
 
 #include "rapidjson/document.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
 
 #include <fstream>
 #include <sstream>
@@ -140,4 +142,84 @@ bool autoprof::inject::loadAgentConfig(const std::string &Path,
     }
   }
   return true;
+}
+
+std::string autoprof::inject::writeAgentConfig(const AgentRequest &R) {
+  rapidjson::StringBuffer B;
+  rapidjson::Writer<rapidjson::StringBuffer> W(B);
+  auto Strings = [&](const std::vector<std::string> &V) {
+    W.StartArray();
+    for (const std::string &S : V)
+      W.String(S.c_str(), S.size());
+    W.EndArray();
+  };
+  W.StartObject();
+  W.Key("version");
+  W.Int(1);
+  W.Key("output");
+  W.String(R.Output.c_str(), R.Output.size());
+  W.Key("run");
+  W.Uint(R.Run);
+  W.Key("kernel_regex");
+  W.String(R.KernelRegexText.c_str(), R.KernelRegexText.size());
+  W.Key("launch_skip");
+  W.Uint(R.LaunchSkip);
+  W.Key("launch_count");
+  W.Uint(R.LaunchCount);
+  if (R.TreeFile.empty()) {
+    W.Key("metrics");
+    Strings(R.Metrics);
+  } else {
+    W.Key("tree_file");
+    W.String(R.TreeFile.c_str(), R.TreeFile.size());
+  }
+  W.Key("range_metrics");
+  Strings(R.RangeMetrics);
+  W.Key("derived_inputs");
+  W.StartObject();
+  for (const auto &[D, Inputs] : R.DerivedInputs) {
+    W.Key(D.c_str(), D.size());
+    Strings(Inputs);
+  }
+  W.EndObject();
+  W.Key("kernels");
+  W.StartArray();
+  for (const auto &[Mangled, Features] : R.Kernels) {
+    W.StartObject();
+    W.Key("mangled_name");
+    W.String(Mangled.c_str(), Mangled.size());
+    W.Key("features");
+    W.StartObject();
+    for (const auto &[Name, V] : Features) {
+      W.Key(Name.c_str(), Name.size());
+      if (V)
+        W.Double(*V);
+      else
+        W.Null();
+    }
+    W.EndObject();
+    W.EndObject();
+  }
+  W.EndArray();
+  if (!R.SecondRun.empty()) {
+    W.Key("second_run");
+    W.StartObject();
+    for (const auto &[Mangled, L] : R.SecondRun) {
+      W.Key(Mangled.c_str(), Mangled.size());
+      W.StartObject();
+      W.Key("launch");
+      W.Uint(L.Launch);
+      W.Key("samples");
+      W.StartObject();
+      for (const auto &[Name, V] : L.Samples) {
+        W.Key(Name.c_str(), Name.size());
+        W.Double(V);
+      }
+      W.EndObject();
+      W.EndObject();
+    }
+    W.EndObject();
+  }
+  W.EndObject();
+  return std::string(B.GetString(), B.GetSize());
 }

@@ -60,6 +60,33 @@ struct AgentConfig {
   std::map<std::string, SecondRunLaunch> SecondRun;
 };
 
+/// What the tool asks of one run, as the configuration file says it: the
+/// writer's side of AgentConfig, with the tree named by its file.
+struct AgentRequest {
+  std::string Output;
+  unsigned Run = 1;
+  std::string KernelRegexText;
+  unsigned LaunchSkip = 0;
+  unsigned LaunchCount = 1;
+  /// Fixed mode (TreeFile empty): these metrics for every selected launch.
+  std::vector<std::string> Metrics;
+  /// Tree mode: the tree's file.
+  std::string TreeFile;
+  std::vector<std::string> RangeMetrics;
+  std::map<std::string, std::vector<std::string>> DerivedInputs;
+  /// Each kernel's mangled name and static features (null: unknown), in
+  /// order.
+  std::vector<
+      std::pair<std::string, std::map<std::string, std::optional<double>>>>
+      Kernels;
+  /// Second run only.
+  std::map<std::string, SecondRunLaunch> SecondRun;
+};
+
+/// The configuration file's text for \p R, which loadAgentConfig() reads
+/// back (the tree from TreeFile).
+std::string writeAgentConfig(const AgentRequest &R);
+
 /// Reads the configuration at \p Path. On failure returns false with a
 /// one-line message in \p Error.
 bool loadAgentConfig(const std::string &Path, AgentConfig &Out,

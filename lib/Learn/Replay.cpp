@@ -89,17 +89,7 @@ bool Evaluation::betterThan(const Evaluation &Other) const {
 
 MetricMap learn::visibleMetrics(const ProfilingTree &T, const TreeNode &Leaf,
                                 const DatasetKernel &K) {
-  MetricMap M;
-  auto Take = [&](const std::string &Name) {
-    auto It = K.Metrics.find(Name);
-    if (It != K.Metrics.end())
-      M[Name] = It->second;
-  };
-  for (const std::string &S : T.Stage1)
-    Take(S);
-  for (const std::string &Name : Leaf.Metrics)
-    Take(Name);
-  return M;
+  return shownMetrics(T, &Leaf, K.Metrics);
 }
 
 void learn::summarize(Evaluation &E) {

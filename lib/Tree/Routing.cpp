@@ -52,3 +52,20 @@ Route autoprof::routeKernel(const ProfilingTree &T, const KernelFeatures &F,
   }
   return R;
 }
+
+std::map<std::string, double>
+autoprof::shownMetrics(const ProfilingTree &T, const TreeNode *Leaf,
+                       const std::map<std::string, double> &Values) {
+  std::map<std::string, double> M;
+  auto Take = [&](const std::string &Name) {
+    auto It = Values.find(Name);
+    if (It != Values.end())
+      M[Name] = It->second;
+  };
+  for (const std::string &S : T.Stage1)
+    Take(S);
+  if (Leaf)
+    for (const std::string &Name : Leaf->Metrics)
+      Take(Name);
+  return M;
+}

@@ -52,24 +52,6 @@ namespace {
 // Register the options before the command line is parsed.
 [[maybe_unused]] const OptimizeOptions &Registered = optimizeOptions();
 
-/// The metrics a run routed by \p R collects: the tree's stage-1 samples
-/// and the leaf's metrics, with their values in \p Values.
-MetricValues visibleMetrics(const ProfilingTree &T, const Route &R,
-                            const std::map<std::string, double> &Values) {
-  MetricValues M;
-  auto Take = [&](const std::string &Name) {
-    auto It = Values.find(Name);
-    if (It != Values.end())
-      M[Name] = It->second;
-  };
-  for (const std::string &S : T.Stage1)
-    Take(S);
-  if (R.Leaf)
-    for (const std::string &Name : R.Leaf->Metrics)
-      Take(Name);
-  return M;
-}
-
 std::string joined(const std::vector<std::string> &V) {
   std::string S;
   for (const std::string &E : V)
@@ -289,7 +271,7 @@ int autoprof::tool::runOptimize(const char *Argv0) {
       if (Samples) {
         if (const std::map<std::string, double> *Values = Samples->find(K)) {
           Route R = routeKernel(Tree, K.Features, Values);
-          KP.Metrics = visibleMetrics(Tree, R, *Values);
+          KP.Metrics = shownMetrics(Tree, R.Leaf, *Values);
           if (R.Leaf) {
             KP.Leaf = R.Leaf->Id;
             KP.Focus = R.Leaf->Focus;
@@ -404,7 +386,7 @@ int autoprof::tool::runOptimize(const char *Argv0) {
           OS << "  not in the profile\n";
         } else {
           Route R = routeKernel(Tree, K.Features, Values);
-          Seen = visibleMetrics(Tree, R, *Values);
+          Seen = shownMetrics(Tree, R.Leaf, *Values);
           OS << "  leaf: " << (R.Leaf ? R.Leaf->Id : std::string("(pending)"))
              << ", " << Seen->size() << " metrics\n";
         }

@@ -15,6 +15,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "AgentConfig.h"
 #include "Commands.h"
 #include "autoprof/JSON/BoundedParse.h"
 #include "autoprof/Verify/ChildProcess.h"
@@ -204,95 +205,38 @@ std::string agentConfig(const Request &R, const ProfileOptions &O,
                         const MetricClasses &Classes,
                         const std::string &OutputPath, unsigned Run,
                         const std::map<std::string, ProfileRecord> *Second) {
-  rapidjson::StringBuffer B;
-  rapidjson::Writer<rapidjson::StringBuffer> W(B);
-  W.StartObject();
-  W.Key("version");
-  W.Int(1);
-  W.Key("output");
-  W.String(OutputPath.c_str());
-  W.Key("run");
-  W.Uint(Run);
-  W.Key("kernel_regex");
-  W.String(sourceOptions().Kernel.c_str());
-  W.Key("launch_skip");
-  W.Uint(O.LaunchSkip);
-  W.Key("launch_count");
-  W.Uint(O.LaunchCount);
+  inject::AgentRequest A;
+  A.Output = OutputPath;
+  A.Run = Run;
+  A.KernelRegexText = sourceOptions().Kernel;
+  A.LaunchSkip = O.LaunchSkip;
+  A.LaunchCount = O.LaunchCount;
   if (R.FixedMetrics) {
-    W.Key("metrics");
-    W.StartArray();
-    for (const std::string &M : R.Metrics)
-      W.String(M.c_str());
+    A.Metrics = R.Metrics;
     // The inputs of derived metrics.
     for (const std::string &M : Classes.Range)
       if (std::find(R.Metrics.begin(), R.Metrics.end(), M) == R.Metrics.end())
-        W.String(M.c_str());
+        A.Metrics.push_back(M);
     for (const auto &[D, Inputs] : Classes.Derived)
       for (const std::string &In : Inputs)
         if (StringRef(In).starts_with("launch__") ||
             In == "sm__maximum_warps_per_active_cycle_pct")
-          W.String(In.c_str());
-    W.EndArray();
+          A.Metrics.push_back(In);
   } else {
-    W.Key("tree_file");
-    W.String(R.TreePath.c_str());
+    A.TreeFile = R.TreePath;
   }
-  W.Key("range_metrics");
-  W.StartArray();
-  for (const std::string &M : Classes.Range)
-    W.String(M.c_str());
-  W.EndArray();
-  W.Key("derived_inputs");
-  W.StartObject();
-  for (const auto &[D, Inputs] : Classes.Derived) {
-    W.Key(D.c_str());
-    W.StartArray();
-    for (const std::string &In : Inputs)
-      W.String(In.c_str());
-    W.EndArray();
-  }
-  W.EndObject();
-  W.Key("kernels");
-  W.StartArray();
-  for (const StaticKernel &K : R.Kernels) {
-    W.StartObject();
-    W.Key("mangled_name");
-    W.String(K.MangledName.c_str());
-    W.Key("features");
-    W.StartObject();
-    for (const auto &[Name, V] : K.Features) {
-      W.Key(Name.c_str());
-      if (V)
-        W.Double(*V);
-      else
-        W.Null();
-    }
-    W.EndObject();
-    W.EndObject();
-  }
-  W.EndArray();
-  if (Second) {
-    W.Key("second_run");
-    W.StartObject();
+  A.RangeMetrics = Classes.Range;
+  A.DerivedInputs.insert(Classes.Derived.begin(), Classes.Derived.end());
+  for (const StaticKernel &K : R.Kernels)
+    A.Kernels.emplace_back(K.MangledName, K.Features);
+  if (Second)
     for (const auto &[Mangled, Rec] : *Second) {
-      W.Key(Mangled.c_str());
-      W.StartObject();
-      W.Key("launch");
-      W.Uint(Rec.Launch);
-      W.Key("samples");
-      W.StartObject();
-      for (const auto &[Name, V] : Rec.Metrics) {
-        W.Key(Name.c_str());
-        W.Double(V.Value);
-      }
-      W.EndObject();
-      W.EndObject();
+      inject::SecondRunLaunch &L = A.SecondRun[Mangled];
+      L.Launch = Rec.Launch;
+      for (const auto &[Name, V] : Rec.Metrics)
+        L.Samples[Name] = V.Value;
     }
-    W.EndObject();
-  }
-  W.EndObject();
-  return std::string(B.GetString(), B.GetSize());
+  return inject::writeAgentConfig(A);
 }
 
 /// Units from the catalog, and the derived metrics each record can compute.

@@ -206,6 +206,22 @@ TEST(RoutingTest, FeaturesAndSamplesChooseTheLeaf) {
   EXPECT_EQ(R.Steps.size(), 1u);
 }
 
+TEST(RoutingTest, AKernelIsShownStageOneAndItsLeafsMetrics) {
+  ProfilingTree T = parse(Tree);
+  std::map<std::string, double> Values = {
+      {"gpu__time_duration.sum", 10}, {"m1", 1}, {"m2", 2}, {"other", 3}};
+  const TreeNode *L1 = T.find("l1");
+  ASSERT_TRUE(L1);
+  EXPECT_EQ(shownMetrics(T, L1, Values),
+            (std::map<std::string, double>{{"gpu__time_duration.sum", 10},
+                                           {"m1", 1}}));
+  // Before a leaf is reached, stage 1 only; a metric without a value is
+  // not shown.
+  EXPECT_EQ(shownMetrics(T, nullptr, Values),
+            (std::map<std::string, double>{{"gpu__time_duration.sum", 10}}));
+  EXPECT_TRUE(shownMetrics(T, T.find("l3"), {}).empty());
+}
+
 TEST(RoutingTest, NullFeatureTakesElse) {
   std::string Text = Tree;
   const std::string Old = "\"feature\": \"loops\"";

@@ -46,6 +46,14 @@ struct Route {
 Route routeKernel(const ProfilingTree &T, const KernelFeatures &F,
                   const std::map<std::string, double> *Samples);
 
+/// The metrics a kernel routed to \p Leaf is shown: the tree's stage-1
+/// samples and the leaf's metrics (only the stage-1 samples when \p Leaf is
+/// null), each with its value in \p Values when it has one. Replay
+/// (learning) and the rewriter (optimize) read the same ones.
+std::map<std::string, double>
+shownMetrics(const ProfilingTree &T, const TreeNode *Leaf,
+             const std::map<std::string, double> &Values);
+
 /// Whether `Value Op Threshold` holds.
 bool testHolds(const std::string &Op, double Value, double Threshold);
 
