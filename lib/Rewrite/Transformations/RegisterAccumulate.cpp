@@ -326,9 +326,9 @@ std::string Accumulate::plan(const ModelReduction &R) {
   bool Braces = Guard.empty() || !InBlock;
   std::string Open = Braces ? "  " : "";
   std::string In = Open + (Guard.empty() ? "" : "  ");
-  std::string T = Braces ? "{\n" + Ind : "";
+  std::string T = Braces ? "{\n" : "";
   if (!Guard.empty())
-    T += Open + "if (" + Guard + ") {\n";
+    T += (Braces ? Ind + Open : "") + "if (" + Guard + ") {\n";
   T += Ind + In + "auto *const " + Ptr + " = &" +
        parenthesize(Elem.E, ElemText) + ";\n";
   T += Ind + In + "auto " + Acc + " = *" + Ptr + ";\n";
