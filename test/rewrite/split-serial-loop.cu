@@ -31,7 +31,7 @@ __global__ void column_stats(const double *table, double *peak, double *total) {
   }
 }
 // CHECK:      __global__ void column_stats(const double *table, double *peak, double *total) {
-// CHECK-NEXT:   size_t c = (blockIdx.x * 32 + threadIdx.x % 32);
+// CHECK-NEXT:   size_t c = ((size_t)blockIdx.x * 32 + threadIdx.x % 32);
 // CHECK-NEXT:   // 32 threads per output: slice s takes iterations s, s + 32, ...
 // CHECK-NEXT:   const int Slice = threadIdx.x / 32;
 // CHECK-NEXT:   __shared__ double Partial[32][32];
@@ -112,6 +112,18 @@ __global__ void odd_blocks(const float *in, float *out, int n, int m) {
   out[j] = s;
 }
 
+// Refused: launch bounds below the new block.
+__global__ void __launch_bounds__(128) bounded(const float *in, float *out,
+                                              int n, int m) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= m)
+    return;
+  float s = 0;
+  for (int i = 0; i < n; ++i)
+    s += in[i * m + j];
+  out[j] = s;
+}
+
 void run(const double *t, double *p, double *q, const int *st, const float *v,
          float *o, float *cp, int segments) {
   column_stats<<<(COLS + 127) / 128, 128>>>(t, p, q);
@@ -120,6 +132,7 @@ void run(const double *t, double *p, double *q, const int *st, const float *v,
   biased<<<16, 128>>>(v, o, 100, 2048);
   copies<<<16, 128>>>(v, o, cp, 100, 2048);
   odd_blocks<<<16, 48>>>(v, o, 100, 768);
+  bounded<<<16, 128>>>(v, o, 100, 2048);
 }
 // CHECK:      column_stats<<<(COLS + 127) / 128 * 4, 1024>>>(t, p, q);
 // CHECK:      segment_sums<<<dim3(grid.x * 8, grid.y, grid.z), 1024>>>(st, v, o, segments);
@@ -133,3 +146,6 @@ void run(const double *t, double *p, double *q, const int *st, const float *v,
 // WHY: kernel odd_blocks at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   split-serial-loop: not applied: the launch at line {{[0-9]+}} has blocks of 48 threads, not whole warps
+// WHY: kernel bounded at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   split-serial-loop: not applied: the kernel declares __launch_bounds__, which blocks of 1024 threads may exceed

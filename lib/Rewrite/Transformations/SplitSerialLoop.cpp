@@ -11,6 +11,7 @@
 #include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -44,6 +45,9 @@ public:
   bool run() {
     if (std::string W = M.cooperationWhy(); !W.empty())
       return refuse(W);
+    if (M.kernel().hasAttr<CUDALaunchBoundsAttr>())
+      return refuse("the kernel declares __launch_bounds__, which blocks of " +
+                    std::to_string(BlockSize) + " threads may exceed");
     return outputs() && launches() && body();
   }
 
@@ -94,8 +98,15 @@ bool Splitter::outputs() {
     if (!R || R->File != File)
       return refuse("the output at " + M.where(O) +
                     " is written through a macro");
-    Local.push_back(
-        {R->Begin, R->End - R->Begin, "(blockIdx.x * 32 + threadIdx.x % 32)"});
+    // In the index's own type: a 64-bit index stays 64-bit.
+    std::string Wide;
+    if (Ctx.getTypeSize(O->getType()) > 32)
+      Wide = "(" +
+             O->getType().getUnqualifiedType().getAsString(
+                 Ctx.getPrintingPolicy()) +
+             ")";
+    Local.push_back({R->Begin, R->End - R->Begin,
+                     "(" + Wide + "blockIdx.x * 32 + threadIdx.x % 32)"});
   }
   return true;
 }
