@@ -31,8 +31,11 @@ __global__ void product(const float *a, const float *b, float *c) {
 }
 // CHECK:      // Whether a read reaches the element kept in a register.
 // CHECK-NEXT: template <typename T>
-// CHECK-NEXT: __device__ __forceinline__ T &watchRead_product(T &Read, const void *Element, bool &Hit) {
-// CHECK-NEXT:   Hit |= static_cast<const void *>(&Read) == Element;
+// CHECK-NEXT: __device__ __forceinline__ T &watchRead_product(T &Read, const void *Element, unsigned long Size, bool &Hit) {
+// CHECK-NEXT:   // Any byte in common, for reads narrower or wider than it.
+// CHECK-NEXT:   unsigned long long R = reinterpret_cast<unsigned long long>(&Read);
+// CHECK-NEXT:   unsigned long long E = reinterpret_cast<unsigned long long>(Element);
+// CHECK-NEXT:   Hit |= R < E + Size && E < R + sizeof(T);
 // CHECK-NEXT:   return Read;
 // CHECK-NEXT: }
 // CHECK-EMPTY:
@@ -43,7 +46,7 @@ __global__ void product(const float *a, const float *b, float *c) {
 // CHECK-NEXT:       auto acc = *accAt;
 // CHECK-NEXT:       bool accOverlap = false;
 // CHECK-NEXT:       for (uint t = 0; t < DIM; t++)
-// CHECK-NEXT:         acc += watchRead_product(a[y * DIM + t], accAt, accOverlap) * watchRead_product(*(b + t * DIM + x), accAt, accOverlap);
+// CHECK-NEXT:         acc += watchRead_product(a[y * DIM + t], accAt, sizeof(*accAt), accOverlap) * watchRead_product(*(b + t * DIM + x), accAt, sizeof(*accAt), accOverlap);
 // CHECK-NEXT:       if (!accOverlap)
 // CHECK-NEXT:         *accAt = acc;
 // CHECK-NEXT:       else
@@ -69,7 +72,7 @@ __global__ void colsum(const double *__restrict__ m, double *__restrict__ sums,
 }
 // CHECK:      __global__ void colsum(const double *__restrict__ m, double *__restrict__ sums,
 // CHECK:        double acc = 0;
-// CHECK-NEXT:   if ((0) != rows) {
+// CHECK-NEXT:   if (((long)(0)) != rows) {
 // CHECK-NEXT:     auto *const accAt = &sums[j];
 // CHECK-NEXT:     auto acc_ = *accAt;
 // CHECK-NEXT:     for (long r = 0; r != rows; ++r) {
@@ -116,10 +119,37 @@ __global__ void rank1(const float *u, const float *v, float *w, int n) {
 }
 // CHECK:      // Whether a read reaches the element kept in a register.
 // CHECK-NEXT: template <typename T>
-// CHECK-NEXT: __device__ __forceinline__ T &watchRead_rank1(T &Read, const void *Element, bool &Hit) {
+// CHECK-NEXT: __device__ __forceinline__ T &watchRead_rank1(T &Read, const void *Element, unsigned long Size, bool &Hit) {
 // CHECK:      extern "C" {
 // CHECK-NEXT: __global__ void rank1(const float *u, const float *v, float *w, int n) {
 // CHECK:            w[i * n + j] += u[from + i] * v[from + j];
+
+// Refused without __restrict__: a read that may be the element decides when
+// the loop ends (a stale value could keep it running), or where another read
+// goes (a stale index could fault), or a reference declared in the loop
+// changes a counter declared before it (a second run would count twice).
+__global__ void drains(int *acc, const int *level) {
+  int t = threadIdx.x;
+  for (int k = 0; level[t] > k; ++k)
+    acc[t] += -1;
+}
+__global__ void gathers(float *out, const float *table, const int *index,
+                        int n) {
+  int t = threadIdx.x;
+  for (int q = 0; q < n; ++q) {
+    int pick = index[t];
+    out[t] += table[2 * q + pick];
+  }
+}
+__global__ void by_reference(float *s, const float *in, int *count, int n) {
+  int seen = 0;
+  for (int i = 0; i < n; ++i) {
+    int &alias = seen;
+    alias += 1;
+    s[threadIdx.x] += in[i];
+  }
+  count[threadIdx.x] = seen;
+}
 
 // Refused: the loop also writes another array.
 __global__ void writes_two(float *__restrict__ sum, float *__restrict__ scratch,
@@ -175,6 +205,15 @@ __global__ void moving(float *__restrict__ s, const float *in, int n) {
     s[i] += in[i];
 }
 
+// WHY: kernel drains at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} decides its control flow from level[t], which may read the element; declare acc __restrict__
+// WHY: kernel gathers at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} computes the address of table[2 * q + pick] from pick, which may read the element; declare out __restrict__
+// WHY: kernel by_reference at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} changes 'alias', declared before it, so it cannot run again when the element overlaps what it reads; declare s __restrict__
 // WHY: kernel writes_two at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} also writes scratch[i]

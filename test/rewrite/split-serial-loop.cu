@@ -124,6 +124,52 @@ __global__ void __launch_bounds__(128) bounded(const float *in, float *out,
   out[j] = s;
 }
 
+// The mean is stored by slice 0 and read back by every slice's second loop:
+// a barrier follows the store.
+__global__ void centred(const float *x, float *mean, float *spread, int rows,
+                        int cols) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= cols)
+    return;
+  float s = 0.0f;
+  for (int r = 0; r < rows; ++r)
+    s += x[r * cols + c];
+  mean[c] = s / rows;
+  float d = 0.0f;
+  for (int r = 0; r < rows; ++r)
+    d += fabsf(x[r * cols + c] - mean[c]);
+  spread[c] = d;
+}
+// CHECK:      __global__ void centred(
+// CHECK:          if (Active && Slice == 0)
+// CHECK-NEXT:       mean[c] = s / rows;
+// CHECK-NEXT:     __syncthreads(); // what slice 0 stored, seen by every slice
+// CHECK-NEXT:     float d = 0.0f;
+
+// Refused: a counter of 8 bits, which steps of 32 could wrap.
+__global__ void narrow(const int *m, int *sums, unsigned char rows, int cols) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= cols)
+    return;
+  int total = 0;
+  for (unsigned char row = 0; row < rows; ++row)
+    total += m[row * cols + col];
+  sums[col] = total;
+}
+
+// Refused: the loop's variable is read after it.
+__global__ void length_too(const int *m, int *sums, int *lens, int rows,
+                           int cols) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= cols)
+    return;
+  int total = 0, row;
+  for (row = 0; row < rows; ++row)
+    total += m[row * cols + col];
+  sums[col] = total;
+  lens[col] = row;
+}
+
 void run(const double *t, double *p, double *q, const int *st, const float *v,
          float *o, float *cp, int segments) {
   column_stats<<<(COLS + 127) / 128, 128>>>(t, p, q);
@@ -133,6 +179,9 @@ void run(const double *t, double *p, double *q, const int *st, const float *v,
   copies<<<16, 128>>>(v, o, cp, 100, 2048);
   odd_blocks<<<16, 48>>>(v, o, 100, 768);
   bounded<<<16, 128>>>(v, o, 100, 2048);
+  centred<<<16, 128>>>(v, o, cp, 100, 2048);
+  narrow<<<16, 128>>>(st, (int *)o, 100, 2048);
+  length_too<<<16, 128>>>(st, (int *)o, (int *)cp, 100, 2048);
 }
 // CHECK:      column_stats<<<(COLS + 127) / 128 * 4, 1024>>>(t, p, q);
 // CHECK:      segment_sums<<<dim3(grid.x * 8, grid.y, grid.z), 1024>>>(st, v, o, segments);
@@ -149,3 +198,9 @@ void run(const double *t, double *p, double *q, const int *st, const float *v,
 // WHY: kernel bounded at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   split-serial-loop: not applied: the kernel declares __launch_bounds__, which blocks of 1024 threads may exceed
+// WHY: kernel narrow at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   split-serial-loop: not applied: the loop at line {{[0-9]+}} counts in `unsigned char`, which steps of 32 could wrap
+// WHY: kernel length_too at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   split-serial-loop: not applied: `row` is read after the loop at line {{[0-9]+}}, at line {{[0-9]+}}

@@ -97,6 +97,9 @@ public:
   std::string Why;
   /// A variable declared before the loop that it changes, or null.
   const VarDecl *Outside = nullptr;
+  /// A write the scan cannot tie to a variable (through `->` of a local
+  /// struct pointer).
+  bool Untracked = false;
   bool ArrowRead = false;
 
 private:
@@ -105,13 +108,36 @@ private:
     return false;
   }
   void noteWrite(const Expr *E) {
-    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-    if (!V || Outside)
+    if (Outside || Untracked)
       return;
+    // The variable written: through members and local array elements to
+    // the variable they belong to.
+    E = E->IgnoreParenImpCasts();
+    while (true) {
+      if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+        if (ME->isArrow()) {
+          Untracked = true;
+          return;
+        }
+        E = ME->getBase()->IgnoreParenImpCasts();
+      } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+                 AS && AS->getBase()->getType()->isArrayType()) {
+        E = AS->getBase()->IgnoreParenImpCasts();
+      } else {
+        break;
+      }
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V) {
+      // Memory through a pointer: the model's accesses say whether it is
+      // the element or another write.
+      return;
+    }
     auto [F, Off] = SM.getDecomposedLoc(SM.getFileLoc(V->getLocation()));
     (void)F;
-    if (Off < Begin || Off >= End)
+    // A reference may name anything, wherever it is declared.
+    if (Off < Begin || Off >= End || V->getType()->isReferenceType())
       Outside = V;
   }
 
@@ -178,6 +204,11 @@ private:
   /// nullopt when a piece of it is not in the loop's file.
   std::optional<std::string> substituted(const Expr *E, const VarDecl *Var,
                                          llvm::StringRef By) const;
+  /// How a value of \p Watched (or a variable of the loop computed from
+  /// one) reaches an address, the loop's condition or step, or a branch of
+  /// the loop \p L; empty when none does.
+  std::string staleUse(const ModelLoop &L,
+                       llvm::ArrayRef<const ModelAccess *> Watched) const;
 
   const KernelModel &M;
   ASTContext &Ctx;
@@ -199,6 +230,102 @@ std::optional<std::string> Accumulate::substituted(const Expr *E,
     Subs.push_back({D->Begin, D->End - D->Begin, "(" + By.str() + ")"});
   }
   return editedSlice(Ctx, R->File, R->Begin, R->End, Subs);
+}
+
+std::string
+Accumulate::staleUse(const ModelLoop &L,
+                     llvm::ArrayRef<const ModelAccess *> Watched) const {
+  // The variables of the loop that hold a watched value, to a fixed point.
+  std::vector<const VarDecl *> Tainted;
+  auto Holds = [&](const Stmt *S) -> const Stmt * {
+    if (!S)
+      return nullptr;
+    for (const ModelAccess *A : Watched)
+      if (A->E == S || isWithin(Ctx, A->E, S))
+        return A->E;
+    for (const DeclRefExpr *DR : declRefsIn(S))
+      if (llvm::is_contained(Tainted, DR->getDecl()))
+        return DR;
+    return nullptr;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    std::vector<const Stmt *> Work = {L.S};
+    while (!Work.empty()) {
+      const Stmt *S = Work.back();
+      Work.pop_back();
+      if (!S)
+        continue;
+      const VarDecl *Into = nullptr;
+      const Expr *From = nullptr;
+      const auto *DS = dyn_cast<DeclStmt>(S);
+      if (const auto *V = dyn_cast_or_null<VarDecl>(
+              DS && DS->isSingleDecl() ? DS->getSingleDecl() : nullptr)) {
+        Into = V;
+        From = V->getInit();
+      } else if (const auto *B = dyn_cast<BinaryOperator>(S);
+                 B && B->isAssignmentOp()) {
+        if (const auto *DR =
+                dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+          Into = dyn_cast<VarDecl>(DR->getDecl());
+        From = B->getRHS();
+      }
+      if (Into && From && declaredInside(Into) &&
+          !llvm::is_contained(Tainted, Into) && Holds(From)) {
+        Tainted.push_back(Into);
+        Changed = true;
+      }
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+  }
+  // Addresses of every access of the loop.
+  for (const ModelAccess &A : M.accesses()) {
+    if (!isWithin(Ctx, A.E, L.S))
+      continue;
+    const Stmt *Addr = nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(A.E))
+      Addr = AS->getIdx();
+    else if (const auto *U = dyn_cast<UnaryOperator>(A.E))
+      Addr = U->getSubExpr();
+    const Stmt *Base = nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(A.E))
+      Base = AS->getBase();
+    for (const Stmt *P : {Addr, Base})
+      if (const Stmt *S = Holds(P))
+        return "computes the address of " + M.text(A.E) + " from " +
+               M.text(cast<Expr>(S));
+  }
+  // The loop's control and every branch inside it.
+  std::vector<const Stmt *> Conds = {loopCond(L), L.StepStmt};
+  std::vector<const Stmt *> Work = {L.S};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *I = dyn_cast<IfStmt>(S))
+      Conds.push_back(I->getCond());
+    else if (const auto *W = dyn_cast<WhileStmt>(S))
+      Conds.push_back(W->getCond());
+    else if (const auto *D = dyn_cast<DoStmt>(S))
+      Conds.push_back(D->getCond());
+    else if (const auto *F = dyn_cast<ForStmt>(S); F && F != L.S)
+      Conds.push_back(F->getCond()), Conds.push_back(F->getInc());
+    else if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+      Conds.push_back(Sw->getCond());
+    else if (const auto *CO = dyn_cast<ConditionalOperator>(S))
+      Conds.push_back(CO->getCond());
+    else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+             BO && BO->isLogicalOp())
+      Conds.push_back(BO->getLHS());
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  for (const Stmt *C : Conds)
+    if (const Stmt *S = Holds(C))
+      return "decides its control flow from " + M.text(cast<Expr>(S));
+  return "";
 }
 
 std::string Accumulate::plan(const ModelReduction &R) {
@@ -245,12 +372,27 @@ std::string Accumulate::plan(const ModelReduction &R) {
       return "the loop" + At +
              " reads through '->', which the run-time "
              "test of overlap does not watch";
+    if (Scan.Untracked)
+      return "the loop" + At +
+             " writes through '->', so it cannot run again "
+             "when the element overlaps what it reads; "
+             "declare " +
+             Elem.Array->getName().str() + " __restrict__";
     if (Scan.Outside)
       return "the loop" + At + " changes '" + Scan.Outside->getName().str() +
              "', declared before it, so it cannot run again when the "
              "element overlaps what it reads; declare " +
              Elem.Array->getName().str() + " __restrict__";
   }
+
+  // A watched read that reaches the element reads a stale value, which
+  // may only flow into the sum (thrown away then): never into an address,
+  // the loop's control or a branch, where it could fault or never end
+  // before the original loop runs again.
+  if (!Proven)
+    if (std::string T = staleUse(L, Watched); !T.empty())
+      return "the loop" + At + " " + T + ", which may read the element; " +
+             "declare " + Elem.Array->getName().str() + " __restrict__";
 
   // The element's address is taken before the loop: its text may name
   // only what is declared before.
@@ -282,7 +424,28 @@ std::string Accumulate::plan(const ModelReduction &R) {
       return "the loop" + At +
              " may run zero times, and its first value "
              "or condition has side effects";
-    std::optional<std::string> First = sourceText(Ctx, V->getInit());
+    // The first value as the variable holds it: converted to its type.
+    const Expr *Init = V->getInit();
+    if (const auto *IL = dyn_cast<InitListExpr>(Init->IgnoreImplicit())) {
+      if (IL->getNumInits() != 1)
+        return "the loop" + At +
+               " may run zero times, and its variable's "
+               "first value is not one expression";
+      Init = IL->getInit(0);
+    }
+    QualType VT = V->getType();
+    if (!VT->isIntegerType() && !VT->isRealFloatingType() &&
+        !VT->isPointerType())
+      return "the loop" + At +
+             " may run zero times, and its variable is "
+             "not a number or a pointer";
+    std::optional<std::string> Text = sourceText(Ctx, Init);
+    std::optional<std::string> First =
+        Text ? std::optional<std::string>("(" +
+                                          VT.getUnqualifiedType().getAsString(
+                                              Ctx.getPrintingPolicy()) +
+                                          ")(" + *Text + ")")
+             : std::nullopt;
     std::optional<std::string> AtFirst =
         First ? substituted(Cond, V, *First) : std::nullopt;
     if (!AtFirst)
@@ -312,7 +475,8 @@ std::string Accumulate::plan(const ModelReduction &R) {
       if (!AR || AR->File != Loop.File)
         return "the read " + M.text(A->E) + " is not plain text";
       Inner.push_back({AR->Begin, 0, Watch + "("});
-      Inner.push_back({AR->End, 0, ", " + Ptr + ", " + Hit + ")"});
+      Inner.push_back(
+          {AR->End, 0, ", " + Ptr + ", sizeof(*" + Ptr + "), " + Hit + ")"});
     }
   llvm::StringRef Original = Buffer.slice(Loop.Begin, Loop.End);
   std::string NewLoop =
@@ -356,8 +520,11 @@ std::string Accumulate::plan(const ModelReduction &R) {
     // The watch, before the kernel (and before an extern "C" block around
     // it, where a template cannot be).
     const Decl *Outer = &M.kernel();
+    const FunctionDecl *Pattern = M.kernel().getTemplateInstantiationPattern();
+    if (!Pattern)
+      Pattern = &M.kernel();
     if (const FunctionTemplateDecl *FT =
-            M.kernel().getDescribedFunctionTemplate())
+            Pattern->getDescribedFunctionTemplate())
       Outer = FT;
     for (const DeclContext *DC = Outer->getLexicalDeclContext();
          DC && isa<LinkageSpecDecl>(DC); DC = DC->getLexicalParent())
@@ -371,8 +538,14 @@ std::string Accumulate::plan(const ModelReduction &R) {
         "template <typename T>\n"
         "__device__ __forceinline__ T &" +
             Watch +
-            "(T &Read, const void *Element, bool &Hit) {\n"
-            "  Hit |= static_cast<const void *>(&Read) == Element;\n"
+            "(T &Read, const void *Element, unsigned long Size, bool &Hit) "
+            "{\n"
+            "  // Any byte in common, for reads narrower or wider than it.\n"
+            "  unsigned long long R = "
+            "reinterpret_cast<unsigned long long>(&Read);\n"
+            "  unsigned long long E = "
+            "reinterpret_cast<unsigned long long>(Element);\n"
+            "  Hit |= R < E + Size && E < R + sizeof(T);\n"
             "  return Read;\n"
             "}\n\n");
   }

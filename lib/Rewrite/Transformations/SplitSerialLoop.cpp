@@ -149,7 +149,8 @@ bool Splitter::launches() {
 }
 
 std::string Splitter::combine(const ModelReduction &R, const std::string &Ind) {
-  QualType T = R.Scalar->getType().getUnqualifiedType();
+  // The canonical type: an alias may be declared after the array.
+  QualType T = R.Scalar->getType().getCanonicalType().getUnqualifiedType();
   std::string Type = T.getAsString(Ctx.getPrintingPolicy());
   std::string &Part = Parts[Type];
   if (Part.empty()) {
@@ -180,6 +181,21 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
     return refuse(At + " is not counted: " + L.Why);
   if (L.Step != Polynomial::constant(1))
     return refuse(At + " steps by " + L.Step.str() + ", not 1");
+  const VarDecl *Var = L.symbolVar();
+  // Steps of 32 must not wrap where steps of 1 stopped.
+  if (!Var->getType()->isIntegerType() || Ctx.getTypeSize(Var->getType()) < 32)
+    return refuse(At + " counts in `" +
+                  Var->getType().getAsString(Ctx.getPrintingPolicy()) +
+                  "`, which steps of " + std::to_string(Slices) +
+                  " could wrap");
+  // Its last value differs from slice to slice: nothing after the loop may
+  // read it.
+  for (const DeclRefExpr *DR : referencesTo(M.kernel().getBody(), Var))
+    if (!isWithin(Ctx, DR, L.S) &&
+        !(L.VarDeclStmt && isWithin(Ctx, DR, L.VarDeclStmt)))
+      return refuse("`" + Var->getNameAsString() +
+                    "` is read after the loop at " + M.where(L.S) + ", at " +
+                    M.where(DR));
   for (const ModelLoop &O : M.loops())
     if (O.Parent == static_cast<int>(Index))
       return refuse(At + " holds another loop, at " + M.where(O.S));
@@ -231,9 +247,8 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
                    L.First.isZero()
                        ? Slice
                        : parenthesize(L.FirstExpr, *First) + " + " + Slice});
-  Local.push_back(
-      {SR->Begin, SR->End - SR->Begin,
-       L.symbolVar()->getNameAsString() + " += " + std::to_string(Slices)});
+  Local.push_back({SR->Begin, SR->End - SR->Begin,
+                   Var->getNameAsString() + " += " + std::to_string(Slices)});
   Local.push_back({LR->Begin, 0, "if (" + Active + ")\n" + Ind + "  "});
   std::string After;
   for (const ModelReduction *R : Rs)
@@ -347,13 +362,24 @@ bool Splitter::body() {
                     " is not a declaration, a reduction loop or a store");
     if (!M.isPure(B->getRHS()))
       return refuse("the store at " + M.where(S) + " has side effects");
-    std::optional<FileRange> R = rangeOf(Ctx, S);
+    std::optional<FileRange> R = statementRange(Ctx, S);
     if (!R || R->File != File)
       return refuse("the store at " + M.where(S) +
                     " is written through a macro");
     Local.push_back(
         {R->Begin, 0,
          "if (" + Active + " && " + Slice + " == 0)\n" + Ind + "  "});
+    // A later loop's slices may read what slice 0 stored.
+    bool LoopAfter = false;
+    for (const Stmt *Later : M.work())
+      if (M.loopIndex(Later) >= 0 &&
+          SM.isBeforeInTranslationUnit(S->getBeginLoc(), Later->getBeginLoc()))
+        LoopAfter = true;
+    if (LoopAfter)
+      Local.push_back({R->End, 0,
+                       "\n" + Ind +
+                           "__syncthreads(); // what slice 0 stored, seen by "
+                           "every slice"});
   }
 
   // One region, from the guard to the end of the body, with its edits;
