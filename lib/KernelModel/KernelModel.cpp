@@ -554,6 +554,15 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     End = C->getLHS();
     Inclusive = C->getOpcode() == BO_GE;
   }
+  // V != E, E != V: with a step of one it ends where V < E does, checked
+  // below once the first value and the step are known.
+  bool NotEqual = false;
+  if (!End && C && C->getOpcode() == BO_NE) {
+    NotEqual = true;
+    End = refersTo(C->getLHS(), V)   ? C->getRHS()
+          : refersTo(C->getRHS(), V) ? C->getLHS()
+                                     : nullptr;
+  }
   if (!End || mentions(End, V)) {
     L.Why = At + " does not end at a bound `" + V->getNameAsString() + " < N`";
     return;
@@ -581,6 +590,28 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
       L.Var = nullptr;
       return;
     }
+  // A loop that runs while V != E ends at E when it counts up by one and
+  // starts at or below E: always for a signed variable (it would overflow
+  // otherwise), and for an unsigned one from zero or when both are known.
+  if (NotEqual) {
+    auto F = FirstV.Value->constantValue(), E = EndV.Value->constantValue();
+    std::optional<int64_t> S = StepV.Value->constantValue();
+    bool Below = V->getType()->isSignedIntegerType() || (F && *F == 0) ||
+                 (F && E && *F <= *E);
+    std::string Ends = At + " ends where `" + V->getNameAsString() + " != N`, ";
+    if (!S || *S != 1) {
+      L.Why = Ends + "a bound only for a step of one";
+      L.Var = nullptr;
+      return;
+    }
+    if (!Below) {
+      L.Why = Ends + "and its unsigned first value is not known to be at "
+                     "most N";
+      L.Var = nullptr;
+      return;
+    }
+  }
+  L.NotEqual = NotEqual;
   L.First = *FirstV.Value;
   L.End = *EndV.Value;
   if (Inclusive)
@@ -1056,6 +1087,19 @@ const Expr *autoprof::loopCond(const ModelLoop &L) {
   if (const auto *D = dyn_cast<DoStmt>(L.S))
     return D->getCond();
   return nullptr;
+}
+
+std::optional<tooling::Replacement>
+autoprof::boundedCondition(const ASTContext &Ctx, const ModelLoop &L) {
+  const Expr *Cond = loopCond(L);
+  if (!Cond || !L.Var || !L.EndExpr)
+    return std::nullopt;
+  std::optional<std::string> End = sourceText(Ctx, L.EndExpr);
+  if (!End)
+    return std::nullopt;
+  return replaceExpr(Ctx, Cond,
+                     L.Var->getNameAsString() + " < " +
+                         parenthesize(L.EndExpr->IgnoreParenImpCasts(), *End));
 }
 
 int KernelModel::loopIndex(const Stmt *S) const {

@@ -584,6 +584,49 @@ void run(float *y) {
       gridCoversAtLaunch(C.context(), C.launches()->front(), 128, KC->Bound));
 }
 
+TEST_F(KernelModelTest, NotEqualBoundsCountLikeLessThan) {
+  // `c < n`, `c != n` and `n != c`, stepping by one: the same loop.
+  std::vector<std::string> Seen;
+  for (const char *Loop :
+       {"for (int c = 0; c < n; ++c)", "for (int c = 0; c != n; c++)",
+        "for (int c = 0; n != c; c += 1)", "for (unsigned c = 0; c != n; ++c)",
+        "for (unsigned c = 3; c != 8; ++c)"}) {
+    const KernelModel &M =
+        model(std::string("__global__ void k(const float *a, float *y, int n) {"
+                          " int r = blockIdx.x * blockDim.x + threadIdx.x;"
+                          " float s = 0; ") +
+              Loop + " s += a[r * 8 + c]; y[r] = s; }");
+    ASSERT_EQ(M.loops().size(), 1u);
+    const ModelLoop &L = M.loops()[0];
+    EXPECT_TRUE(L.counted()) << Loop << ": " << L.Why;
+    EXPECT_EQ(L.NotEqual, llvm::StringRef(Loop).contains("!=")) << Loop;
+    EXPECT_EQ(L.Step.str(), "1") << Loop;
+    Seen.push_back(L.First.str() + ".." + L.End.str());
+  }
+  EXPECT_EQ(Seen,
+            (std::vector<std::string>{"0..n", "0..n", "0..n", "0..n", "3..8"}));
+
+  // Not a bound: a step other than one could step over it, and an unsigned
+  // counter from an unknown start could start above it and wrap.
+  for (auto [Loop, Why] :
+       {std::pair("for (int c = 0; c != n; c += 2)",
+                  "the loop at line 1 ends where `c != N`, a bound only for a "
+                  "step of one"),
+        std::pair("for (unsigned c = n / 2; c != 7; ++c)",
+                  "the loop at line 1 ends where `c != N`, and its unsigned "
+                  "first value is not known to be at most N"),
+        std::pair("for (unsigned c = 9; c != 8; ++c)",
+                  "the loop at line 1 ends where `c != N`, and its unsigned "
+                  "first value is not known to be at most N")}) {
+    const KernelModel &M =
+        model(std::string("__global__ void k(float *y, int n) { ") + Loop +
+              " y[c] = 0; }");
+    ASSERT_EQ(M.loops().size(), 1u);
+    EXPECT_FALSE(M.loops()[0].counted()) << Loop;
+    EXPECT_EQ(M.loops()[0].Why, Why) << Loop;
+  }
+}
+
 } // namespace
 
 TEST_F(KernelModelTest, TransparentHelpersAreSeenThrough) {

@@ -89,6 +89,10 @@ struct ModelLoop {
   Polynomial First, End, Step;
   /// The loop's end as written (`N` of `j < N`), or null.
   const clang::Expr *EndExpr = nullptr;
+  /// Whether the condition is written `V != End` (or `End != V`): a loop
+  /// counting up by one from at most End. A rewrite that changes the
+  /// loop's first value or step must then write the condition `V < End`.
+  bool NotEqual = false;
   /// Whether First or End is an opaque symbol: a side-effect-free value
   /// the model does not see through (`RowPtr[Row]`), fixed for the loop.
   bool OpaqueBounds = false;
@@ -122,6 +126,12 @@ struct ModelLoop {
 std::vector<const clang::Stmt *> loopBody(const ModelLoop &L);
 /// The condition of \p L's loop, or null.
 const clang::Expr *loopCond(const ModelLoop &L);
+/// For a counted loop written `V != End` (ModelLoop::NotEqual), the
+/// replacement of its condition by `V < End`, for a rewrite that changes its
+/// first value or step; nullopt when the condition is not in one file's
+/// plain text.
+std::optional<clang::tooling::Replacement>
+boundedCondition(const clang::ASTContext &Ctx, const ModelLoop &L);
 
 /// One access to memory: `P[i]`, `*(P + i)`, `S[i][j]`.
 struct ModelAccess {

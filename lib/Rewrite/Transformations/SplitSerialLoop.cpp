@@ -249,6 +249,17 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
                        : parenthesize(L.FirstExpr, *First) + " + " + Slice});
   Local.push_back({SR->Begin, SR->End - SR->Begin,
                    Var->getNameAsString() + " += " + std::to_string(Slices)});
+  // A loop written `j != N` ends at N only stepping by one.
+  if (L.NotEqual) {
+    std::optional<FileRange> CR = rangeOf(Ctx, loopCond(L));
+    std::optional<std::string> EndText = sourceText(Ctx, L.EndExpr);
+    if (!CR || CR->File != File || !EndText)
+      return refuse(At + " is written through a macro");
+    Local.push_back(
+        {CR->Begin, CR->End - CR->Begin,
+         Var->getNameAsString() + " < " +
+             parenthesize(L.EndExpr->IgnoreParenImpCasts(), *EndText)});
+  }
   Local.push_back({LR->Begin, 0, "if (" + Active + ")\n" + Ind + "  "});
   std::string After;
   for (const ModelReduction *R : Rs)

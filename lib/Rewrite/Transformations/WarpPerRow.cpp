@@ -230,6 +230,9 @@ bool RowsToWarps::stride(const ModelLoop &L) {
                                     ? *LoText
                                     : parenthesize(Lo, *LoText)) +
                                    " + " + Lane;
+  // A loop written `j != N` ends at N only stepping by one.
+  if (L.NotEqual && !add(boundedCondition(Ctx, L), F))
+    return false;
   return add(replaceExpr(Ctx, Lo, NewLo), F) &&
          add(replaceExpr(Ctx, L.StepStmt,
                          L.Var->getNameAsString() + " += " + W),
