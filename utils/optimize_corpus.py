@@ -116,7 +116,8 @@ def optimize_program(p, tool, tree, scratch, lock_path, try_all=False,
         cmd += ["--atol=%g" % tol]
     profile = os.path.join(work, "profile.json")
     if try_all:
-        cmd += ["--try-all", "--attempts=50", "--keep-profile=" + profile]
+        cmd += ["--try-all", "--compose=false", "--attempts=50",
+                "--keep-profile=" + profile]
     cmd += ["--", "-std=c++17"]
     start = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)

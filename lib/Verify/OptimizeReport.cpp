@@ -6,6 +6,9 @@
 
 #include "autoprof/Verify/OptimizeReport.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -169,4 +172,48 @@ std::string autoprof::verify::writeOptimizeReportJSON(const OptimizeReport &R) {
   W.EndObject();
   W.EndObject();
   return std::string(B.GetString(), B.GetSize()) + "\n";
+}
+
+std::string autoprof::verify::renderOptimizeReportText(const OptimizeReport &R,
+                                                       bool SourceUnchanged) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  bool Model = R.Rewriter == "llm";
+  for (const KernelReport &K : R.Kernels) {
+    OS << "kernel " << K.Name;
+    if (!K.Leaf.empty())
+      OS << ": leaf " << K.Leaf;
+    OS << "\n";
+    if (K.Attempts.empty())
+      OS << "  no rewrite triggered\n";
+    for (const AttemptReport &A : K.Attempts) {
+      OS << "  " << A.Transformation << ": " << verdictName(A.Result.V) << ": "
+         << A.Result.Reason << "\n    " << (Model ? "rewriter: " : "trigger: ")
+         << (A.Trigger.empty() ? "none (--try-all)" : A.Trigger) << "\n";
+      if (A.Result.OtherOriginalNs && A.Result.OtherCandidateNs)
+        OS << "    other kernels: "
+           << llvm::format("%.1f us against %.1f us",
+                           *A.Result.OtherCandidateNs / 1e3,
+                           *A.Result.OtherOriginalNs / 1e3)
+           << " (median total per run)\n";
+    }
+    if (!K.Kept.empty())
+      OS << "  kept: " << K.Kept << " (" << llvm::format("%.2fx", *K.Speedup)
+         << ")\n";
+  }
+  if (R.Combined)
+    OS << "together: " << R.Combined->Transformation << ": "
+       << verdictName(R.Combined->Result.V) << ": " << R.Combined->Result.Reason
+       << "\n";
+  if (R.InputsVary && !*R.InputsVary)
+    OS << "note: the inputs the saved launch only reads are the same with "
+          "every AUTOPROF_SEED: verification rests on one input\n";
+  if (!R.LaterLaunchUnchecked.empty())
+    OS << "note: no later launch was checked from poisoned outputs: "
+       << R.LaterLaunchUnchecked << "\n";
+  OS << "outcome: " << R.Outcome;
+  if (R.Outcome == "verified" && SourceUnchanged)
+    OS << " (the source is unchanged; --in-place writes it)";
+  OS << "\n";
+  return Text;
 }

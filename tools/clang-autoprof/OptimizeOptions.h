@@ -123,6 +123,12 @@ struct OptimizeOptions {
       llvm::cl::desc("Verify every proposal up to --attempts, triggered or "
                      "not (to measure what each rewrite gains)"),
       llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<bool> Compose{
+      "compose",
+      llvm::cl::desc("Try the proposals made on a kept rewrite's result, "
+                     "keeping a chain that beats it (default: on; "
+                     "--compose=false judges each rewrite alone)"),
+      llvm::cl::init(true), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<std::string> KeepProfile{
       "keep-profile",
       llvm::cl::desc("Also write the profile the tree collected"),

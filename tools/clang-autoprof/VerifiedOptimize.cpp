@@ -17,6 +17,7 @@
 #include "LLMRewriter.h"
 #include "OptimizeOptions.h"
 
+#include "autoprof/Optimize/Session.h"
 #include "autoprof/Profile/Profile.h"
 #include "autoprof/Rewrite/KernelReach.h"
 #include "autoprof/Rewrite/KernelSplice.h"
@@ -100,20 +101,9 @@ Expected<std::string> buildCommand(const OptimizeOptions &O,
   return Cmd;
 }
 
-/// What the profile says of one kernel.
-struct Profiled {
-  MetricValues Metrics;
-  std::string Leaf;
-  std::string Focus;
-  std::vector<std::string> Route;
-};
-
-Expected<std::map<std::string, Profiled>>
-readProfiled(StringRef Path, std::string *Tree = nullptr);
-
 /// Runs `clang-autoprof profile` with the tree on \p Source and the run
 /// command; returns the profiled kernels by mangled name.
-Expected<std::map<std::string, Profiled>>
+Expected<optimize::ProfiledKernels>
 profileKernels(CommandRunner &Runner, const char *Argv0,
                const OptimizeOptions &O, const std::string &Source,
                StringRef Dir, uint64_t Seed) {
@@ -177,51 +167,7 @@ profileKernels(CommandRunner &Runner, const char *Argv0,
   }
   if (!sys::fs::exists(Out))
     return createStringError("profiling wrote no profile");
-  return readProfiled(Out);
-}
-
-/// The profiled kernels of the profile file \p Path, by mangled name; the
-/// tree that chose the metrics in \p Tree when given.
-Expected<std::map<std::string, Profiled>> readProfiled(StringRef Path,
-                                                       std::string *Tree) {
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return createStringError("cannot read the profile '" + Path +
-                             "': " + Buf.getError().message());
-  Profile P;
-  std::string Err;
-  if (!parseProfileJSON((*Buf)->getBuffer().str(), P, Err))
-    return createStringError("the profile '" + Path + "' is malformed: " + Err);
-  if (Tree)
-    *Tree = P.Tree;
-  std::map<std::string, Profiled> Out2;
-  for (const ProfileRecord &Rec : P.Records) {
-    Profiled &K = Out2[Rec.MangledName];
-    for (const auto &[Name, V] : Rec.Metrics)
-      if (std::isfinite(V.Value))
-        K.Metrics[Name] = V.Value;
-    if (!Rec.Leaf.empty()) {
-      K.Leaf = Rec.Leaf;
-      K.Focus = Rec.Focus;
-      K.Route.clear();
-      for (const ProfileRouteStep &Step : Rec.Route)
-        K.Route.push_back(Step.Node + ":" + Step.Branch);
-    }
-  }
-  return Out2;
-}
-
-/// One verdict for a kernel from those of its instantiations: the first
-/// that is not accepted, else the one with the least speedup.
-Judgement overall(const std::vector<Judgement> &Js) {
-  const Judgement *Pick = &Js.front();
-  for (const Judgement &J : Js) {
-    if (!J.accepted())
-      return J;
-    if (*J.Speedup < *Pick->Speedup)
-      Pick = &J;
-  }
-  return *Pick;
+  return optimize::readProfiledKernels(Out);
 }
 
 /// What one quiet parse of \p Source, with the files of \p Texts
@@ -298,6 +244,415 @@ std::optional<Judgement> hiddenState(const std::optional<KernelReach> &Before,
   return J;
 }
 
+/// Copies the profile \p From to --keep-profile, when given.
+Error keepProfile(const OptimizeOptions &O, StringRef From) {
+  if (O.KeepProfile.empty())
+    return Error::success();
+  auto Buf = MemoryBuffer::getFile(From, /*IsText=*/true);
+  if (!Buf)
+    return createStringError("cannot read the profile");
+  return writeOutput(O.KeepProfile, (*Buf)->getBuffer());
+}
+
+/// Profiles with the `profile` subcommand, run as a child.
+class SubcommandProfiler : public optimize::KernelProfiler {
+public:
+  SubcommandProfiler(CommandRunner &Runner, const char *Argv0,
+                     const OptimizeOptions &O, const std::string &Source,
+                     StringRef Dir)
+      : Runner(Runner), Argv0(Argv0), O(O), Source(Source), Dir(Dir) {}
+  std::string describe() const override {
+    return "profiling with tree '" + O.Tree + "'";
+  }
+  Expected<optimize::ProfiledKernels> profile(uint64_t Seed) override {
+    Expected<optimize::ProfiledKernels> P =
+        profileKernels(Runner, Argv0, O, Source, Dir, Seed);
+    if (!P)
+      return P.takeError();
+    SmallString<256> File(Dir);
+    sys::path::append(File, "profile.json");
+    if (Error E = keepProfile(O, File))
+      return std::move(E);
+    return P;
+  }
+
+private:
+  CommandRunner &Runner;
+  const char *Argv0;
+  const OptimizeOptions &O;
+  const std::string &Source;
+  std::string Dir;
+};
+
+/// The profile --profile names.
+class GivenProfiler : public optimize::KernelProfiler {
+public:
+  GivenProfiler(const OptimizeOptions &O, optimize::ProfiledKernels P)
+      : O(O), P(std::move(P)) {}
+  std::string describe() const override {
+    return "using the profile '" + O.ProfileFile + "'";
+  }
+  Expected<optimize::ProfiledKernels> profile(uint64_t) override {
+    if (Error E = keepProfile(O, O.ProfileFile))
+      return std::move(E);
+    return P;
+  }
+
+private:
+  const OptimizeOptions &O;
+  optimize::ProfiledKernels P;
+};
+
+/// The Clang side of a session: the engine's proposals, and a parse of
+/// each candidate. Keeps every candidate's edits of the original files by
+/// its id.
+class EngineModel : public optimize::SourceModel {
+public:
+  EngineModel(const RewriteEngine &Engine, const std::string &Source,
+              Verifier &V)
+      : Engine(Engine), Source(Source), V(V) {}
+
+  std::vector<optimize::Candidate>
+  proposals(const optimize::SessionKernel &K,
+            const optimize::Candidate *Base) override {
+    std::vector<optimize::Candidate> Out;
+    if (!Base) {
+      for (const Proposal &P : Engine.proposals())
+        if (P.Kernel == K.Index)
+          add(Out, K, P, P.Edits, nullptr);
+      return Out;
+    }
+    // The proposals made on the base's texts, as edits of the original.
+    RewriteEngine Again(Engine.transformations(), Engine.filter());
+    FirstErrorConsumer Quiet;
+    SourceOverrides Ov;
+    for (const auto &[File, Text] : Base->Texts)
+      Ov.Files[absolutePath(File)] = Text;
+    Ov.Diagnostics = &Quiet;
+    auto Factory = Again.newActionFactory();
+    if (runOnSources(*Factory, {Source}, ArgsAfterDashDash,
+                     /*SearchBuildDirs=*/false, &Ov) != 0 ||
+        Again.translationUnitsWithErrors())
+      return Out;
+    auto Found = llvm::find_if(Again.kernels(), [&](const KernelRecord &R) {
+      return R.QualifiedName == K.Name;
+    });
+    if (Found == Again.kernels().end())
+      return Out;
+    size_t Index = Found - Again.kernels().begin();
+    for (const Proposal &P : Again.proposals()) {
+      if (P.Kernel != Index)
+        continue;
+      FileEdits Chained = Edits[Base->Id];
+      for (const auto &[File, Rs] : P.Edits)
+        Chained[File] = Chained[File].merge(Rs);
+      add(Out, K, P, std::move(Chained), Base);
+    }
+    return Out;
+  }
+
+  optimize::CandidateCheck inspect(const optimize::SessionKernel &K,
+                                   const optimize::Candidate &C) override {
+    auto [It, New] = Reach.try_emplace(K.Name);
+    if (New)
+      It->second = ::inspect(Source, {}, {}, K.Name).Reach;
+    CandidateView View = ::inspect(Source, C.Texts, K.Launched, K.Name);
+    optimize::CandidateCheck Out;
+    Out.Renamed = std::move(View.Renamed);
+    Out.Refused = hiddenState(It->second, View.Reach);
+    return Out;
+  }
+
+  std::optional<optimize::Candidate>
+  combine(ArrayRef<const optimize::Candidate *> Kept) override {
+    std::vector<Proposal> Parts(Kept.size());
+    std::vector<const Proposal *> Ptrs;
+    for (size_t I = 0; I < Kept.size(); ++I) {
+      Parts[I].Edits = Edits[Kept[I]->Id];
+      Ptrs.push_back(&Parts[I]);
+    }
+    std::vector<const Proposal *> Skipped;
+    FileEdits Merged = mergeProposals(Ptrs, Skipped);
+    if (!Skipped.empty())
+      return std::nullopt;
+    Expected<SourceTexts> Texts = textsOf(Merged);
+    if (!Texts) {
+      consumeError(Texts.takeError());
+      return std::nullopt;
+    }
+    optimize::Candidate C;
+    C.Texts = std::move(*Texts);
+    C.Id = remember(std::move(Merged));
+    return C;
+  }
+
+  /// A candidate whose edits are \p E.
+  Expected<optimize::Candidate> candidate(std::string Name, FileEdits E) {
+    Expected<SourceTexts> Texts = textsOf(E);
+    if (!Texts)
+      return Texts.takeError();
+    optimize::Candidate C;
+    C.Name = std::move(Name);
+    C.Texts = std::move(*Texts);
+    C.Id = remember(std::move(E));
+    return C;
+  }
+
+  /// A candidate whose edits \p E give \p Texts.
+  optimize::Candidate candidate(std::string Name, FileEdits E,
+                                SourceTexts Texts) {
+    optimize::Candidate C;
+    C.Name = std::move(Name);
+    C.Texts = std::move(Texts);
+    C.Id = remember(std::move(E));
+    return C;
+  }
+
+  const FileEdits &edits(unsigned Id) const { return Edits[Id]; }
+
+  Expected<SourceTexts> textsOf(const FileEdits &E) const {
+    return applyFileEdits(E,
+                          [&](StringRef File) { return V.originalText(File); });
+  }
+
+private:
+  unsigned remember(FileEdits E) {
+    Edits.push_back(std::move(E));
+    return Edits.size() - 1;
+  }
+
+  void add(std::vector<optimize::Candidate> &Out,
+           const optimize::SessionKernel &K, const Proposal &P, FileEdits E,
+           const optimize::Candidate *Base) {
+    std::string Name = P.T->name().str();
+    Expected<optimize::Candidate> C =
+        candidate(Base ? Base->Name + "+" + Name : Name, std::move(E));
+    if (!C) {
+      reportWarning("cannot apply " + Name + " to '" + K.Name +
+                    "': " + toString(C.takeError()));
+      return;
+    }
+    if (Base)
+      C->Chain = Base->Chain;
+    C->Chain.push_back(Name);
+    C->ChangesSignature =
+        P.T->changesSignature() || (Base && Base->ChangesSignature);
+    const Transformation *T = P.T;
+    C->Trigger = [T](const optimize::Metrics &M) { return T->trigger(M); };
+    Out.push_back(std::move(*C));
+  }
+
+  const RewriteEngine &Engine;
+  const std::string &Source;
+  Verifier &V;
+  std::vector<FileEdits> Edits;
+  std::map<std::string, std::optional<KernelReach>> Reach;
+};
+
+/// The model's rounds through LLMRewriter.
+class LLMModel : public optimize::ModelRewriter {
+public:
+  LLMModel(LLMRewriter &LLM, const RewriteEngine &Engine,
+           const std::string &Source, EngineModel &Edits)
+      : LLM(LLM), Engine(Engine), Source(Source), Edits(Edits) {}
+  const std::string &model() const override { return LLM.model(); }
+  Expected<optimize::ModelRound>
+  round(const optimize::SessionKernel &K, const optimize::ProfiledKernel &P,
+        const std::optional<optimize::RoundFailure> &Previous) override {
+    std::optional<PromptFailure> Failed;
+    if (Previous)
+      Failed =
+          PromptFailure{Previous->Verdict, Previous->Reason, Previous->Code};
+    Expected<ChatReply> Reply = LLM.ask(LLM.prompt(
+        Engine, K.Index, KernelProfile{P.Leaf, P.Focus, P.Values}, Failed));
+    if (!Reply)
+      return Reply.takeError();
+    LLMRound R =
+        LLM.handle(Engine, K.Index, Source, Reply->Text, Reply->FinishReason);
+    optimize::ModelRound Out;
+    Out.Code = R.Code;
+    Out.V = R.V;
+    Out.Reason = R.Reason;
+    if (R.Candidate) {
+      FileEdits E;
+      consumeError(addEdit(
+          kernelReplacement(Engine.kernelSources()[K.Index], R.Code), E));
+      // The text the model rewriter checked.
+      Out.C = Edits.candidate("", std::move(E),
+                              {{absolutePath(Source), *R.Candidate}});
+    }
+    return Out;
+  }
+
+private:
+  LLMRewriter &LLM;
+  const RewriteEngine &Engine;
+  const std::string &Source;
+  EngineModel &Edits;
+};
+
+/// The kernels of \p Engine that can be verified, each with what is
+/// launched of it (a template's instantiations); warns of the others.
+/// Kernels of the source and of the headers it includes (never system
+/// headers) are verified alike.
+std::vector<optimize::SessionKernel> selectKernels(const RewriteEngine &Engine,
+                                                   const std::string &Source,
+                                                   bool UseLLM) {
+  std::vector<optimize::SessionKernel> Out;
+  for (size_t I = 0; I < Engine.kernels().size(); ++I) {
+    const KernelRecord &K = Engine.kernels()[I];
+    optimize::SessionKernel SK;
+    SK.Index = I;
+    SK.Name = K.QualifiedName;
+    if (K.Template == TemplateKind::Primary)
+      for (const KernelRecord &Instance : Engine.instantiations()[I])
+        SK.Launched.push_back(kernelSignature(Instance));
+    else
+      SK.Launched.push_back(kernelSignature(K));
+    if (SK.Launched.empty()) {
+      reportWarning("kernel template '" + K.QualifiedName +
+                    "' is left alone: the source instantiates it nowhere");
+      continue;
+    }
+    if (UseLLM)
+      if (std::optional<std::string> Why = llmUnsupported(Engine, I, Source)) {
+        reportWarning("kernel '" + K.QualifiedName +
+                      "' is left alone: " + *Why);
+        continue;
+      }
+    Out.push_back(std::move(SK));
+  }
+  return Out;
+}
+
+/// How the verifier builds and runs the program.
+VerifierOptions verifierOptions(const OptimizeOptions &O,
+                                const RewriteEngine &Engine,
+                                const std::string &Source,
+                                ArrayRef<optimize::SessionKernel> Kernels) {
+  VerifierOptions VO;
+  VO.Source = Source;
+  // The headers a candidate may change: those defining a kernel to verify,
+  // and those its built-in rewrites edit.
+  std::set<std::string> Headers;
+  for (const optimize::SessionKernel &K : Kernels)
+    Headers.insert(absolutePath(Engine.kernels()[K.Index].File));
+  for (const Proposal &Prop : Engine.proposals())
+    if (llvm::any_of(Kernels, [&](const optimize::SessionKernel &K) {
+          return K.Index == Prop.Kernel;
+        }))
+      for (const auto &[File, Rs] : Prop.Edits)
+        Headers.insert(absolutePath(File));
+  Headers.erase(absolutePath(Source));
+  VO.Headers.assign(Headers.begin(), Headers.end());
+  VO.OnSwap = [](const std::string &Line) { reportWarning(Line); };
+  // nvcc names a kernel of internal linkage (static, or in an anonymous
+  // namespace) after its file: such a program is built in place.
+  for (const optimize::SessionKernel &K : Kernels)
+    for (const KernelSignature &S : K.Launched)
+      if (StringRef(S.MangledName).starts_with("_ZL") ||
+          StringRef(S.MangledName).contains("_GLOBAL__N_"))
+        VO.BuildFromCopies = false;
+  VO.RunCommand = O.Run;
+  VO.Seeds.clear();
+  for (unsigned I = 1; I <= O.Runs; ++I)
+    VO.Seeds.push_back(I);
+  VO.RunTimeout = O.Timeout;
+  VO.BuildTimeout = O.Timeout;
+  VO.DeviceLockFile = O.DeviceLock;
+  return VO;
+}
+
+/// The --candidate files, read.
+Expected<std::vector<std::pair<std::string, std::string>>>
+readCandidates(const OptimizeOptions &O) {
+  std::vector<std::pair<std::string, std::string>> Given;
+  for (const std::string &F : O.Candidates) {
+    auto Buf = MemoryBuffer::getFile(F, /*IsText=*/true);
+    if (!Buf)
+      return createStringError("cannot read --candidate '" + F +
+                               "': " + Buf.getError().message());
+    Given.emplace_back(F, (*Buf)->getBuffer().str());
+  }
+  return Given;
+}
+
+/// Writes what the options ask of \p Final (the kept edits): the files in
+/// place, a diff, fixes or a copy; returns the text to print.
+Expected<std::string> writeResult(const OptimizeOptions &O,
+                                  const std::string &Source, Verifier &V,
+                                  const EngineModel &M, const FileEdits &Final,
+                                  const OptimizeReport &Report) {
+  Expected<SourceTexts> FinalTexts = M.textsOf(Final);
+  if (!FinalTexts)
+    return FinalTexts.takeError();
+  if (O.InPlace)
+    for (const auto &[File, Text] : *FinalTexts)
+      if (Error E = writeOutput(File, Text))
+        return std::move(E);
+  if (O.Diff) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    for (const auto &[File, New] : *FinalTexts)
+      OS << unifiedDiff(File == absolutePath(Source) ? Source : shownPath(File),
+                        V.originalText(File), New);
+    return Text;
+  }
+  if (!O.ExportFixes.empty()) {
+    if (Error E = writeOutput(O.ExportFixes,
+                              exportFixesYAML(absolutePath(Source), Final)))
+      return std::move(E);
+  } else if (!O.Output.empty()) {
+    auto It = FinalTexts->find(absolutePath(Source));
+    if (Error E = writeOutput(
+            O.Output, It == FinalTexts->end() ? V.originalText() : It->second))
+      return std::move(E);
+  }
+  return renderOptimizeReportText(Report,
+                                  O.Output.empty() && O.ExportFixes.empty());
+}
+
+/// The session's options from the tool's.
+optimize::SessionOptions sessionOptions(const OptimizeOptions &O,
+                                        const std::string &Source,
+                                        const std::string &Tree) {
+  optimize::SessionOptions SO;
+  SO.Source = Source;
+  SO.Tree = Tree;
+  SO.Attempts = O.Attempts;
+  SO.TryAll = O.TryAll;
+  SO.Compose = O.Compose;
+  SO.Judge.RTol = O.RTol;
+  SO.Judge.ATol = O.ATol;
+  SO.Judge.MinSpeedup = O.MinSpeedup;
+  SO.InPlace = O.InPlace;
+  SO.SourceOnly = !O.Output.empty();
+  SO.Warn = [](const std::string &Line) { reportWarning(Line); };
+  return SO;
+}
+
+/// The --candidate files as candidates, each an edit of the whole source.
+Error givenCandidates(ArrayRef<std::pair<std::string, std::string>> Given,
+                      const std::string &Source, EngineModel &Model,
+                      std::vector<optimize::Candidate> &Out) {
+  if (Given.empty())
+    return Error::success();
+  auto Original = MemoryBuffer::getFile(Source, /*IsText=*/true);
+  if (!Original)
+    return createStringError("cannot read '" + Source +
+                             "': " + Original.getError().message());
+  for (const auto &[File, Text] : Given) {
+    FileEdits E;
+    consumeError(
+        addEdit(clang::tooling::Replacement(absolutePath(Source), 0,
+                                            (*Original)->getBufferSize(), Text),
+                E));
+    Out.push_back(Model.candidate("candidate " + File, std::move(E),
+                                  {{absolutePath(Source), Text}}));
+  }
+  return Error::success();
+}
+
 } // namespace
 
 KernelSignature autoprof::tool::kernelSignature(const KernelRecord &K) {
@@ -321,493 +676,82 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
                                         LLMRewriter *LLM) {
   auto Started = std::chrono::steady_clock::now();
   OptimizeOptions &O = optimizeOptions();
-  Expected<std::string> Build = buildCommand(O, Source);
-  if (!Build) {
-    reportError(toString(Build.takeError()));
-    return 1;
-  }
-  std::string Inject = injectionLibrary(Argv0);
-  if (!sys::fs::exists(Inject)) {
-    reportError("cannot find the injection library '" + Inject +
-                "'; set AUTOPROF_INJECT_LIBRARY");
-    return 1;
-  }
-
-  // The kernels that can be measured, each with what is launched of it: a
-  // template's instantiations.
-  std::vector<size_t> Kernels;
-  std::vector<std::vector<KernelSignature>> Signatures;
-  // Kernels of the source and of the headers it includes (never system
-  // headers) are verified alike.
-  for (size_t I = 0; I < Engine.kernels().size(); ++I) {
-    const KernelRecord &K = Engine.kernels()[I];
-    std::vector<KernelSignature> Launched;
-    if (K.Template == TemplateKind::Primary)
-      for (const KernelRecord &Instance : Engine.instantiations()[I])
-        Launched.push_back(kernelSignature(Instance));
-    else
-      Launched.push_back(kernelSignature(K));
-    if (Launched.empty()) {
-      reportWarning("kernel template '" + K.QualifiedName +
-                    "' is left alone: the source instantiates it nowhere");
-      continue;
-    }
-    if (LLM)
-      if (std::optional<std::string> Why = llmUnsupported(Engine, I, Source)) {
-        reportWarning("kernel '" + K.QualifiedName +
-                      "' is left alone: " + *Why);
-        continue;
-      }
-    Kernels.push_back(I);
-    Signatures.push_back(std::move(Launched));
-  }
-  if (Kernels.empty()) {
-    reportError("no kernel of '" + Source + "' can be verified");
-    return 1;
-  }
-
-  // Rewrites given as files replace the built-in proposals.
-  std::vector<std::pair<std::string, std::string>> Given;
-  for (const std::string &F : O.Candidates) {
-    auto Buf = MemoryBuffer::getFile(F, /*IsText=*/true);
-    if (!Buf) {
-      reportError("cannot read --candidate '" + F +
-                  "': " + Buf.getError().message());
-      return 1;
-    }
-    Given.emplace_back(F, (*Buf)->getBuffer().str());
-  }
-  if (!Given.empty() && Kernels.size() != 1) {
-    reportError("--candidate is judged on one kernel; " +
-                Twine(Kernels.size()) +
-                " kernels are selected (choose one with --kernel)");
-    return 1;
-  }
-
-  // A given profile replaces profiling the program.
-  std::optional<std::map<std::string, Profiled>> GivenProfile;
-  std::string GivenTree;
-  if (!O.ProfileFile.empty()) {
-    Expected<std::map<std::string, Profiled>> P =
-        readProfiled(O.ProfileFile, &GivenTree);
-    if (!P) {
-      reportError(toString(P.takeError()));
-      return 1;
-    }
-    GivenProfile = std::move(*P);
-  }
-
-  TempDir Work;
-  if (std::error_code EC = sys::fs::createUniqueDirectory(
-          "clang-autoprof-optimize", Work.Path)) {
-    reportError("cannot create a temporary directory: " + EC.message());
-    return 1;
-  }
-  VerifierOptions VO;
-  VO.Source = Source;
-  // The headers a candidate may change: those defining a kernel to verify,
-  // and those its built-in rewrites edit.
-  std::set<std::string> Headers;
-  for (size_t I : Kernels)
-    Headers.insert(absolutePath(Engine.kernels()[I].File));
-  for (const Proposal &Prop : Engine.proposals())
-    if (llvm::is_contained(Kernels, Prop.Kernel))
-      for (const auto &[File, Rs] : Prop.Edits)
-        Headers.insert(absolutePath(File));
-  Headers.erase(absolutePath(Source));
-  VO.Headers.assign(Headers.begin(), Headers.end());
-  VO.BuildCommand = *Build;
-  VO.OnSwap = [](const std::string &Line) { reportWarning(Line); };
-  // nvcc names a kernel of internal linkage (static, or in an anonymous
-  // namespace) after its file: such a program is built in place.
-  for (const std::vector<KernelSignature> &Ks : Signatures)
-    for (const KernelSignature &S : Ks)
-      if (StringRef(S.MangledName).starts_with("_ZL") ||
-          StringRef(S.MangledName).contains("_GLOBAL__N_"))
-        VO.BuildFromCopies = false;
-  VO.RunCommand = O.Run;
-  VO.InjectLibrary = Inject;
-  VO.Seeds.clear();
-  for (unsigned I = 1; I <= O.Runs; ++I)
-    VO.Seeds.push_back(I);
-  VO.RunTimeout = O.Timeout;
-  VO.BuildTimeout = O.Timeout;
-  VO.WorkDir = std::string(Work.Path);
-  VO.DeviceLockFile = O.DeviceLock;
-  ProcessRunner Processes;
-  TimingRunner Runner(Processes);
-  std::vector<KernelSignature> All;
-  for (const std::vector<KernelSignature> &Ks : Signatures)
-    All.insert(All.end(), Ks.begin(), Ks.end());
-  Verifier V(Runner, VO, All);
   auto Fail = [&](Error E) {
     std::string Msg = toString(std::move(E));
     reportError(Msg);
     return Msg == "interrupted" ? 130 : 1;
   };
-  if (Error E = V.prepare())
-    return Fail(std::move(E));
-  errs() << "clang-autoprof: building and measuring the original ("
-         << VO.Seeds.size() << " runs)\n";
-  if (Error E = V.measureOriginal())
-    return Fail(std::move(E));
-  if (!V.originalRuns().front().Measured) {
-    reportError("the run command never used CUDA: no kernel of '" + Source +
-                "' was measured");
-    return 1;
-  }
-  const Measurement &First = *V.originalRuns().front().Measured;
-  bool AnyLaunched = false;
-  for (std::vector<KernelSignature> &Ks : Signatures) {
-    // Instantiations that never launched cannot be judged.
-    llvm::erase_if(Ks, [&](const KernelSignature &S) {
-      return !First.find(S.MangledName);
-    });
-    AnyLaunched |= !Ks.empty();
-  }
-  if (!AnyLaunched) {
-    reportError("no kernel of '" + Source +
-                "' launched when the run command ran");
-    return 1;
-  }
-
-  // Given rewrites need no profile.
-  Expected<std::map<std::string, Profiled>> Prof =
-      std::map<std::string, Profiled>();
-  if (Given.empty() && GivenProfile) {
-    errs() << "clang-autoprof: using the profile '" << O.ProfileFile << "'\n";
-    Prof = std::move(*GivenProfile);
-  } else if (Given.empty()) {
-    errs() << "clang-autoprof: profiling with tree '" << O.Tree << "'\n";
-    Prof =
-        profileKernels(Runner, Argv0, O, Source, Work.Path, VO.Seeds.front());
-  }
-  // The build holds the original until a candidate is built.
-  if (!Prof)
-    return Fail(Prof.takeError());
-  if (!O.KeepProfile.empty() && Given.empty()) {
-    SmallString<256> P(Work.Path);
-    if (!O.ProfileFile.empty())
-      P = O.ProfileFile;
-    else
-      sys::path::append(P, "profile.json");
-    auto Buf = MemoryBuffer::getFile(P, /*IsText=*/true);
-    if (!Buf)
-      return Fail(createStringError("cannot read the profile"));
-    if (Error E = writeOutput(O.KeepProfile, (*Buf)->getBuffer()))
-      return Fail(std::move(E));
-  }
-
-  OptimizeReport Report;
-  Report.Source = Source;
-  Report.Tree = O.ProfileFile.empty() ? std::string(O.Tree) : GivenTree;
-  Report.Seeds = VO.Seeds;
-  Report.InputsVary = V.originalInputsVary();
-  Report.LaterLaunchUnchecked = V.laterLaunchUnchecked();
-  if (LLM)
-    Report.Rewriter = "llm";
-  JudgeOptions JO;
-  JO.RTol = O.RTol;
-  JO.ATol = O.ATol;
-  JO.MinSpeedup = O.MinSpeedup;
-  /// Per kernel of the report: the proposal kept and its name.
-  std::vector<const Proposal *> Kept;
-  std::vector<std::string> KeptNames;
-  std::vector<size_t> KeptReport;
-  /// The model's verified rewrites, as edits of the kernels' ranges.
-  std::deque<Proposal> LLMProposals;
-  /// The fastest verified --candidate, as an edit of the whole file.
-  std::optional<FileEdits> GivenKept;
-  auto Original = [&](StringRef File) { return V.originalText(File); };
-
-  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
-    const KernelRecord &K = Engine.kernels()[Kernels[KI]];
-    KernelReport KR;
-    KR.Name = K.QualifiedName;
-    KR.MangledName = Signatures[KI].empty()
-                         ? K.MangledName
-                         : Signatures[KI].front().MangledName;
-    if (Signatures[KI].empty()) {
-      reportWarning("kernel '" + K.QualifiedName +
-                    "' never launched when the run command ran; it is left "
-                    "alone");
-      Report.Kernels.push_back(std::move(KR));
-      continue;
-    }
-    auto P = Prof->find(KR.MangledName);
-    std::string Focus;
-    if (P != Prof->end()) {
-      KR.Metrics = P->second.Metrics;
-      KR.Leaf = P->second.Leaf;
-      KR.Route = P->second.Route;
-      Focus = P->second.Focus;
-    }
-    // The model: a round per attempt, each told why the one before failed,
-    // until one is verified faster.
-    std::optional<PromptFailure> Previous;
-    for (unsigned Round = 1; LLM && Round <= O.Attempts; ++Round) {
-      std::vector<ChatMessage> Messages =
-          LLM->prompt(Engine, Kernels[KI],
-                      KernelProfile{KR.Leaf, Focus, KR.Metrics}, Previous);
-      errs() << "clang-autoprof: asking " << LLM->model() << " to rewrite "
-             << K.QualifiedName << " (round " << Round << ")\n";
-      Expected<ChatReply> Reply = LLM->ask(std::move(Messages));
-      if (!Reply) {
-        // Leave the build as the original's before stopping.
-        consumeError(V.rebuild(V.originalText()));
-        return Fail(Reply.takeError());
-      }
-      LLMRound R = LLM->handle(Engine, Kernels[KI], Source, Reply->Text,
-                               Reply->FinishReason);
-      AttemptReport A;
-      A.Transformation = "llm round " + std::to_string(Round);
-      A.Trigger = "asked " + LLM->model();
-      if (R.Candidate) {
-        errs() << "clang-autoprof: verifying the reply\n";
-        Expected<std::vector<Judgement>> J =
-            V.verify(*R.Candidate, Signatures[KI], JO);
-        if (!J)
-          return Fail(J.takeError());
-        A.Result = overall(*J);
-      } else {
-        A.Result.V = R.V;
-        A.Result.Reason = R.Reason;
-      }
-      Previous =
-          PromptFailure{verdictName(A.Result.V).str(), A.Result.Reason, R.Code};
-      bool Won = A.Result.accepted();
-      if (Won) {
-        Proposal &Prop = LLMProposals.emplace_back();
-        Prop.Kernel = Kernels[KI];
-        consumeError(addEdit(
-            kernelReplacement(Engine.kernelSources()[Kernels[KI]], R.Code),
-            Prop.Edits));
-        KR.Kept = A.Transformation;
-        KR.Speedup = *A.Result.Speedup;
-        Kept.push_back(&Prop);
-        KeptNames.push_back(A.Transformation);
-        KeptReport.push_back(Report.Kernels.size());
-      }
-      KR.Attempts.push_back(std::move(A));
-      if (Won)
-        break;
-    }
-    const Proposal *Best = nullptr;
-    double BestSpeedup = 0;
-    unsigned Tried = 0;
-    // What the kernel reaches outside itself, which no candidate may
-    // exceed: the original's, once per kernel.
-    std::optional<KernelReach> Reach;
-    bool ReachKnown = false;
-    auto OriginalReach = [&]() -> const std::optional<KernelReach> & {
-      if (!ReachKnown)
-        Reach = inspect(Source, {}, {}, K.QualifiedName).Reach;
-      ReachKnown = true;
-      return Reach;
-    };
-    for (const auto &[File, Text] : Given) {
-      errs() << "clang-autoprof: verifying " << File << "\n";
-      CandidateView C =
-          inspect(Source, {{Source, Text}}, Signatures[KI], K.QualifiedName);
-      std::optional<Judgement> Hidden = hiddenState(OriginalReach(), C.Reach);
-      Expected<std::vector<Judgement>> J =
-          Hidden ? Expected<std::vector<Judgement>>(
-                       std::vector<Judgement>{*Hidden})
-                 : V.verify(Text, C.Renamed, JO);
-      if (!J)
-        return Fail(J.takeError());
-      AttemptReport A{"candidate " + File, "given by --candidate", overall(*J)};
-      if (A.Result.accepted() && *A.Result.Speedup > BestSpeedup) {
-        BestSpeedup = *A.Result.Speedup;
-        KR.Kept = A.Transformation;
-        KR.Speedup = BestSpeedup;
-        FileEdits R;
-        consumeError(
-            addEdit(clang::tooling::Replacement(absolutePath(Source), 0,
-                                                V.originalText().size(), Text),
-                    R));
-        GivenKept = R;
-      }
-      KR.Attempts.push_back(std::move(A));
-    }
-    for (const Proposal &Prop : Engine.proposals()) {
-      if (!Given.empty() || LLM)
-        break;
-      if (Prop.Kernel != Kernels[KI])
-        continue;
-      std::optional<std::string> Why = Prop.T->trigger(KR.Metrics);
-      if ((!Why && !O.TryAll) || Tried >= O.Attempts)
-        continue;
-      ++Tried;
-      Expected<SourceTexts> Text = applyFileEdits(Prop.Edits, Original);
-      if (!Text) {
-        reportWarning("cannot apply " + Prop.T->name() + " to '" +
-                      K.QualifiedName + "': " + toString(Text.takeError()));
-        continue;
-      }
-      errs() << "clang-autoprof: verifying " << Prop.T->name() << " on "
-             << K.QualifiedName << "\n";
-      CandidateView C = inspect(Source, *Text, Signatures[KI], K.QualifiedName);
-      std::optional<Judgement> Hidden = hiddenState(OriginalReach(), C.Reach);
-      Expected<std::vector<Judgement>> J =
-          Hidden ? Expected<std::vector<Judgement>>(
-                       std::vector<Judgement>{*Hidden})
-                 : V.verify(*Text,
-                            Prop.T->changesSignature() ? C.Renamed
-                                                       : Signatures[KI],
-                            JO);
-      if (!J)
-        return Fail(J.takeError());
-      AttemptReport A{Prop.T->name().str(), Why.value_or(""), overall(*J)};
-      if (A.Result.accepted() && *A.Result.Speedup > BestSpeedup) {
-        Best = &Prop;
-        BestSpeedup = *A.Result.Speedup;
-      }
-      KR.Attempts.push_back(std::move(A));
-    }
-    if (Best) {
-      KR.Kept = Best->T->name().str();
-      KR.Speedup = BestSpeedup;
-      Kept.push_back(Best);
-      KeptNames.push_back(KR.Kept);
-      KeptReport.push_back(Report.Kernels.size());
-    }
-    Report.Kernels.push_back(std::move(KR));
-  }
-
-  // The result: the kept rewrites together, verified once more when there
-  // are several, else the fastest alone.
-  FileEdits Final;
-  if (GivenKept) {
-    Final = *GivenKept;
-  } else if (Kept.size() == 1) {
-    Final = Kept.front()->Edits;
-  } else if (Kept.size() > 1) {
-    std::vector<const Proposal *> Skipped;
-    FileEdits Merged = mergeProposals(Kept, Skipped);
-    Expected<SourceTexts> Text = applyFileEdits(Merged, Original);
-    bool Together = Skipped.empty() && static_cast<bool>(Text);
-    if (!Text)
-      consumeError(Text.takeError());
-    if (Together) {
-      std::vector<KernelSignature> Ks;
-      for (size_t R : KeptReport)
-        for (const std::vector<KernelSignature> &Of : Signatures)
-          if (!Of.empty() &&
-              Of.front().MangledName == Report.Kernels[R].MangledName)
-            Ks.insert(Ks.end(), Of.begin(), Of.end());
-      errs() << "clang-autoprof: verifying the kept rewrites together\n";
-      Expected<std::vector<Judgement>> J = V.verify(*Text, Ks, JO);
-      if (!J)
-        return Fail(J.takeError());
-      AttemptReport A;
-      for (const std::string &Name : KeptNames)
-        A.Transformation += (A.Transformation.empty() ? "" : "+") + Name;
-      A.Result = J->front();
-      for (const Judgement &One : *J)
-        if (!One.accepted()) {
-          A.Result = One;
-          Together = false;
-        }
-      Report.Combined = A;
-    }
-    if (Together) {
-      Final = Merged;
-    } else {
-      size_t Fastest = 0;
-      for (size_t I = 1; I < Kept.size(); ++I)
-        if (*Report.Kernels[KeptReport[I]].Speedup >
-            *Report.Kernels[KeptReport[Fastest]].Speedup)
-          Fastest = I;
-      Final = Kept[Fastest]->Edits;
-      for (size_t I = 0; I < Kept.size(); ++I)
-        if (I != Fastest) {
-          Report.Kernels[KeptReport[I]].Kept.clear();
-          Report.Kernels[KeptReport[I]].Speedup.reset();
-        }
-    }
-  }
-  Expected<SourceTexts> FinalTexts = applyFileEdits(Final, Original);
-  if (!FinalTexts)
-    return Fail(FinalTexts.takeError());
-  bool Rewritten = !FinalTexts->empty();
-  if (!O.Output.empty() && Rewritten &&
-      (FinalTexts->size() > 1 || !FinalTexts->count(absolutePath(Source)))) {
-    consumeError(V.rebuild(SourceTexts()));
+  Expected<std::string> Build = buildCommand(O, Source);
+  if (!Build)
+    return Fail(Build.takeError());
+  std::string Inject = injectionLibrary(Argv0);
+  if (!sys::fs::exists(Inject))
+    return Fail(createStringError("cannot find the injection library '" +
+                                  Inject + "'; set AUTOPROF_INJECT_LIBRARY"));
+  std::vector<optimize::SessionKernel> Kernels =
+      selectKernels(Engine, Source, LLM);
+  if (Kernels.empty())
+    return Fail(
+        createStringError("no kernel of '" + Source + "' can be verified"));
+  // Rewrites given as files replace the built-in proposals.
+  auto Given = readCandidates(O);
+  if (!Given)
+    return Fail(Given.takeError());
+  if (!Given->empty() && Kernels.size() != 1)
     return Fail(createStringError(
-        "the kept rewrite changes '%s', and -o writes a copy of '%s' only: "
-        "use --in-place, --diff or --export-fixes",
-        std::prev(FinalTexts->end())->first.c_str(), Source.c_str()));
+        "--candidate is judged on one kernel; " + Twine(Kernels.size()) +
+        " kernels are selected (choose one with --kernel)"));
+  // A given profile replaces profiling the program.
+  std::unique_ptr<optimize::KernelProfiler> Profiler;
+  std::string Tree = O.Tree;
+  if (!O.ProfileFile.empty()) {
+    Expected<optimize::ProfiledKernels> P =
+        optimize::readProfiledKernels(O.ProfileFile, &Tree);
+    if (!P)
+      return Fail(P.takeError());
+    Profiler = std::make_unique<GivenProfiler>(O, std::move(*P));
   }
 
-  // Leave the build as it will be used: of the rewritten files with
-  // --in-place, else of the originals.
-  if (Error E = V.rebuild(O.InPlace ? *FinalTexts : SourceTexts()))
+  TempDir Work;
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("clang-autoprof-optimize", Work.Path))
+    return Fail(createStringError("cannot create a temporary directory: " +
+                                  EC.message()));
+  VerifierOptions VO = verifierOptions(O, Engine, Source, Kernels);
+  VO.BuildCommand = *Build;
+  VO.InjectLibrary = Inject;
+  VO.WorkDir = std::string(Work.Path);
+  ProcessRunner Processes;
+  TimingRunner Runner(Processes);
+  std::vector<KernelSignature> All;
+  for (const optimize::SessionKernel &K : Kernels)
+    All.insert(All.end(), K.Launched.begin(), K.Launched.end());
+  Verifier V(Runner, VO, All);
+  EngineModel Model(Engine, Source, V);
+  if (!Profiler)
+    Profiler = std::make_unique<SubcommandProfiler>(Runner, Argv0, O, Source,
+                                                    Work.Path);
+  std::optional<LLMModel> Asker;
+  if (LLM)
+    Asker.emplace(*LLM, Engine, Source, Model);
+
+  // A given file replaces the whole source.
+  std::vector<optimize::Candidate> Candidates;
+  if (Error E = givenCandidates(*Given, Source, Model, Candidates))
     return Fail(std::move(E));
-  if (O.InPlace)
-    for (const auto &[File, Text] : *FinalTexts)
-      if (Error E = writeOutput(File, Text))
-        return Fail(std::move(E));
-  Report.Outcome = !Rewritten  ? "no rewrite"
-                   : O.InPlace ? "rewritten"
-                               : "verified";
-
-  std::string Text;
-  raw_string_ostream OS(Text);
-  if (O.Diff) {
-    for (const auto &[File, New] : *FinalTexts)
-      OS << unifiedDiff(File == absolutePath(Source) ? Source : shownPath(File),
-                        V.originalText(File), New);
-  } else if (!O.ExportFixes.empty()) {
-    if (Error E = writeOutput(O.ExportFixes,
-                              exportFixesYAML(absolutePath(Source), Final)))
-      return Fail(std::move(E));
-  } else if (!O.Output.empty()) {
-    auto It = FinalTexts->find(absolutePath(Source));
-    if (Error E = writeOutput(
-            O.Output, It == FinalTexts->end() ? V.originalText() : It->second))
-      return Fail(std::move(E));
-  }
-  if (!O.Diff) {
-    for (const KernelReport &K : Report.Kernels) {
-      OS << "kernel " << K.Name;
-      if (!K.Leaf.empty())
-        OS << ": leaf " << K.Leaf;
-      OS << "\n";
-      if (K.Attempts.empty())
-        OS << "  no rewrite triggered\n";
-      for (const AttemptReport &A : K.Attempts) {
-        OS << "  " << A.Transformation << ": " << verdictName(A.Result.V)
-           << ": " << A.Result.Reason << "\n    "
-           << (LLM ? "rewriter: " : "trigger: ")
-           << (A.Trigger.empty() ? "none (--try-all)" : A.Trigger) << "\n";
-        if (A.Result.OtherOriginalNs && A.Result.OtherCandidateNs)
-          OS << "    other kernels: "
-             << format("%.1f us against %.1f us",
-                       *A.Result.OtherCandidateNs / 1e3,
-                       *A.Result.OtherOriginalNs / 1e3)
-             << " (median total per run)\n";
-      }
-      if (!K.Kept.empty())
-        OS << "  kept: " << K.Kept << " (" << format("%.2fx", *K.Speedup)
-           << ")\n";
-    }
-    if (Report.Combined)
-      OS << "together: " << Report.Combined->Transformation << ": "
-         << verdictName(Report.Combined->Result.V) << ": "
-         << Report.Combined->Result.Reason << "\n";
-    if (Report.InputsVary && !*Report.InputsVary)
-      OS << "note: the inputs the saved launch only reads are the same with "
-            "every AUTOPROF_SEED: verification rests on one input\n";
-    if (!Report.LaterLaunchUnchecked.empty())
-      OS << "note: no later launch was checked from poisoned outputs: "
-         << Report.LaterLaunchUnchecked << "\n";
-    OS << "outcome: " << Report.Outcome;
-    if (Rewritten && !O.InPlace && O.Output.empty() && O.ExportFixes.empty())
-      OS << " (the source is unchanged; --in-place writes it)";
-    OS << "\n";
-  }
-  OS.flush();
+  optimize::SessionOptions SO = sessionOptions(O, Source, Tree);
+  optimize::Session S(SO, V, Model, Profiler.get(), Asker ? &*Asker : nullptr,
+                      std::move(Candidates), Kernels, errs());
+  Expected<optimize::SessionResult> R = S.run();
+  if (!R)
+    return Fail(R.takeError());
+  OptimizeReport &Report = R->Report;
+  FileEdits Final;
+  if (R->Result)
+    Final = Model.edits(R->Result->Id);
+  Expected<std::string> Text = writeResult(O, Source, V, Model, Final, Report);
+  if (!Text)
+    return Fail(Text.takeError());
   Report.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Started)
           .count();
@@ -815,7 +759,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   if (!O.Report.empty())
     if (Error E = writeOutput(O.Report, writeOptimizeReportJSON(Report)))
       return Fail(std::move(E));
-  if (Error E = writeOutput("-", Text))
+  if (Error E = writeOutput("-", *Text))
     return Fail(std::move(E));
   return 0;
 }

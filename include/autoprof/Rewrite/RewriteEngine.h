@@ -118,6 +118,11 @@ public:
   const std::vector<std::string> &failures() const { return Failures; }
   /// The text of \p File as it was parsed, or empty.
   llvm::StringRef originalText(llvm::StringRef File) const;
+  /// The transformations it proposes, and which kernels.
+  llvm::ArrayRef<const Transformation *> transformations() const {
+    return Transformations;
+  }
+  const KernelFilter &filter() const { return Filter; }
   /// The number of translation units skipped for compile errors.
   unsigned translationUnitsWithErrors() const { return TUsWithErrors; }
   void noteTranslationUnitWithErrors() { ++TUsWithErrors; }

@@ -77,6 +77,13 @@ struct OptimizeReport {
 /// Serialises \p R as JSON.
 std::string writeOptimizeReportJSON(const OptimizeReport &R);
 
+/// Renders \p R as `optimize` prints it: per kernel its attempts, each
+/// with its verdict and trigger, and what was kept; then the kept rewrites
+/// together, the notes on the inputs, and the outcome. With
+/// \p SourceUnchanged, the outcome says the source was left as it was.
+std::string renderOptimizeReportText(const OptimizeReport &R,
+                                     bool SourceUnchanged);
+
 } // namespace verify
 } // namespace autoprof
 

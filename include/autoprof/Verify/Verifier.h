@@ -216,6 +216,8 @@ public:
   /// another file.
   llvm::StringRef originalText(llvm::StringRef File) const;
   const std::vector<RunOutcome> &originalRuns() const { return OriginalRuns; }
+  /// The options it was made with.
+  const VerifierOptions &options() const { return O; }
   /// Whether the original's saved inputs differ between seeds (inputsVary
   /// over its runs, each of which saved its buffers); false means the
   /// verification rests on one input.
