@@ -178,6 +178,29 @@ def validate_record(r, names):
     return errs
 
 
+def fold_variants(outcomes):
+    """One outcome per transformation: the variants of one
+    (`block-shape(32x8)`, `block-shape(16x16)`) fold into the fastest that
+    was accepted, else the first, named by the transformation."""
+    out, where = [], {}
+    for o in outcomes:
+        t = o.get("transformation")
+        base = t.split("(", 1)[0] if isinstance(t, str) and \
+            t.endswith(")") else t
+        o = dict(o, transformation=base)
+        if base not in where:
+            where[base] = len(out)
+            out.append(o)
+            continue
+        kept = out[where[base]]
+        faster = o.get("verdict") == "faster" and (
+            kept.get("verdict") != "faster" or
+            o.get("speedup", 0) > kept.get("speedup", 0))
+        if faster:
+            out[where[base]] = o
+    return out
+
+
 def validate_outcome(o, names):
     if not isinstance(o, dict):
         return ["not a JSON object"]
@@ -467,7 +490,7 @@ def records_of(name, report, profile, features, origin, names):
             if a.get("speedup_range") is not None:
                 o["speedup_range"] = a["speedup_range"]
             outcomes.append(o)
-        rec["outcomes"] = outcomes
+        rec["outcomes"] = fold_variants(outcomes)
         errs = validate_record(rec, names)
         if errs:
             notes.append("error: kernel %s: %s" % (kname, errs[0]))

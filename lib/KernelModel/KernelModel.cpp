@@ -1365,6 +1365,15 @@ ModelValue KernelModel::value(const Expr *E) const {
 std::vector<const Expr *>
 KernelModel::expressionsOfValue(const Polynomial &P,
                                 std::vector<const Expr *> &Uncovered) const {
+  return expressionsOfValues(P, Uncovered);
+}
+
+std::vector<const Expr *>
+KernelModel::expressionsOfValues(llvm::ArrayRef<Polynomial> Ps,
+                                 std::vector<const Expr *> &Uncovered) const {
+  auto IsOne = [&](const ModelValue &V) {
+    return V && llvm::is_contained(Ps, *V.Value);
+  };
   const Stmt *Body = Kernel.getBody();
   // Locals that hold part of the value: their initializer reads a builtin
   // and their value is not P (`int tid = threadIdx.x;`).
@@ -1403,8 +1412,7 @@ KernelModel::expressionsOfValue(const Polynomial &P,
     for (const VarDecl *V : Locals) {
       if (Parts.count(V) || !ReadsBuiltin(V->getInit()))
         continue;
-      ModelValue Val = value(V->getInit());
-      if (Val && *Val.Value == P)
+      if (IsOne(value(V->getInit())))
         continue;
       Parts.insert(V);
       Changed = true;
@@ -1427,8 +1435,7 @@ KernelModel::expressionsOfValue(const Polynomial &P,
       return;
     if (const auto *E = dyn_cast<Expr>(S)) {
       if (E->getType()->isIntegerType() && ReadsBuiltin(E)) {
-        ModelValue V = value(E);
-        if (V && *V.Value == P) {
+        if (IsOne(value(E))) {
           // The outermost spelling of the value, without parentheses or
           // implicit casts.
           const Expr *Pick = E->IgnoreParens();

@@ -325,6 +325,11 @@ std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
   return constantDims(Ctx, V->getInit(), Depth + 1);
 }
 
+std::optional<std::array<const Expr *, 3>>
+autoprof::launchDimExprs(ASTContext &Ctx, const Expr *E) {
+  return dimExprs(Ctx, E);
+}
+
 bool autoprof::hasDepthOne(ASTContext &Ctx, const Expr *E) {
   auto D = dimExprs(Ctx, E);
   return D && isOne(Ctx, (*D)[2]);

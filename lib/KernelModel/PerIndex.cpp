@@ -9,6 +9,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
@@ -238,6 +239,98 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
     return std::nullopt;
   }
   return matchGuarded(M, *Bounds.front(), Why);
+}
+
+/// Whether the builtin read \p Use counts only through the global indices
+/// x and y: the outermost sum, difference or product of integers around it
+/// (`row * n + blockIdx.x * blockDim.x + threadIdx.x`) has a value that,
+/// written with x and y, reads the thread hierarchy no more.
+static bool throughIndices(const KernelModel &M, const Expr *Use) {
+  ASTContext &Ctx = M.context();
+  const Expr *Top = Use;
+  for (;;) {
+    auto Parents = Ctx.getParents(*Top);
+    if (Parents.size() != 1)
+      break;
+    const auto *P = Parents[0].get<Expr>();
+    if (!P || !P->getType()->isIntegerType())
+      break;
+    if (const auto *B = dyn_cast<BinaryOperator>(P);
+        B && B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub &&
+        B->getOpcode() != BO_Mul)
+      break;
+    if (!isa<BinaryOperator, ParenExpr, ImplicitCastExpr, CStyleCastExpr>(P))
+      break;
+    Top = P;
+  }
+  ModelValue V = M.value(Top);
+  if (!V)
+    return false;
+  // threadIdx.d = index_d - blockIdx.d * blockDim.d, with index_d a new
+  // symbol.
+  Polynomial P = *V.Value;
+  for (unsigned D = 0; D < 2; ++D) {
+    Symbol Index = Symbol::opaque(~0u - D, D == 0 ? "x" : "y");
+    auto Start = Polynomial::mul(Polynomial::symbol(Symbol::blockIdx(D)),
+                                 Polynomial::symbol(Symbol::blockDim(D)));
+    auto Tid = Start ? Polynomial::sub(Polynomial::symbol(Index), *Start)
+                     : std::nullopt;
+    auto Next = Tid ? P.substitute(Symbol::threadIdx(D), *Tid) : std::nullopt;
+    if (!Next)
+      return false;
+    P = *Next;
+  }
+  return !P.dependsOn([](const Symbol &S) {
+    return S.Kind == Symbol::ThreadIdx || S.Kind == Symbol::BlockIdx ||
+           S.Kind == Symbol::BlockDim || S.Kind == Symbol::GridDim;
+  });
+}
+
+std::optional<PerIndex2DKernel> autoprof::matchPerIndex2D(const KernelModel &M,
+                                                          std::string &Why) {
+  if (!M.guardWhy().empty()) {
+    Why = M.guardWhy();
+    return std::nullopt;
+  }
+  const Polynomial X = globalIndex(0), Y = globalIndex(1);
+  PerIndex2DKernel K;
+  bool HasX = false, HasY = false;
+  for (const GuardBound &B : M.guard()) {
+    // A lower bound (`1 <= x` of a stencil) excludes the same threads with
+    // any block shape.
+    if ((B.Rhs == X || B.Rhs == Y) && B.Lhs.constantValue())
+      continue;
+    bool IsX = B.Lhs == X;
+    if ((!IsX && B.Lhs != Y) || (IsX ? HasX : HasY)) {
+      Why = "its guard at " + M.where(B.Cond) +
+            " is not one bound of each global index";
+      return std::nullopt;
+    }
+    std::optional<Polynomial> Bound = exclusiveBound(B);
+    if (!Bound || !isOfParameters(*Bound)) {
+      Why = "its bound `" + B.Rhs.str() +
+            "` is not a value of parameters and constants";
+      return std::nullopt;
+    }
+    (IsX ? K.BoundX : K.BoundY) = *Bound;
+    (IsX ? K.BoundXExpr : K.BoundYExpr) =
+        B.Strict ? sideOfValue(M, B.Cond, B.Rhs) : nullptr;
+    (IsX ? HasX : HasY) = true;
+  }
+  if (!HasX || !HasY) {
+    Why = std::string("its guard does not bound the global index ") +
+          (HasX ? "blockIdx.y * blockDim.y + threadIdx.y"
+                : "blockIdx.x * blockDim.x + threadIdx.x");
+    return std::nullopt;
+  }
+  std::vector<const Expr *> Uncovered;
+  M.expressionsOfValues({X, Y}, Uncovered);
+  for (const Expr *U : Uncovered)
+    if (!throughIndices(M, U)) {
+      Why = uncoveredWhy(M, U, "the global indices x and y");
+      return std::nullopt;
+    }
+  return K;
 }
 
 std::optional<std::string> autoprof::textAtLaunch(ASTContext &Ctx,

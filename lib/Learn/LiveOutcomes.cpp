@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Learn/LiveOutcomes.h"
+#include "autoprof/Verify/OptimizeReport.h"
 
 #include "autoprof/Profile/Profile.h"
 #include "autoprof/Verify/ChildProcess.h"
@@ -242,16 +243,14 @@ Expected<std::pair<double, bool>> LiveOutcomes::gain(const DatasetKernel &K,
   // The kept rewrite of the report, if any; no report is no rewrite.
   std::pair<double, bool> Out = {1.0, false};
   if (auto Buf = llvm::MemoryBuffer::getFile(Report, /*IsText=*/true)) {
-    rapidjson::Document D;
-    StringRef Text = (*Buf)->getBuffer();
-    std::string JSONError;
-    if (json::parseBounded(Text.data(), Text.size(), D, JSONError) &&
-        D.IsObject() && D.HasMember("kernels") && D["kernels"].IsArray())
-      for (const auto &KR : D["kernels"].GetArray())
-        if (KR.IsObject() && KR.HasMember("kept") && KR["kept"].IsString() &&
-            KR.HasMember("speedup") && KR["speedup"].IsNumber() &&
-            KR["speedup"].GetDouble() > Out.first)
-          Out = {KR["speedup"].GetDouble(), true};
+    if (llvm::Expected<verify::OptimizeReport> R =
+            verify::readOptimizeReportJSON((*Buf)->getBuffer())) {
+      for (const verify::KernelReport &K : R->Kernels)
+        if (!K.Kept.empty() && K.Speedup && *K.Speedup > Out.first)
+          Out = {*K.Speedup, true};
+    } else {
+      llvm::consumeError(R.takeError());
+    }
   }
   Known[Key] = Out;
   if (!O.CacheFile.empty()) {

@@ -217,8 +217,9 @@ private:
 /// template argument that neither the template nor the text it replaces
 /// has (`float` where the template says `T`), which would tie the template
 /// to one instantiation.
-llvm::Error templateEdits(const Transformation &T, ASTContext &Ctx,
-                          ModelCache &Models, const FunctionDecl &Pattern,
+llvm::Error templateEdits(const Transformation &T, StringRef Variant,
+                          ASTContext &Ctx, ModelCache &Models,
+                          const FunctionDecl &Pattern,
                           ArrayRef<const FunctionDecl *> Specs, FileEdits &Out,
                           std::string &Why) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -248,7 +249,7 @@ llvm::Error templateEdits(const Transformation &T, ASTContext &Ctx,
   FileEdits Launches;
   for (const FunctionDecl *Spec : Specs) {
     FileEdits E;
-    if (llvm::Error Err = T.apply(Models.of(*Spec), E))
+    if (llvm::Error Err = T.applyVariant(Models.of(*Spec), Variant, E))
       return Err;
     if (editCount(E) == 0) {
       Why = T.explain(Models.of(*Spec));
@@ -416,46 +417,56 @@ void RewriteEngine::run(ASTContext &Ctx) {
                "docs/rewrites.md)");
         continue;
       }
-      FileEdits Edits;
+      // Each variant (a block shape) is a proposal of its own.
+      std::vector<std::pair<std::string, FileEdits>> Made;
       std::string Why;
-      if (llvm::Error E = IsTemplate ? templateEdits(*T, Ctx, Models, *FD,
-                                                     Specs, Edits, Why)
-                                     : T->apply(Models.of(*FD), Edits)) {
-        Failures.push_back(T->name().str() + " on '" + K.QualifiedName +
-                           "': " + llvm::toString(std::move(E)));
-        continue;
+      for (const std::string &Variant : T->variants()) {
+        FileEdits Edits;
+        if (llvm::Error E =
+                IsTemplate ? templateEdits(*T, Variant, Ctx, Models, *FD, Specs,
+                                           Edits, Why)
+                           : T->applyVariant(Models.of(*FD), Variant, Edits)) {
+          Failures.push_back(T->name().str() + " on '" + K.QualifiedName +
+                             "': " + llvm::toString(std::move(E)));
+          continue;
+        }
+        if (editCount(Edits) != 0)
+          Made.emplace_back(Variant, std::move(Edits));
       }
-      if (editCount(Edits) == 0) {
+      if (Made.empty()) {
         if (Explain)
           Refuse(!Why.empty() ? Why
                               : T->explain(Models.of(IsTemplate ? *Specs.front()
                                                                 : *FD)));
         continue;
       }
-      Proposal P;
-      P.Kernel = Index;
-      P.T = T;
-      // Paths are made absolute: a compile command may name its file
-      // relative to its own directory.
-      FileManager &FM = SM.getFileManager();
-      for (const auto &[File, Rs] : Edits) {
-        llvm::SmallString<256> Path(File);
-        FM.makeAbsolutePath(Path);
-        llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-        std::string Name(Path);
-        if (!Texts.count(Name))
-          if (auto FE = FM.getOptionalFileRef(File)) {
-            FileID FID = SM.translateFile(*FE);
-            if (FID.isValid())
-              Texts[Name] = SM.getBufferData(FID).str();
-          }
-        for (const tooling::Replacement &R : Rs)
-          llvm::cantFail(
-              addEdit(tooling::Replacement(Name, R.getOffset(), R.getLength(),
-                                           R.getReplacementText()),
-                      P.Edits));
+      for (auto &[Variant, Edits] : Made) {
+        Proposal P;
+        P.Kernel = Index;
+        P.T = T;
+        P.Variant = Variant;
+        // Paths are made absolute: a compile command may name its file
+        // relative to its own directory.
+        FileManager &FM = SM.getFileManager();
+        for (const auto &[File, Rs] : Edits) {
+          llvm::SmallString<256> Path(File);
+          FM.makeAbsolutePath(Path);
+          llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+          std::string Name(Path);
+          if (!Texts.count(Name))
+            if (auto FE = FM.getOptionalFileRef(File)) {
+              FileID FID = SM.translateFile(*FE);
+              if (FID.isValid())
+                Texts[Name] = SM.getBufferData(FID).str();
+            }
+          for (const tooling::Replacement &R : Rs)
+            llvm::cantFail(
+                addEdit(tooling::Replacement(Name, R.getOffset(), R.getLength(),
+                                             R.getReplacementText()),
+                        P.Edits));
+        }
+        Proposals.push_back(std::move(P));
       }
-      Proposals.push_back(std::move(P));
     }
   }
   if (TUHook)
@@ -470,6 +481,11 @@ RewriteEngine::newActionFactory() {
 llvm::StringRef RewriteEngine::originalText(llvm::StringRef File) const {
   auto It = Texts.find(File.str());
   return It == Texts.end() ? llvm::StringRef() : llvm::StringRef(It->second);
+}
+
+std::string Proposal::name() const {
+  std::string Name = T ? T->name().str() : std::string();
+  return Variant.empty() ? Name : Name + "(" + Variant + ")";
 }
 
 FileEdits autoprof::mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,

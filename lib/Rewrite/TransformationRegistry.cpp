@@ -6,6 +6,7 @@
 
 #include "autoprof/Rewrite/TransformationRegistry.h"
 
+#include "Transformations/BlockShape.h"
 #include "Transformations/FastMathIntrinsics.h"
 #include "Transformations/LaunchBlockSize.h"
 #include "Transformations/LaunchBounds.h"
@@ -38,14 +39,15 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const PrivatizeAtomicsSmem Privatize;
   static const RegisterAccumulate Accumulate;
   static const SplitSerialLoop Split;
+  static const BlockShape Shape;
   // The order in which a kernel's triggered rewrites are tried: changes of
   // the algorithm's memory access first (tiling through shared memory, warp
   // reductions, wider accesses, padding), then changes of the instructions
   // (intrinsics, unrolling), of the launch, and of qualifiers last.
   static const std::vector<const Transformation *> All = {
-      &Matmul,        &Transpose, &RowWarps,   &Split,   &Privatize,
-      &ShuffleReduce, &Float4,    &Accumulate, &Pad,     &FastMath,
-      &Unroll,        &BlockSize, &Bounds,     &Restrict};
+      &Matmul,        &Transpose, &RowWarps,   &Split,  &Privatize,
+      &ShuffleReduce, &Float4,    &Accumulate, &Pad,    &FastMath,
+      &Unroll,        &Shape,     &BlockSize,  &Bounds, &Restrict};
   return All;
 }
 

@@ -6,9 +6,12 @@
 
 #include "autoprof/Verify/OptimizeReport.h"
 
+#include "autoprof/JSON/BoundedParse.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -216,4 +219,164 @@ std::string autoprof::verify::renderOptimizeReportText(const OptimizeReport &R,
     OS << " (the source is unchanged; --in-place writes it)";
   OS << "\n";
   return Text;
+}
+
+namespace {
+
+using Value = rapidjson::Value;
+
+/// Reads the fields of a report; the first error wins.
+class ReportReader {
+public:
+  std::string Error;
+
+  bool fail(const std::string &Path, const std::string &Msg) {
+    if (Error.empty())
+      Error = Path + ": " + Msg;
+    return false;
+  }
+  bool string(const Value &O, const char *Key, const std::string &Path,
+              std::string &Out, bool Nullable = false) {
+    auto It = O.FindMember(Key);
+    if (It == O.MemberEnd())
+      return fail(Path, std::string("missing '") + Key + "'");
+    if (Nullable && It->value.IsNull())
+      return true;
+    if (!It->value.IsString())
+      return fail(Path + "." + Key, "expected a string");
+    Out.assign(It->value.GetString(), It->value.GetStringLength());
+    return true;
+  }
+  bool number(const Value &O, const char *Key, const std::string &Path,
+              std::optional<double> &Out) {
+    auto It = O.FindMember(Key);
+    if (It == O.MemberEnd() || It->value.IsNull())
+      return true;
+    if (!It->value.IsNumber())
+      return fail(Path + "." + Key, "expected a number or null");
+    Out = It->value.GetDouble();
+    return true;
+  }
+  bool array(const Value &O, const char *Key, const std::string &Path,
+             const Value *&Out) {
+    auto It = O.FindMember(Key);
+    if (It == O.MemberEnd() || !It->value.IsArray())
+      return fail(Path, std::string("expected an array '") + Key + "'");
+    Out = &It->value;
+    return true;
+  }
+
+  bool attempt(const Value &O, const std::string &Path, AttemptReport &A) {
+    if (!O.IsObject())
+      return fail(Path, "expected an object");
+    std::string V;
+    if (!string(O, "transformation", Path, A.Transformation) ||
+        !string(O, "trigger", Path, A.Trigger, /*Nullable=*/true) ||
+        !string(O, "verdict", Path, V) ||
+        !string(O, "reason", Path, A.Result.Reason) ||
+        !number(O, "speedup", Path, A.Result.Speedup))
+      return false;
+    std::optional<Verdict> Named = verdictFromName(V);
+    if (!Named)
+      return fail(Path + ".verdict", "unknown verdict '" + V + "'");
+    A.Result.V = *Named;
+    auto R = O.FindMember("speedup_range");
+    if (R != O.MemberEnd() && !R->value.IsNull()) {
+      if (!R->value.IsArray() || R->value.Size() != 2 ||
+          !R->value[0].IsNumber() || !R->value[1].IsNumber())
+        return fail(Path + ".speedup_range", "expected [low, high] or null");
+      A.Result.SpeedupLow = R->value[0].GetDouble();
+      A.Result.SpeedupHigh = R->value[1].GetDouble();
+    }
+    return true;
+  }
+
+  bool kernel(const Value &O, const std::string &Path, KernelReport &K) {
+    if (!O.IsObject())
+      return fail(Path, "expected an object");
+    const Value *Route, *Attempts;
+    if (!string(O, "kernel", Path, K.Name) ||
+        !string(O, "mangled_name", Path, K.MangledName) ||
+        !string(O, "leaf", Path, K.Leaf) || !array(O, "route", Path, Route) ||
+        !array(O, "attempts", Path, Attempts) ||
+        !string(O, "kept", Path, K.Kept, /*Nullable=*/true) ||
+        !number(O, "speedup", Path, K.Speedup))
+      return false;
+    for (const Value &S : Route->GetArray()) {
+      if (!S.IsString())
+        return fail(Path + ".route", "expected strings");
+      K.Route.push_back(S.GetString());
+    }
+    auto M = O.FindMember("metrics");
+    if (M == O.MemberEnd() || !M->value.IsObject())
+      return fail(Path, "expected an object 'metrics'");
+    for (const auto &E : M->value.GetObject())
+      if (E.value.IsNumber())
+        K.Metrics[E.name.GetString()] = E.value.GetDouble();
+    for (unsigned I = 0; I < Attempts->Size(); ++I) {
+      AttemptReport &A = K.Attempts.emplace_back();
+      if (!attempt((*Attempts)[I],
+                   Path + ".attempts[" + std::to_string(I) + "]", A))
+        return false;
+    }
+    return true;
+  }
+
+  bool report(const Value &D, OptimizeReport &R) {
+    if (!D.IsObject())
+      return fail("$", "expected an object");
+    auto V = D.FindMember("version");
+    if (V == D.MemberEnd() || !V->value.IsInt() ||
+        V->value.GetInt() != OptimizeReportVersion)
+      return fail("$.version", "unsupported version (expected " +
+                                   std::to_string(OptimizeReportVersion) + ")");
+    const Value *Seeds, *Kernels;
+    std::string Later;
+    std::optional<double> Seconds;
+    if (!string(D, "source", "$", R.Source) ||
+        !string(D, "tree", "$", R.Tree) ||
+        !string(D, "rewriter", "$", R.Rewriter) ||
+        !array(D, "seeds", "$", Seeds) || !array(D, "kernels", "$", Kernels) ||
+        !string(D, "outcome", "$", R.Outcome) ||
+        !string(D, "later_launch_unchecked", "$", R.LaterLaunchUnchecked,
+                /*Nullable=*/true) ||
+        !number(D, "seconds", "$", Seconds))
+      return false;
+    R.Seconds = Seconds.value_or(0);
+    for (const Value &S : Seeds->GetArray()) {
+      if (!S.IsUint64())
+        return fail("$.seeds", "expected non-negative integers");
+      R.Seeds.push_back(S.GetUint64());
+    }
+    for (unsigned I = 0; I < Kernels->Size(); ++I) {
+      KernelReport &K = R.Kernels.emplace_back();
+      if (!kernel((*Kernels)[I], "$.kernels[" + std::to_string(I) + "]", K))
+        return false;
+    }
+    auto C = D.FindMember("combined");
+    if (C != D.MemberEnd() && !C->value.IsNull()) {
+      R.Combined.emplace();
+      if (!attempt(C->value, "$.combined", *R.Combined))
+        return false;
+    }
+    auto IV = D.FindMember("inputs_vary");
+    if (IV != D.MemberEnd() && IV->value.IsBool())
+      R.InputsVary = IV->value.GetBool();
+    return true;
+  }
+};
+
+} // namespace
+
+llvm::Expected<OptimizeReport>
+autoprof::verify::readOptimizeReportJSON(llvm::StringRef Text) {
+  rapidjson::Document D;
+  std::string Error;
+  if (!json::parseBounded(Text.data(), Text.size(), D, Error))
+    return llvm::createStringError(Error);
+  OptimizeReport R;
+  ReportReader Rd;
+  if (!Rd.report(D, R))
+    return llvm::createStringError(Rd.Error);
+  return R;
 }

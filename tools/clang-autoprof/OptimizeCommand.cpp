@@ -309,12 +309,12 @@ int autoprof::tool::runOptimize(const char *Argv0) {
     for (const Proposal &P : Engine.proposals()) {
       auto New = applyFileEdits(P.Edits, Original);
       if (!New) {
-        reportWarning("cannot apply " + P.T->name() + " to '" +
+        reportWarning("cannot apply " + P.name() + " to '" +
                       Engine.kernels()[P.Kernel].QualifiedName +
                       "': " + toString(New.takeError()));
         continue;
       }
-      OS << "# " << P.T->name() << " on kernel "
+      OS << "# " << P.name() << " on kernel "
          << Engine.kernels()[P.Kernel].QualifiedName << "\n";
       for (const auto &[File, NewText] : *New)
         OS << unifiedDiff(Shown(File), Engine.originalText(File), NewText);
@@ -325,11 +325,16 @@ int autoprof::tool::runOptimize(const char *Argv0) {
     std::string Main = absolutePath(Inputs[0]);
     std::vector<const Proposal *> List;
     for (const Proposal &P : Engine.proposals()) {
+      // Variants are alternatives: the first of each stands for them.
+      if (!P.Variant.empty() && llvm::any_of(List, [&](const Proposal *Q) {
+            return Q->Kernel == P.Kernel && Q->T == P.T;
+          }))
+        continue;
       bool Elsewhere = llvm::any_of(P.Edits, [&](const auto &FE) {
         return !FE.second.empty() && FE.first != Main;
       });
       if (!O.Output.empty() && Elsewhere) {
-        reportWarning("skipping " + P.T->name() + " on kernel '" +
+        reportWarning("skipping " + P.name() + " on kernel '" +
                       Engine.kernels()[P.Kernel].QualifiedName +
                       "': it changes files other than '" + Inputs[0] +
                       "', and -o writes a copy of that one only");
@@ -340,7 +345,7 @@ int autoprof::tool::runOptimize(const char *Argv0) {
     std::vector<const Proposal *> Skipped;
     FileEdits Merged = mergeProposals(List, Skipped);
     for (const Proposal *P : Skipped)
-      reportWarning("skipping " + P->T->name() + " on kernel '" +
+      reportWarning("skipping " + P->name() + " on kernel '" +
                     Engine.kernels()[P->Kernel].QualifiedName +
                     "': its edits overlap another proposal's");
     if (!O.ExportFixes.empty()) {
@@ -396,7 +401,7 @@ int autoprof::tool::runOptimize(const char *Argv0) {
         if (P.Kernel != I)
           continue;
         Any = true;
-        OS << "  " << P.T->name() << ": " << P.T->description() << "\n";
+        OS << "  " << P.name() << ": " << P.T->description() << "\n";
         if (!Seen) {
           OS << "    trigger: needs " << joined(P.T->triggerMetrics()) << "\n";
           continue;

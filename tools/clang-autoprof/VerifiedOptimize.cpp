@@ -424,7 +424,7 @@ private:
   void add(std::vector<optimize::Candidate> &Out,
            const optimize::SessionKernel &K, const Proposal &P, FileEdits E,
            const optimize::Candidate *Base) {
-    std::string Name = P.T->name().str();
+    std::string Name = P.name();
     Expected<optimize::Candidate> C =
         candidate(Base ? Base->Name + "+" + Name : Name, std::move(E));
     if (!C) {
@@ -434,7 +434,8 @@ private:
     }
     if (Base)
       C->Chain = Base->Chain;
-    C->Chain.push_back(Name);
+    // The chain holds transformations: one variant of each.
+    C->Chain.push_back(P.T->name().str());
     C->ChangesSignature =
         P.T->changesSignature() || (Base && Base->ChangesSignature);
     const Transformation *T = P.T;

@@ -627,6 +627,44 @@ TEST_F(KernelModelTest, NotEqualBoundsCountLikeLessThan) {
   }
 }
 
+TEST_F(KernelModelTest, PerIndex2DIsTheSameForEverySpelling) {
+  auto Text = [&](const std::string &Body) {
+    std::string Why;
+    std::optional<PerIndex2DKernel> K = matchPerIndex2D(
+        model("__global__ void k(const float *a, float *b, int w, int h) {" +
+              Body + "}"),
+        Why);
+    return K ? K->BoundX.str() + " " + K->BoundY.str() : "? " + Why;
+  };
+  // Locals or inline, either order, early returns or a conjunction, a
+  // lower bound, the column written into a sum of the row's offset.
+  for (const char *Body :
+       {"int x = blockIdx.x * blockDim.x + threadIdx.x;"
+        " int y = blockIdx.y * blockDim.y + threadIdx.y;"
+        " if (x < w && y < h) b[y * w + x] = a[y * w + x];",
+        "int y = threadIdx.y + blockDim.y * blockIdx.y;"
+        " if (y >= h) return;"
+        " int x = threadIdx.x + blockIdx.x * blockDim.x;"
+        " if (x >= w) return; if (x < 1) return;"
+        " b[y * w + x] = a[y * w + x - 1];",
+        "if (blockIdx.y * blockDim.y + threadIdx.y < h &&"
+        " blockIdx.x * blockDim.x + threadIdx.x < w)"
+        " b[(blockIdx.y * blockDim.y + threadIdx.y) * w + blockIdx.x *"
+        " blockDim.x + threadIdx.x] = 0;"})
+    EXPECT_EQ(Text(Body), "w h") << Body;
+  // The thread hierarchy read otherwise, or a dimension unbounded.
+  EXPECT_EQ(Text("int x = blockIdx.x * blockDim.x + threadIdx.x;"
+                 " int y = blockIdx.y * blockDim.y + threadIdx.y;"
+                 " if (x < w && y < h) b[y * w + x] = a[blockIdx.x * 2 +"
+                 " threadIdx.x];"),
+            "? `blockIdx.x` at line 1 is read other than in the global "
+            "indices x and y");
+  EXPECT_EQ(Text("int x = blockIdx.x * blockDim.x + threadIdx.x;"
+                 " if (x < w) b[x] = 0;"),
+            "? its guard does not bound the global index blockIdx.y * "
+            "blockDim.y + threadIdx.y");
+}
+
 } // namespace
 
 TEST_F(KernelModelTest, TransparentHelpersAreSeenThrough) {

@@ -24,7 +24,8 @@ TEST(TriggerTest, RegistryNamesEveryTransformation) {
             "split-serial-loop, privatize-atomics-smem, warp-shuffle-reduce, "
             "vectorize-float4, register-accumulate, pad-shared-arrays, "
             "fast-math-intrinsics, "
-            "unroll-constant-loops, launch-block-size, launch-bounds, "
+            "unroll-constant-loops, block-shape, launch-block-size, "
+            "launch-bounds, "
             "restrict-readonly-params");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
@@ -152,6 +153,20 @@ TEST(TriggerTest, SplitSerialLoopFiresOnAGridTooSmallForTheGPU) {
       T.trigger({{"sm__warps_active.avg.pct_of_peak_sustained_active", 12}}));
   EXPECT_FALSE(
       T.trigger({{"sm__warps_active.avg.pct_of_peak_sustained_active", 80}}));
+}
+
+TEST(TriggerTest, BlockShapeFiresOnWastedSectorsOrFewWarps) {
+  const Transformation &T = get("block-shape");
+  EXPECT_EQ(*T.trigger({{"derived__global_excess_sectors_pct", 40}}),
+            "derived__global_excess_sectors_pct = 40 >= 25");
+  EXPECT_FALSE(T.trigger({{"derived__global_excess_sectors_pct", 10}}));
+  EXPECT_TRUE(
+      T.trigger({{"sm__warps_active.avg.pct_of_peak_sustained_active", 30}}));
+  EXPECT_FALSE(
+      T.trigger({{"sm__warps_active.avg.pct_of_peak_sustained_active", 70}}));
+  // Its variants are the shapes it tries.
+  EXPECT_EQ(T.variants(),
+            (std::vector<std::string>{"32x8", "16x16", "32x4", "64x4"}));
 }
 
 TEST(TriggerTest, FastMathFiresOnABusySpecialFunctionPipe) {

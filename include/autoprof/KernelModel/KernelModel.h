@@ -241,6 +241,11 @@ public:
   std::vector<const clang::Expr *>
   expressionsOfValue(const Polynomial &P,
                      std::vector<const clang::Expr *> &Uncovered) const;
+  /// expressionsOfValue() for any of the values \p Ps (the x and y global
+  /// indices of a 2-D kernel).
+  std::vector<const clang::Expr *>
+  expressionsOfValues(llvm::ArrayRef<Polynomial> Ps,
+                      std::vector<const clang::Expr *> &Uncovered) const;
 
   /// The kernel's launches in the translation unit (findLaunches()), or
   /// nullopt with launchWhy().

@@ -67,6 +67,13 @@ using Dim3 = std::array<int64_t, 3>;
 std::optional<Dim3> constantDims(clang::ASTContext &Ctx, const clang::Expr *E,
                                  unsigned Depth = 0);
 
+/// The expressions of the x, y and z dimensions of the launch argument
+/// \p E: an integer (x), `dim3(x)`, `dim3(x, y[, z])`, or a dim3 local so
+/// initialised and only copied or read field by field; a dimension left
+/// out (1) is null. Nullopt for anything else.
+std::optional<std::array<const clang::Expr *, 3>>
+launchDimExprs(clang::ASTContext &Ctx, const clang::Expr *E);
+
 /// Whether the launch argument \p E has a z dimension of 1: an integer,
 /// `dim3(x)`, `dim3(x, y)`, `dim3(x, y, 1)`, or a dim3 local so
 /// initialised and only copied or read field by field.

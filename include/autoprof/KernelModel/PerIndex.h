@@ -66,6 +66,25 @@ struct PerIndexKernel {
 std::optional<PerIndexKernel> matchPerIndex(const KernelModel &M,
                                             std::string &Why);
 
+/// A 2-D kernel of one thread per index pair: its guard bounds the global
+/// indices X = blockIdx.x * blockDim.x + threadIdx.x and Y (the same in
+/// y), each by a value of parameters and constants (and maybe from below
+/// by constants), and the thread
+/// hierarchy is read nowhere but in X and Y. Its threads then do the same
+/// work under any block shape whose grid covers the bounds.
+struct PerIndex2DKernel {
+  /// The number of indices in x and in y.
+  Polynomial BoundX, BoundY;
+  /// The bounds as written in the guard, or null.
+  const clang::Expr *BoundXExpr = nullptr;
+  const clang::Expr *BoundYExpr = nullptr;
+};
+
+/// The 2-D per-index shape of the kernel of \p M, or nullopt with the
+/// reason in \p Why.
+std::optional<PerIndex2DKernel> matchPerIndex2D(const KernelModel &M,
+                                                std::string &Why);
+
 /// Whether the guard bound \p B is `c <= Index` or `c < Index` with a
 /// constant c below 0 (or 0 for `<=`): it holds for every thread, since
 /// the global index \p Index is never negative.

@@ -45,9 +45,16 @@ struct Proposal {
   /// Index of the kernel in RewriteEngine::kernels().
   size_t Kernel = 0;
   const Transformation *T = nullptr;
+  /// Which of the transformation's variants (Transformation::variants());
+  /// empty for a transformation of one.
+  std::string Variant;
   /// The edits, by absolute path: the kernel's file, and the files that
   /// launch it when the launches change.
   FileEdits Edits;
+
+  /// The transformation's name, with the variant in parentheses:
+  /// `block-shape(32x8)`.
+  std::string name() const;
 };
 
 /// Where a kernel's definition lies, and how the file launches it.

@@ -80,6 +80,18 @@ public:
   /// only when an edit cannot be recorded.
   virtual llvm::Error apply(const KernelModel &M, FileEdits &Out) const = 0;
 
+  /// The alternatives the transformation proposes, each a proposal of its
+  /// own that verification judges (block shapes); one, unnamed, for most.
+  virtual std::vector<std::string> variants() const { return {""}; }
+
+  /// apply() for \p Variant, one of variants(); apply() by default.
+  virtual llvm::Error applyVariant(const KernelModel &M,
+                                   llvm::StringRef Variant,
+                                   FileEdits &Out) const {
+    (void)Variant;
+    return apply(M, Out);
+  }
+
   /// Why apply() makes no edit of the kernel of \p M, in one line naming
   /// what the kernel model could not show, or empty when it makes one. A
   /// transformation that is not written on the kernel model says only that

@@ -18,6 +18,9 @@
 #include "autoprof/Verify/Judge.h"
 #include "autoprof/Verify/PhaseTimes.h"
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -76,6 +79,11 @@ struct OptimizeReport {
 
 /// Serialises \p R as JSON.
 std::string writeOptimizeReportJSON(const OptimizeReport &R);
+
+/// Reads a report written by writeOptimizeReportJSON(): everything but
+/// the attempts' timings (`original`, `candidate`, `other_kernels`) and
+/// the phase times. Fails with the JSON path of the first bad field.
+llvm::Expected<OptimizeReport> readOptimizeReportJSON(llvm::StringRef Text);
 
 /// Renders \p R as `optimize` prints it: per kernel its attempts, each
 /// with its verdict and trigger, and what was kept; then the kept rewrites

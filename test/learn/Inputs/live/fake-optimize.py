@@ -24,7 +24,15 @@ m = {k: v["value"] for k, v in rec["metrics"].items()}
 xu = m.get("sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", 0)
 dram = m.get("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", 0)
 speedup = 1.6 if xu >= 40 else 1.2 if dram >= 40 else None
+attempt = {"transformation": "llm round 1", "trigger": "asked a model",
+           "verdict": "faster" if speedup else "not-faster",
+           "reason": "", "speedup": speedup, "speedup_range": None}
 kernel = {"kernel": rec["kernel"], "mangled_name": rec["mangled_name"],
-          "kept": "llm" if speedup else None, "speedup": speedup}
+          "leaf": "", "route": [], "metrics": m, "attempts": [attempt],
+          "kept": "llm round 1" if speedup else None, "speedup": speedup}
 with open(opts["report"], "w") as f:
-    json.dump({"version": 1, "kernels": [kernel]}, f)
+    json.dump({"version": 1, "source": "k.cu", "tree": "t", "rewriter": "llm",
+               "seeds": [1, 2, 3], "kernels": [kernel], "combined": None,
+               "outcome": "verified" if speedup else "no rewrite",
+               "inputs_vary": True, "later_launch_unchecked": None,
+               "seconds": 1.0, "timings": {}}, f)

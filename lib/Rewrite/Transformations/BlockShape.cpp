@@ -1,0 +1,158 @@
+//===- BlockShape.cpp - Other block shapes for a 2-D kernel ---------------===//
+//
+// Part of clang-autoprof.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BlockShape.h"
+#include "IndependentThreads.h"
+#include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/PerIndex.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+using namespace autoprof;
+using llvm::Error;
+
+namespace {
+
+/// The shapes tried, as "XxY".
+const char *const Shapes[] = {"32x8", "16x16", "32x4", "64x4"};
+
+/// The x and y of \p Variant, "XxY".
+std::optional<std::pair<int64_t, int64_t>> parseShape(llvm::StringRef Variant) {
+  auto [X, Y] = Variant.split('x');
+  int64_t BX, BY;
+  if (X.getAsInteger(10, BX) || Y.getAsInteger(10, BY) || BX <= 0 || BY <= 0)
+    return std::nullopt;
+  return std::pair(BX, BY);
+}
+
+/// The edits that launch the kernel of \p M with blocks of \p BX x \p BY
+/// threads at every launch, or false with the reason in \p Why.
+bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
+             std::vector<tooling::Replacement> &Edits, std::string &Why) {
+  ASTContext &Ctx = M.context();
+  auto Refuse = [&](std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  };
+  if (M.kernel().hasAttr<CUDALaunchBoundsAttr>())
+    return Refuse("its __launch_bounds__ fix its block size");
+  if (!M.cooperationWhy(/*CountAtomics=*/false).empty())
+    return Refuse("its threads may depend on each other: " +
+                  M.cooperationWhy(false));
+  std::optional<PerIndex2DKernel> K = matchPerIndex2D(M, Why);
+  if (!K)
+    return false;
+  std::string NoLaunch;
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
+  if (!Launches)
+    return Refuse(NoLaunch);
+  const std::string SX = std::to_string(BX), SY = std::to_string(BY);
+  bool Changed = false;
+  for (const KernelLaunch &L : *Launches) {
+    std::string At = "the launch at " + M.where(L.Call);
+    std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
+    if (!Dims)
+      return Refuse(At + " has a block whose size is not a compile-time "
+                         "constant");
+    if ((*Dims)[2] != 1)
+      return Refuse(At + " has blocks of depth " + std::to_string((*Dims)[2]));
+    auto Grid = launchDimExprs(Ctx, L.Grid);
+    if (!Grid || !hasDepthOne(Ctx, L.Grid) || !(*Grid)[0] || !(*Grid)[1])
+      return Refuse(At + " does not give its grid an x and a y dimension "
+                         "(and a depth of one)");
+    // The original covers both bounds, so the new grid, written from them,
+    // runs the same index pairs.
+    for (unsigned D = 0; D < 2; ++D) {
+      KernelLaunch Along = L;
+      Along.Grid = (*Grid)[D];
+      const Polynomial &Bound = D == 0 ? K->BoundX : K->BoundY;
+      if (!gridCoversAtLaunch(Ctx, Along, (*Dims)[D], Bound))
+        return Refuse(At +
+                      " has a grid that does not provably cover the "
+                      "bound `" +
+                      Bound.str() + "` in " + (D == 0 ? "x" : "y"));
+    }
+    auto NX = textAtLaunch(Ctx, L, K->BoundX, K->BoundXExpr);
+    auto NY = textAtLaunch(Ctx, L, K->BoundY, K->BoundYExpr);
+    if (!NX || !NY)
+      return Refuse(At + " passes a bound through a macro or with side "
+                         "effects");
+    if ((*Dims)[0] == BX && (*Dims)[1] == BY)
+      continue;
+    auto B = replaceExpr(Ctx, L.Block, "dim3(" + SX + ", " + SY + ")");
+    auto G = replaceExpr(Ctx, L.Grid,
+                         "dim3((" + *NX + " + " + SX + " - 1) / " + SX + ", (" +
+                             *NY + " + " + SY + " - 1) / " + SY + ")");
+    if (!B || !G)
+      return Refuse(At + " writes its grid or block through a macro");
+    Edits.push_back(*B);
+    Edits.push_back(*G);
+    Changed = true;
+  }
+  if (!Changed)
+    return Refuse("every launch already has blocks of " + SX + "x" + SY);
+  return true;
+}
+
+} // namespace
+
+StringRef BlockShape::name() const { return "block-shape"; }
+
+StringRef BlockShape::description() const {
+  return "launch a 2-D kernel of one thread per index pair with blocks of "
+         "another shape, and a grid that still covers its bounds";
+}
+
+bool BlockShape::precondition(const KernelRecord &K) const {
+  return !K.Bounds && hasIndependentThreads(K);
+}
+
+std::vector<std::string> BlockShape::triggerMetrics() const {
+  return {"derived__global_excess_sectors_pct",
+          "sm__warps_active.avg.pct_of_peak_sustained_active"};
+}
+
+std::optional<std::string> BlockShape::trigger(const MetricValues &M) const {
+  if (auto R = compareMetric(M, "derived__global_excess_sectors_pct", ">=", 25))
+    return R;
+  return compareMetric(M, "sm__warps_active.avg.pct_of_peak_sustained_active",
+                       "<", 50);
+}
+
+std::vector<std::string> BlockShape::variants() const {
+  return {std::begin(Shapes), std::end(Shapes)};
+}
+
+Error BlockShape::applyVariant(const KernelModel &M, StringRef Variant,
+                               FileEdits &Out) const {
+  std::optional<std::pair<int64_t, int64_t>> Shape = parseShape(Variant);
+  if (!Shape)
+    return llvm::createStringError("unknown block shape '" + Variant + "'");
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+  if (!reshape(M, Shape->first, Shape->second, Edits, Why))
+    return Error::success();
+  return addEdits(Edits, Out);
+}
+
+Error BlockShape::apply(const KernelModel &M, FileEdits &Out) const {
+  return applyVariant(M, Shapes[0], Out);
+}
+
+std::string BlockShape::explain(const KernelModel &M) const {
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+  // The reason of the first shape; the last shape differs from the first,
+  // so a kernel refused for both has a reason of its own.
+  if (reshape(M, 32, 8, Edits, Why))
+    return "";
+  std::string First = Why;
+  Edits.clear();
+  return reshape(M, 16, 16, Edits, Why) ? "" : First;
+}

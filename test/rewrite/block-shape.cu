@@ -1,0 +1,114 @@
+// block-shape: a 2-D kernel of one thread per index pair is launched with
+// blocks of 32x8, 16x16, 32x4 and 64x4 threads, one proposal each, and a
+// grid that covers its bounds with them; a shape the launch already has is
+// not proposed, and kernels that use the thread hierarchy otherwise, or a
+// launch whose grid does not provably cover a bound, are left alone.
+
+// RUN: clang-autoprof optimize --dry-run --transformations=block-shape --diff %s -- -std=c++17 | FileCheck %s --match-full-lines
+// RUN: clang-autoprof optimize --dry-run --transformations=block-shape --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST --match-full-lines
+// -o writes the first shape of each kernel; the others are alternatives.
+// RUN: clang-autoprof optimize --dry-run --transformations=block-shape -o %t.cu %s -- -std=c++17 2> %t.err
+// RUN: clang-autoprof features %t.cu -- -std=c++17 > /dev/null
+// RUN: FileCheck %s --input-file=%t.cu --check-prefix=FIRST --match-full-lines
+// RUN: count 0 < %t.err
+// RUN: %if nvcc %{ %nvcc -arch=sm_90 -c -o /dev/null %t.cu %}
+
+#define TILE_W 16
+
+// Early returns on each index, in separate statements; the column from a
+// local written lane first; a lower bound of a stencil.
+__global__ void blur_rows(const float *src, float *dst, int width,
+                          int height) {
+  int col = threadIdx.x + blockDim.x * blockIdx.x;
+  int row = blockDim.y * blockIdx.y + threadIdx.y;
+  if (col >= width - 1)
+    return;
+  if (row >= height)
+    return;
+  if (col < 1)
+    return;
+  const float *line = src + row * width;
+  dst[row * width + col] = (line[col - 1] + line[col] + line[col + 1]) / 3;
+}
+
+// The indices inline, an enclosing conjunction, y tested first; the
+// input's column is a sum of the row's offset and the block's parts.
+__global__ void flip(const unsigned char *in, unsigned char *out, int nx,
+                     int ny) {
+  if (blockIdx.y * blockDim.y + threadIdx.y < ny &&
+      blockIdx.x * blockDim.x + threadIdx.x < nx)
+    out[(blockIdx.y * blockDim.y + threadIdx.y) * nx + nx - 1 -
+        (blockIdx.x * blockDim.x + threadIdx.x)] =
+        in[(blockIdx.y * blockDim.y + threadIdx.y) * nx +
+           blockIdx.x * blockDim.x + threadIdx.x];
+}
+
+// Refused: the block's first thread does more.
+__global__ void tally(int *count, float *img, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h) {
+    img[y * w + x] = 0;
+    if (threadIdx.x == 0)
+      img[y * w + x] = 1;
+  }
+}
+
+// Refused: one dimension only.
+__global__ void fill(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] = 0;
+}
+
+// Refused: a fixed grid that may not cover the bounds.
+__global__ void clear(float *img, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h)
+    img[y * w + x] = 0;
+}
+
+void run(const float *s, float *d, const unsigned char *i, unsigned char *o,
+         int *c, int w, int h) {
+  dim3 threads(TILE_W, TILE_W);
+  dim3 blocks((w + TILE_W - 1) / TILE_W, (h + TILE_W - 1) / TILE_W);
+  blur_rows<<<blocks, threads>>>(s, d, w, h);
+  flip<<<dim3((w + 31) / 32, (h + 7) / 8), dim3(32, 8)>>>(i, o, w, h);
+  tally<<<blocks, threads>>>(c, d, w, h);
+  fill<<<(w + 127) / 128, 128>>>(d, w);
+  clear<<<dim3(64, 64), threads>>>(d, w, h);
+}
+
+// CHECK:      # block-shape(32x8) on kernel blur_rows
+// CHECK:      -  blur_rows<<<blocks, threads>>>(s, d, w, h);
+// CHECK-NEXT: +  blur_rows<<<dim3((w - 1 + 32 - 1) / 32, (h + 8 - 1) / 8), dim3(32, 8)>>>(s, d, w, h);
+// CHECK:      # block-shape(32x4) on kernel blur_rows
+// CHECK:      # block-shape(64x4) on kernel blur_rows
+// CHECK:      # block-shape(16x16) on kernel flip
+// CHECK:      +  flip<<<dim3((w + 16 - 1) / 16, (h + 16 - 1) / 16), dim3(16, 16)>>>(i, o, w, h);
+// CHECK:      # block-shape(32x4) on kernel flip
+// CHECK:      # block-shape(64x4) on kernel flip
+// CHECK-NOT:  on kernel
+
+// LIST:      kernel blur_rows at {{.*}}
+// LIST-NEXT:   block-shape(32x8): {{.*}}
+// LIST-NEXT:     trigger: needs derived__global_excess_sectors_pct, sm__warps_active.avg.pct_of_peak_sustained_active
+// LIST-NEXT:   block-shape(32x4): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT:   block-shape(64x4): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel flip at {{.*}}
+// LIST-NEXT:   block-shape(16x16): {{.*}}
+// LIST:      kernel tally at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT:   block-shape: not applied: `threadIdx.x` at line [[@LINE-53]] is read other than in the global indices x and y
+// LIST-NEXT: kernel fill at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT:   block-shape: not applied: its guard does not bound the global index blockIdx.y * blockDim.y + threadIdx.y
+// LIST-NEXT: kernel clear at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT:   block-shape: not applied: the launch at line [[@LINE-31]] has a grid that does not provably cover the bound `w` in x
+
+// FIRST: blur_rows<<<dim3((w - 1 + 32 - 1) / 32, (h + 8 - 1) / 8), dim3(32, 8)>>>(s, d, w, h);
+// FIRST: flip<<<dim3((w + 16 - 1) / 16, (h + 16 - 1) / 16), dim3(16, 16)>>>(i, o, w, h);
