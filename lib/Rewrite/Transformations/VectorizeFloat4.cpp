@@ -10,6 +10,7 @@
 #include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -234,11 +235,45 @@ bool Vectorizer::classify() {
   if (LastLoad > FirstStore)
     return refuse("it loads an element after it stores one");
 
+  // Locals computed before the guard from the index or the thread
+  // hierarchy (`int j = i;`, `float *yp = y + i;`): the work runs for other
+  // elements after the edit, so it may not read them.
+  llvm::SmallPtrSet<const VarDecl *, 4> Derived;
+  auto ReadsThread = [&](const Expr *Init) {
+    if (!Init)
+      return false;
+    if (llvm::any_of(M.builtinUses(),
+                     [&](const Expr *U) { return isWithin(Ctx, U, Init); }))
+      return true;
+    std::function<bool(const Stmt *)> Refers = [&](const Stmt *X) {
+      if (!X)
+        return false;
+      if (const auto *DR = dyn_cast<DeclRefExpr>(X))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+            V && (V == K.IndexVar || Derived.count(V)))
+          return true;
+      return llvm::any_of(X->children(), Refers);
+    };
+    return Refers(Init);
+  };
+  for (const Stmt *S : M.prologue())
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V != K.IndexVar && ReadsThread(V->getInit()))
+          Derived.insert(V);
+
   // The index is read only as the element of a vectorised access, and
   // pointers only to reach elements.
   std::function<bool(const Stmt *)> Check = [&](const Stmt *S) {
     if (!S)
       return true;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+          V && Derived.count(V))
+        return refuse("`" + V->getNameAsString() + "` at " + M.where(DR) +
+                      " holds a value of the index computed before the "
+                      "guard");
     if (const auto *E = dyn_cast<Expr>(S)) {
       bool IsIndex = llvm::is_contained(K.IndexExprs, E->IgnoreParens());
       if (const auto *DR = dyn_cast<DeclRefExpr>(E))

@@ -172,7 +172,9 @@ bool TreeFinder::matchUpdate(const Stmt *S, TreeLoop &T, const Symbol &Sym,
   if (!B || (B->getOpcode() != BO_AddAssign && B->getOpcode() != BO_Assign))
     return false;
   const ModelAccess *Elem = accessAt(B->getLHS());
-  if (!Elem || !Elem->Index || !Elem->Array)
+  // The element as `A[i]`: the edit rewrites its index.
+  if (!Elem || !Elem->Index || !Elem->Array ||
+      !isa<ArraySubscriptExpr>(Elem->E))
     return false;
   std::vector<const Expr *> Operands;
   const Expr *RHS = B->getRHS()->IgnoreParenImpCasts();
