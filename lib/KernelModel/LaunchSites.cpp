@@ -250,6 +250,180 @@ bool sameValue(ASTContext &Ctx, const Expr *A, const Expr *B) {
   return Fixed(A);
 }
 
+/// \p E without parentheses, implicit casts and explicit casts to an
+/// integer type (`(unsigned)(n + 255) / 256`).
+const Expr *stripCasts(const Expr *E) {
+  for (;;) {
+    E = E->IgnoreParenImpCasts();
+    const auto *C = dyn_cast<ExplicitCastExpr>(E);
+    if (!C || !C->getType()->isIntegerType() ||
+        !C->getSubExpr()->getType()->isIntegerType())
+      return E;
+    E = C->getSubExpr();
+  }
+}
+
+/// Reads the ceiling division of a grid: the term N of \p G when G blocks
+/// of Block threads cover N threads, for any N >= 0, by its form:
+/// `(N + c) / B` and `(N + c) >> k` with c >= B - 1 (B = 2^k),
+/// `N / B + (N % B != 0)` (or `> 0`, `? 1 : 0`), `(N - 1) / B + 1`, each
+/// with casts to integers around its parts, and a call of a function
+/// whose body returns one of these of its parameters (`ceil_div(n, 256)`,
+/// `divUp<int>(n, 256)`).
+class CeilDiv {
+public:
+  CeilDiv(ASTContext &Ctx, int64_t Block) : Ctx(Ctx), Block(Block) {}
+
+  /// The term N, or null.
+  const Expr *term(const Expr *G, unsigned Depth = 0) {
+    G = stripCasts(followLocals(Ctx, G));
+    if (const auto *Call = dyn_cast<CallExpr>(G); Call && !Inlined && Depth < 2)
+      return throughCall(Call, Depth);
+    const auto *BO = dyn_cast<BinaryOperator>(G);
+    if (!BO)
+      return nullptr;
+    const Expr *L = stripCasts(BO->getLHS()), *R = stripCasts(BO->getRHS());
+    // (N + c) / B, (N + c) >> k.
+    if ((BO->getOpcode() == BO_Div && is(R, Block)) ||
+        (BO->getOpcode() == BO_Shr && Block > 0 && !(Block & (Block - 1)) &&
+         is(R, llvm::Log2_64(Block)))) {
+      const Expr *T;
+      int64_t C;
+      if (split(L, T, C) && T && C >= Block - 1)
+        return arg(T);
+      return nullptr;
+    }
+    if (BO->getOpcode() != BO_Add)
+      return nullptr;
+    // (N - 1) / B + 1.
+    if (is(R, 1))
+      if (const auto *D = dyn_cast<BinaryOperator>(L);
+          D && D->getOpcode() == BO_Div && is(stripCasts(D->getRHS()), Block)) {
+        const Expr *T;
+        int64_t C;
+        if (split(D->getLHS(), T, C) && T && C >= -1)
+          return arg(T);
+      }
+    // N / B + (N % B != 0).
+    for (auto [Q, Rem] : {std::pair(L, R), std::pair(R, L)}) {
+      const auto *D = dyn_cast<BinaryOperator>(Q);
+      if (!D || D->getOpcode() != BO_Div || !is(stripCasts(D->getRHS()), Block))
+        continue;
+      const Expr *N = stripCasts(D->getLHS());
+      if (const Expr *M = remainderTest(Rem); M && sameValue(Ctx, M, N))
+        return arg(N);
+    }
+    return nullptr;
+  }
+
+private:
+  /// Whether \p E is the constant \p V (a parameter of the helper called
+  /// with it, inside a call).
+  bool is(const Expr *E, int64_t V) { return intOf(E) == V; }
+
+  /// The constant value of \p E, through the helper's parameters.
+  std::optional<int64_t> intOf(const Expr *E) {
+    E = stripCasts(E);
+    if (Inlined)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+        if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
+          return P->getFunctionScopeIndex() < Inlined->getNumArgs()
+                     ? launchInt(Ctx,
+                                 Inlined->getArg(P->getFunctionScopeIndex()))
+                     : std::nullopt;
+    return launchInt(Ctx, E);
+  }
+
+  /// splitConstant() through the helper's parameters: E = Term + C.
+  bool split(const Expr *E, const Expr *&Term, int64_t &C) {
+    E = stripCasts(E);
+    if (auto V = intOf(E)) {
+      Term = nullptr;
+      C = *V;
+      return true;
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+      const Expr *TL, *TR;
+      int64_t CL, CR;
+      if (!split(BO->getLHS(), TL, CL) || !split(BO->getRHS(), TR, CR))
+        return false;
+      if (BO->getOpcode() == BO_Sub) {
+        Term = TL;
+        C = CL - CR;
+        return !TR;
+      }
+      if (TL && TR)
+        return false;
+      Term = TL ? TL : TR;
+      C = CL + CR;
+      return true;
+    }
+    Term = E;
+    C = 0;
+    return true;
+  }
+
+  /// \p T, or the argument of the call for a parameter of the helper.
+  const Expr *arg(const Expr *T) {
+    if (!Inlined)
+      return T;
+    const auto *DR = dyn_cast<DeclRefExpr>(stripCasts(T));
+    const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+    if (!P || P->getFunctionScopeIndex() >= Inlined->getNumArgs())
+      return nullptr;
+    return Inlined->getArg(P->getFunctionScopeIndex());
+  }
+
+  /// N of `N % B != 0`, `N % B > 0`, `N % B ? 1 : 0`, `(N % B) != 0 ? 1 :
+  /// 0`: an expression that is at least 1 when N % B is not 0.
+  const Expr *remainderTest(const Expr *E) {
+    E = stripCasts(E);
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      if (!is(C->getTrueExpr(), 1) || !is(C->getFalseExpr(), 0))
+        return nullptr;
+      E = stripCasts(C->getCond());
+      if (const Expr *N = remainder(E))
+        return N;
+    }
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B || !(B->getOpcode() == BO_NE || B->getOpcode() == BO_GT) ||
+        !is(B->getRHS(), 0))
+      return nullptr;
+    return remainder(stripCasts(B->getLHS()));
+  }
+
+  const Expr *remainder(const Expr *E) {
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B || B->getOpcode() != BO_Rem || !is(B->getRHS(), Block))
+      return nullptr;
+    return stripCasts(B->getLHS());
+  }
+
+  const Expr *throughCall(const CallExpr *Call, unsigned Depth) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    const auto *Body =
+        FD ? dyn_cast_or_null<CompoundStmt>(FD->getBody()) : nullptr;
+    if (!Body || Body->size() != 1 ||
+        Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
+      return nullptr;
+    const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+    if (!Ret || !Ret->getRetValue() ||
+        Ret->getRetValue()->HasSideEffects(Ctx) ||
+        llvm::any_of(Call->arguments(),
+                     [&](const Expr *A) { return A->HasSideEffects(Ctx); }))
+      return nullptr;
+    Inlined = Call;
+    const Expr *T = term(Ret->getRetValue(), Depth + 1);
+    Inlined = nullptr;
+    return T;
+  }
+
+  ASTContext &Ctx;
+  int64_t Block;
+  const CallExpr *Inlined = nullptr;
+};
+
 } // namespace
 
 std::optional<std::vector<KernelLaunch>>
@@ -389,15 +563,9 @@ bool autoprof::gridCoversBound(ASTContext &Ctx, const Expr *Grid, int64_t Block,
   auto NC = evaluateInt(followLocals(Ctx, Bound), Ctx);
   if (GC && NC)
     return *NC >= 0 && *GC >= 0 && *GC * Block >= *NC;
-  const auto *Div = dyn_cast<BinaryOperator>(G);
-  if (!Div || Div->getOpcode() != BO_Div ||
-      launchInt(Ctx, Div->getRHS()) != Block)
-    return false;
-  const Expr *Term;
-  int64_t C;
-  if (!splitConstant(Ctx, Div->getLHS(), Term, C) || !Term || C != Block - 1)
-    return false;
-  return sameValue(Ctx, followLocals(Ctx, Term), followLocals(Ctx, Bound));
+  const Expr *Term = CeilDiv(Ctx, Block).term(G);
+  return Term && sameValue(Ctx, stripCasts(followLocals(Ctx, Term)),
+                           stripCasts(followLocals(Ctx, Bound)));
 }
 
 bool autoprof::gridCoversCount(ASTContext &Ctx, const Expr *Grid, int64_t Block,
@@ -410,15 +578,8 @@ bool autoprof::gridCoversCount(ASTContext &Ctx, const Expr *Grid, int64_t Block,
   const Expr *G = followLocals(Ctx, X);
   if (auto GC = launchInt(Ctx, G))
     return *GC >= 0 && *GC * Block >= Count;
-  const auto *Div = dyn_cast<BinaryOperator>(G);
-  if (!Div || Div->getOpcode() != BO_Div ||
-      launchInt(Ctx, Div->getRHS()) != Block)
-    return false;
-  const Expr *Term;
-  int64_t C;
-  if (!splitConstant(Ctx, Div->getLHS(), Term, C) || !Term || C != Block - 1)
-    return false;
-  auto N = evaluateInt(followLocals(Ctx, Term), Ctx);
+  const Expr *Term = CeilDiv(Ctx, Block).term(G);
+  auto N = Term ? evaluateInt(followLocals(Ctx, Term), Ctx) : std::nullopt;
   return N && *N >= Count;
 }
 

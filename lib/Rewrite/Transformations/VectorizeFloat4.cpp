@@ -10,12 +10,12 @@
 #include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 
