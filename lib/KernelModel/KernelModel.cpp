@@ -336,6 +336,21 @@ void KernelModel::Builder::build() {
   Stmt *Body = M.Kernel.getBody();
   if (!Body)
     return;
+  // The launches first: a block that every launch has fixes the values
+  // that read its size as a constant.
+  M.Launches = findLaunches(Ctx, M.Kernel);
+  if (!M.Launches)
+    M.LaunchWhy = "its launches are not all plain `<<<...>>>` launches "
+                  "outside macros and system headers";
+  else
+    for (const KernelLaunch &L : *M.Launches) {
+      std::optional<Dim3> B = constantDims(Ctx, L.Block);
+      if (!B || (M.FixedBlock && *M.FixedBlock != *B)) {
+        M.FixedBlock.reset();
+        break;
+      }
+      M.FixedBlock = B;
+    }
   TraverseStmt(Body);
   for (ModelLoop &L : M.Loops)
     if (L.Why.empty())
@@ -353,10 +368,6 @@ void KernelModel::Builder::build() {
   // variable or element stays put across the iterations.
   for (unsigned I = 0; I < M.Loops.size(); ++I)
     findReductions(I);
-  M.Launches = findLaunches(Ctx, M.Kernel);
-  if (!M.Launches)
-    M.LaunchWhy = "its launches are not all plain `<<<...>>>` launches "
-                  "outside macros and system headers";
 }
 
 /// Whether \p Inc multiplies or divides \p V by a constant of at least 2:
@@ -1344,6 +1355,39 @@ std::string KernelModel::text(const Expr *E) const {
   return Out.empty() ? "an expression" : Out;
 }
 
+/// \p P with each multiple of blockIdx.d or gridDim.d by the block's size
+/// B_d written with blockDim.d: `blockIdx.x * 256` is `blockIdx.x *
+/// blockDim.x` in blocks of 256. Nullopt on overflow.
+static std::optional<Polynomial> withBlockSize(const Polynomial &P,
+                                               const Dim3 &Block) {
+  Polynomial Out = P;
+  for (unsigned D = 0; D < 3; ++D) {
+    if (Block[D] <= 1)
+      continue;
+    Polynomial Dim = Polynomial::symbol(Symbol::blockDim(D));
+    for (const Symbol &S : {Symbol::blockIdx(D), Symbol::gridDim(D)}) {
+      if (!Out.dependsOn(S))
+        continue;
+      std::optional<Polynomial> C = Out.coefficient(S);
+      if (!C || C->dependsOn(Symbol::blockDim(D)))
+        continue;
+      std::optional<Polynomial> Scaled = Polynomial::divExact(*C, Block[D]);
+      if (!Scaled)
+        continue;
+      Polynomial Sym = Polynomial::symbol(S);
+      auto Old = Polynomial::mul(*C, Sym);
+      auto Rest = Old ? Polynomial::sub(Out, *Old) : std::nullopt;
+      auto New = Polynomial::mul(*Scaled, Sym);
+      New = New ? Polynomial::mul(*New, Dim) : std::nullopt;
+      auto Sum = Rest && New ? Polynomial::add(*Rest, *New) : std::nullopt;
+      if (!Sum)
+        return std::nullopt;
+      Out = *Sum;
+    }
+  }
+  return Out;
+}
+
 ModelValue KernelModel::value(const Expr *E) const {
   auto It = Values.find(E);
   if (It != Values.end())
@@ -1358,6 +1402,15 @@ ModelValue KernelModel::value(const Expr *E) const {
   ValueComputer C(*this, Ctx, Loops);
   ModelValue V = C.compute(E, 0);
   --Depth;
+  if (V && FixedBlock)
+    if (std::optional<Polynomial> N = withBlockSize(*V.Value, *FixedBlock);
+        N && *N != *V.Value) {
+      V.Value = *N;
+      if (BlockSizeWhy.empty())
+        BlockSizeWhy = "`" + text(E) + "` at " + where(E) +
+                       " takes the block's size as the constant of its "
+                       "launches";
+    }
   Values[E] = V;
   return V;
 }

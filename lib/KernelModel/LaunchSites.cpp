@@ -768,3 +768,18 @@ bool autoprof::isUnitIncrement(const ASTContext &Ctx, const Expr *E,
          isReferenceTo(CA->getLHS(), I) &&
          evaluateInt(CA->getRHS()->IgnoreParenImpCasts(), Ctx) == 1;
 }
+
+std::string autoprof::spelledType(const ASTContext &Ctx, QualType T) {
+  for (QualType U = T.getUnqualifiedType();;) {
+    if (const auto *S = dyn_cast<SubstTemplateTypeParmType>(U.getTypePtr()))
+      if (const TemplateTypeParmDecl *P = S->getReplacedParameter();
+          P && P->getIdentifier())
+        return P->getName().str();
+    QualType Next = U.getSingleStepDesugaredType(Ctx);
+    if (Next == U)
+      break;
+    U = Next.getUnqualifiedType();
+  }
+  return T.getCanonicalType().getUnqualifiedType().getAsString(
+      Ctx.getPrintingPolicy());
+}

@@ -6,6 +6,8 @@
 
 // RUN: clang-autoprof optimize --dry-run --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST
 // RUN: clang-autoprof optimize --dry-run --diff --transformations=warp-per-row %s -- -std=c++17 | FileCheck %s --check-prefix=DIFF
+// RUN: clang-autoprof optimize --dry-run --diff --transformations=tile-matmul-smem %s -- -std=c++17 | FileCheck %s --check-prefix=TILE
+// RUN: %if nvcc %{ clang-autoprof optimize --dry-run --transformations=tile-matmul-smem -o %t.cu %s -- -std=c++17 && %nvcc -arch=sm_90 -c -o /dev/null %t.cu %}
 
 template <typename T>
 __global__ void relu_t(const T *in, T *out, int n) {
@@ -36,6 +38,26 @@ __global__ void rowsum2(const T *m, T *sums, int rows, int cols) {
   sums[r] = s;
 }
 
+// A product templated on its element type, run in float and double: the
+// tiles are written in `T`.
+template <typename T>
+__global__ void mm_t(const T *A, const T *B, T *C, int M, int N, int K) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < M && col < N) {
+    T sum = 0;
+    for (int k = 0; k < K; ++k)
+      sum += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = sum;
+  }
+}
+
+void products(const float *a, float *c, const double *da, double *dc, int n) {
+  dim3 b(16, 16), g((n + 15) / 16, (n + 15) / 16);
+  mm_t<float><<<g, b>>>(a, a, c, n, n, n);
+  mm_t<double><<<g, b>>>(da, da, dc, n, n, n);
+}
+
 template <typename T> __global__ void never(T *p) { p[threadIdx.x] = 0; }
 
 template <typename T> __global__ void fill(T *p) { p[threadIdx.x] = T(); }
@@ -55,8 +77,10 @@ void run(const float *a, float *b, const double *da, double *db, int n) {
 // LIST:      kernel relu_t at {{.*}}
 // LIST:        launch-bounds: add __launch_bounds__(B)
 // LIST:        vectorize-float4: not applied: the edit writes `float4`, from a template argument of one of its instantiations, into the template
+// The block size as a template argument that every launch's block has:
+// `blockIdx.x * BLOCK` is the block's first row.
 // LIST:      kernel rowsum at {{.*}}
-// LIST:        warp-per-row: not applied: `blockIdx.x` at line {{[0-9]+}} is read other than in the thread's global index
+// LIST-NEXT:   warp-per-row: give each row
 // LIST:        launch-bounds: not applied: the edit writes `256`, from a template argument of one of its instantiations, into the template
 // LIST:      kernel rowsum2 at {{.*}}
 // LIST-NEXT:   warp-per-row: give each row
@@ -67,9 +91,19 @@ void run(const float *a, float *b, const double *da, double *db, int n) {
 // LIST:      kernel fill at {{.*}}
 // LIST:        launch-bounds: not applied: its instantiations need different edits of the template
 
+// DIFF:      # warp-per-row on kernel rowsum
+// DIFF:      +  int r = (blockIdx.x * BLOCK + threadIdx.x) / 32;
+// DIFF:      +  rowsum<256><<<(n / 256) * 32, 256>>>(a, b, n, n);
 // DIFF:      # warp-per-row on kernel rowsum2
 // DIFF:      +  int r = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
 // DIFF:      +    s += __shfl_down_sync(0xffffffff, s, Offset);
 // DIFF:      +  rowsum2<float><<<(n / 256) * 32, 256>>>(a, b, n, n);
 // DIFF-NEXT: +  rowsum2<double><<<(n / 256) * 32, 256>>>(da, db, n, n);
 // DIFF-NOT:  # warp-per-row
+
+// TILE:      # tile-matmul-smem on kernel mm_t
+// TILE:      +  __shared__ T As[16][16];
+// TILE-NEXT: +  __shared__ T Bs[16][16];
+// TILE-NEXT: +  T sum = 0;
+// TILE:      +        ARow < M && AK < K ? A[ARow * K + AK] : T(0);
+// TILE-NOT:  # tile-matmul-smem

@@ -665,6 +665,45 @@ TEST_F(KernelModelTest, PerIndex2DIsTheSameForEverySpelling) {
             "blockDim.y + threadIdx.y");
 }
 
+TEST_F(KernelModelTest, AFixedBlockSizeReadsAsTheBlock) {
+  // The CUDA samples' index: blockIdx.x * BLOCK_SIZE + threadIdx.x, with
+  // every launch in blocks of BLOCK_SIZE.
+  std::string Kernel = "#define BLOCK_SIZE 256\n"
+                       "__global__ void k(float *y, int n) {"
+                       " int i = blockIdx.x * BLOCK_SIZE + threadIdx.x;"
+                       " if (i < n) y[i] = 0; }\n";
+  const KernelModel &Same =
+      model(Kernel + "void go(float *y, int n) {"
+                     " k<<<(n + 255) / 256, BLOCK_SIZE>>>(y, n);"
+                     " k<<<4, dim3(256)>>>(y, n); }");
+  ASSERT_TRUE(Same.fixedBlock());
+  EXPECT_EQ((*Same.fixedBlock())[0], 256);
+  EXPECT_EQ(guardText(Same), "blockIdx.x * blockDim.x + threadIdx.x < n");
+  EXPECT_EQ(Same.blockSizeWhy(),
+            "`blockIdx.x * BLOCK_SIZE + threadIdx.x` at line 2 takes the "
+            "block's size as the constant of its launches");
+  // Blocks of 128: two blocks' worth per block, still bound to the size.
+  const KernelModel &Half =
+      model(Kernel +
+            "void go(float *y, int n) { k<<<(n + 127) / 128, 128>>>(y, n); }");
+  EXPECT_EQ(guardText(Half), "2 * blockIdx.x * blockDim.x + threadIdx.x < n");
+  EXPECT_NE(Half.blockSizeWhy(), "");
+  // Launches of several sizes: the constant is a constant.
+  const KernelModel &Mixed = model(
+      Kernel +
+      "void go(float *y, int n) { k<<<4, 256>>>(y, n); k<<<8, 128>>>(y, n); }");
+  EXPECT_FALSE(Mixed.fixedBlock());
+  EXPECT_EQ(guardText(Mixed), "threadIdx.x + 256 * blockIdx.x < n");
+  EXPECT_EQ(Mixed.blockSizeWhy(), "");
+  // A kernel that reads blockDim is not bound to the launches' size.
+  const KernelModel &Dim =
+      model("__global__ void k(float *y, int n) {"
+            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (i < n) y[i] = 0; }"
+            "void go(float *y, int n) { k<<<4, 256>>>(y, n); }");
+  EXPECT_EQ(Dim.blockSizeWhy(), "");
+}
+
 } // namespace
 
 TEST_F(KernelModelTest, TransparentHelpersAreSeenThrough) {

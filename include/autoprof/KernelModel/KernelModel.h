@@ -257,6 +257,17 @@ public:
   /// reason in \p Why.
   const std::vector<KernelLaunch> *someLaunches(std::string &Why) const;
 
+  /// The block every launch of the kernel has, when they all have the same
+  /// constant one. Values then read a constant multiple of it as the block
+  /// size: with blocks of 256, `blockIdx.x * 256 + threadIdx.x` is the
+  /// global index `blockIdx.x * blockDim.x + threadIdx.x` (CUDA samples
+  /// write `blockIdx.x * BLOCK_SIZE`).
+  const std::optional<Dim3> &fixedBlock() const { return FixedBlock; }
+  /// Why a rewrite may not change the block's size: a value of the kernel
+  /// was read through fixedBlock() (`the index at line 4 takes the block
+  /// size as 256`); empty when none was.
+  const std::string &blockSizeWhy() const { return BlockSizeWhy; }
+
   /// "line N" of \p S, for reasons; "line N of <file>" when \p S lies in
   /// another file than the kernel.
   std::string where(const clang::Stmt *S) const;
@@ -277,6 +288,8 @@ private:
   std::vector<const clang::Expr *> BuiltinUses;
   std::optional<std::vector<KernelLaunch>> Launches;
   std::string LaunchWhy;
+  std::optional<Dim3> FixedBlock;
+  mutable std::string BlockSizeWhy;
   mutable llvm::DenseMap<const clang::Expr *, ModelValue> Values;
 };
 

@@ -15,6 +15,7 @@
 #ifndef AUTOPROF_KERNELMODEL_LAUNCHSITES_H
 #define AUTOPROF_KERNELMODEL_LAUNCHSITES_H
 
+#include "clang/AST/Type.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -169,6 +170,13 @@ std::vector<const clang::Stmt *> statementsOf(const clang::Stmt *S);
 /// beside the statement there.
 std::string lineIndent(const clang::SourceManager &SM,
                        clang::SourceLocation Loc);
+
+/// The type \p T as a rewrite writes it into the kernel: the name of the
+/// template parameter it was substituted for, in an instantiation (`T` of
+/// `template <typename T>`, so that every instantiation gets the same
+/// edit), else the canonical type of \p T without qualifiers (an alias
+/// may be declared where the edit cannot see it).
+std::string spelledType(const clang::ASTContext &Ctx, clang::QualType T);
 
 /// \p Text in parentheses unless \p E is a primary or postfix expression (an
 /// identifier, a literal, a call, a cast written as a call, a member or an

@@ -97,6 +97,9 @@ bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
   }
   if (!Changed)
     return Refuse("every launch already has blocks of " + SX + "x" + SY);
+  // The kernel reads the block's size as its launches' constant.
+  if (!M.blockSizeWhy().empty())
+    return Refuse(M.blockSizeWhy());
   return true;
 }
 

@@ -139,6 +139,9 @@ bool resizeBlocks(const KernelModel &M,
       Edits.push_back(*G);
     }
   }
+  // The kernel reads the block's size as its launches' constant.
+  if (!M.blockSizeWhy().empty())
+    return Refuse(M.blockSizeWhy());
   return true;
 }
 

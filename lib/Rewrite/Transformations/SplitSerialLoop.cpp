@@ -48,7 +48,12 @@ public:
     if (M.kernel().hasAttr<CUDALaunchBoundsAttr>())
       return refuse("the kernel declares __launch_bounds__, which blocks of " +
                     std::to_string(BlockSize) + " threads may exceed");
-    return outputs() && launches() && body();
+    if (!outputs() || !launches() || !body())
+      return false;
+    // Blocks of 1024 would change a size the kernel reads as a constant.
+    if (!M.blockSizeWhy().empty())
+      return refuse(M.blockSizeWhy());
+    return true;
   }
 
   std::vector<tooling::Replacement> Edits;
@@ -149,9 +154,9 @@ bool Splitter::launches() {
 }
 
 std::string Splitter::combine(const ModelReduction &R, const std::string &Ind) {
-  // The canonical type: an alias may be declared after the array.
-  QualType T = R.Scalar->getType().getCanonicalType().getUnqualifiedType();
-  std::string Type = T.getAsString(Ctx.getPrintingPolicy());
+  // A template's parameter, else the canonical type: an alias may be
+  // declared after the array.
+  std::string Type = spelledType(Ctx, R.Scalar->getType());
   std::string &Part = Parts[Type];
   if (Part.empty()) {
     std::vector<std::string> Taken = {Slice, Active, Q};

@@ -133,14 +133,30 @@ bool MatmulTiler::run() {
   // One guard statement, bounding both indices.
   if (!M.guardWhy().empty())
     return refuse(M.guardWhy());
-  if (M.guardStatements().size() != 1)
-    return refuse(M.guardStatements().empty()
-                      ? "no guard bounds the indices: the tiles would read "
-                        "outside the matrices"
-                      : "the guard is made of several statements");
+  if (M.guardStatements().empty())
+    return refuse("no guard bounds the indices: the tiles would read "
+                  "outside the matrices");
   const IfStmt *GS = M.guardStatements().front();
-  bool EarlyExit = isReturnOnly(GS->getThen());
   const auto *Body = cast<CompoundStmt>(M.kernel().getBody());
+  // Several guard statements: early returns one after the other, or `if`s
+  // each the only statement of the one before; their conditions join.
+  bool EarlyExit = isReturnOnly(GS->getThen());
+  for (size_t I = 1; I < M.guardStatements().size(); ++I) {
+    const IfStmt *Prev = M.guardStatements()[I - 1];
+    const IfStmt *Next = M.guardStatements()[I];
+    bool Follows = false;
+    if (isReturnOnly(Prev->getThen())) {
+      auto It = llvm::find(Body->body(), Prev);
+      Follows = It != Body->body_end() && std::next(It) != Body->body_end() &&
+                *std::next(It) == Next;
+    } else {
+      std::vector<const Stmt *> Inner = statementsOf(Prev->getThen());
+      Follows = Inner.size() == 1 && Inner.front() == Next;
+    }
+    if (!Follows || Prev->getElse())
+      return refuse("the guard's statements at " + M.where(Prev) + " and " +
+                    M.where(Next) + " are not one after the other");
+  }
 
   // The work: declarations, the loop over k, what is done to C before and
   // after it.
@@ -278,6 +294,7 @@ bool MatmulTiler::run() {
   const ModelAccess *C = nullptr;
   std::vector<const Stmt *> Before, After;
   const VarDecl *AccVar = R->Scalar;
+  bool AccInPrologue = false;
   std::vector<const DeclStmt *> Moved;
   for (size_t I = 0; I < Work.size(); ++I) {
     if (I == LoopPos)
@@ -335,11 +352,22 @@ bool MatmulTiler::run() {
       return refuse("the statement at " + M.where(After.front()) +
                     " follows the loop that accumulates into C");
   } else {
-    if (!AccVar->getInit() || !isConstantZero(Ctx, AccVar->getInit()) ||
-        !llvm::any_of(Work, [&](const Stmt *S) {
+    auto DeclaredIn = [&](llvm::ArrayRef<const Stmt *> Stmts) {
+      return llvm::any_of(Stmts, [&](const Stmt *S) {
+        const auto *DS = dyn_cast<DeclStmt>(S);
+        return DS && DS->isSingleDecl() && DS->getSingleDecl() == AccVar;
+      });
+    };
+    // Declared before the guard, the sum is read nowhere else there.
+    AccInPrologue =
+        DeclaredIn(M.prologue()) &&
+        llvm::none_of(M.prologue(), [&](const Stmt *S) {
           const auto *DS = dyn_cast<DeclStmt>(S);
-          return DS && DS->isSingleDecl() && DS->getSingleDecl() == AccVar;
-        }))
+          return !(DS && DS->isSingleDecl() && DS->getSingleDecl() == AccVar) &&
+                 mentions(S, AccVar);
+        });
+    if (!AccVar->getInit() || !isConstantZero(Ctx, AccVar->getInit()) ||
+        (!DeclaredIn(Work) && !AccInPrologue))
       return refuse("the sum `" + AccVar->getNameAsString() +
                     "` is not declared after the guard starting at zero");
     if (!Before.empty() || After.size() != 1 || !C)
@@ -398,7 +426,7 @@ bool MatmulTiler::run() {
     for (const DeclStmt *DS : Moved)
       for (const Decl *D : DS->decls())
         Names.push_back(cast<VarDecl>(D));
-    if (AccVar)
+    if (AccVar && !AccInPrologue)
       Names.push_back(AccVar);
     for (const VarDecl *V : Names) {
       for (const ParmVarDecl *P : M.kernel().parameters())
@@ -418,7 +446,29 @@ bool MatmulTiler::run() {
 
   // The texts.
   const PrintingPolicy &PP = Ctx.getPrintingPolicy();
-  auto Guard = text(GS->getCond());
+  // The guard as one condition: true for the threads that store.
+  std::optional<std::string> Guard = std::string();
+  bool EveryEarly = true;
+  for (const IfStmt *G : M.guardStatements())
+    EveryEarly &= isReturnOnly(G->getThen());
+  if (M.guardStatements().size() == 1) {
+    Guard = text(GS->getCond());
+  } else {
+    for (const IfStmt *G : M.guardStatements()) {
+      std::optional<std::string> C = text(G->getCond());
+      if (!C) {
+        Guard.reset();
+        break;
+      }
+      bool Early = isReturnOnly(G->getThen());
+      // Early returns all: the store runs unless one holds.
+      std::string Part = EveryEarly ? "(" + *C + ")"
+                         : Early    ? "!(" + *C + ")"
+                                    : "(" + *C + ")";
+      *Guard += (Guard->empty() ? "" : EveryEarly ? " || " : " && ") + Part;
+    }
+    EarlyExit = EveryEarly;
+  }
   auto ABase = text(SA.AS->getBase()), BBase = text(SB.AS->getBase());
   auto TermText = text(R->Term);
   if (!Guard || !ABase || !BBase || !TermText || !GS->getBeginLoc().isFileID())
@@ -426,8 +476,11 @@ bool MatmulTiler::run() {
   std::string Ind = lineIndent(SM, GS->getBeginLoc());
   std::string In2 = Ind + "  ";
   std::string TS = std::to_string(*T);
-  std::string E = Elem.getAsString(PP);
-  std::string Zero = Elem == Ctx.FloatTy ? "0.0f" : "0.0";
+  // The element type as the kernel spells it: a template's `T` stays `T`.
+  std::string E = spelledType(Ctx, C->E->getType());
+  std::string Zero = E != Elem.getAsString(PP) ? E + "(0)"
+                     : Elem == Ctx.FloatTy     ? "0.0f"
+                                               : "0.0";
   std::vector<const Expr *> RowE = RowDim == 1 ? G1 : G0;
   std::vector<const Expr *> ColE = ColDim == 1 ? G1 : G0;
   std::string RT = indexType(RowE), CT = indexType(ColE);
@@ -500,7 +553,9 @@ bool MatmulTiler::run() {
   Txt += Ind + "// the barriers; the sum keeps the order of k.\n";
   Txt += Ind + "__shared__ " + E + " " + As + "[" + TS + "][" + APad + "];\n";
   Txt += Ind + "__shared__ " + E + " " + Bs + "[" + TS + "][" + TS + "];\n";
-  Txt += Ind + E + " " + Acc + " = " + *AccInit + ";\n";
+  // A sum declared before the guard is already there, at zero.
+  if (!AccInPrologue)
+    Txt += Ind + E + " " + Acc + " = " + *AccInit + ";\n";
   Txt += Ind + "for (" + IT + " " + K0 + " = 0; " + K0 + " < " + KText + "; " +
          K0 + " += " + TS + ") {\n";
   Txt += In2 + RT + " " + ARow + " = blockIdx." + RD + " * " + TS +

@@ -334,8 +334,7 @@ bool tileTranspose(const KernelModel &M,
   }
   std::string Indent = lineIndent(SM, If->getBeginLoc());
   std::string In2 = Indent + "  ";
-  std::string E =
-      Elem.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+  std::string E = spelledType(Ctx, Elem);
   std::string Pad = std::to_string(32 + 32 / *BY);
   const PrintingPolicy &PP = Ctx.getPrintingPolicy();
   std::string T = (X ? X->getType() : FX.front()->getType())

@@ -599,7 +599,7 @@ std::optional<std::vector<tooling::Replacement>> editsOf(const KernelModel &M,
   QualType Elem = Ctx.getAsArrayType(T.Array->getType())
                       ->getElementType()
                       .getUnqualifiedType();
-  std::string E = Elem.getAsString(Ctx.getPrintingPolicy());
+  std::string E = spelledType(Ctx, Elem);
   std::string Lo = A + "[" + T.Tid + "]", Hi = A + "[" + T.Tid + " + 32]";
   std::string Shfl = "__shfl_down_sync(0xffffffff, " + V + ", " + O + ")";
   const std::string &F = T.Combine;
