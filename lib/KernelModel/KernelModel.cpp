@@ -22,6 +22,9 @@
 using namespace clang;
 using namespace autoprof;
 
+static bool fieldsOnlyRead(ASTContext &Ctx, const FunctionDecl &K,
+                           const ParmVarDecl &P);
+
 namespace {
 
 /// Deeper chains of locals and operators are not followed.
@@ -1214,6 +1217,22 @@ public:
     if (const auto *CE = dyn_cast<CallExpr>(E))
       if (const Expr *R = helperReturn(Ctx, CE->getDirectCallee()))
         return call(CE, R, Depth);
+    // A field of a parameter passed by value: fixed for the launch.
+    if (const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+        ME && !ME->isArrow())
+      if (const auto *DR =
+              dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl());
+            P && P->getType()->isRecordType() &&
+            cast<Decl>(P->getDeclContext())->getCanonicalDecl() ==
+                M.kernel().getCanonicalDecl() &&
+            fieldsOnlyRead(Ctx, M.kernel(), *P))
+          if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+              F && F->getType()->isIntegerType() && !F->isBitField() &&
+              F->getFieldIndex() < 1024 && !builtinSymbol(E))
+            return ok(Polynomial::symbol(Symbol::paramField(
+                P->getFunctionScopeIndex(), F->getFieldIndex(),
+                P->getNameAsString() + "." + F->getNameAsString())));
     if (isa<ArraySubscriptExpr>(E) ||
         (isa<UnaryOperator>(E) &&
          cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
@@ -1353,6 +1372,36 @@ std::string KernelModel::text(const Expr *E) const {
     Out += C;
   }
   return Out.empty() ? "an expression" : Out;
+}
+
+/// Whether the kernel \p K only reads fields of its parameter \p P: every
+/// reference to it is the object of a `.field` whose value is read.
+static bool fieldsOnlyRead(ASTContext &Ctx, const FunctionDecl &K,
+                           const ParmVarDecl &P) {
+  if (P.getType().isConstQualified())
+    return true;
+  for (const DeclRefExpr *DR : referencesTo(K.getBody(), &P)) {
+    const Stmt *S = DR;
+    auto Up = [&]() -> const Stmt * {
+      for (;;) {
+        auto Parents = Ctx.getParents(*S);
+        if (Parents.size() != 1)
+          return nullptr;
+        const Stmt *Q = Parents[0].get<Stmt>();
+        if (!Q || !isa<ParenExpr>(Q))
+          return Q;
+        S = Q;
+      }
+    };
+    const auto *ME = dyn_cast_or_null<MemberExpr>(Up());
+    if (!ME || ME->isArrow())
+      return false;
+    S = ME;
+    const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(Up());
+    if (!IC || IC->getCastKind() != CK_LValueToRValue)
+      return false;
+  }
+  return true;
 }
 
 /// \p P with each multiple of blockIdx.d or gridDim.d by the block's size

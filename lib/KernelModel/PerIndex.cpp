@@ -210,7 +210,7 @@ std::optional<Polynomial> autoprof::exclusiveBound(const GuardBound &B) {
 }
 
 bool autoprof::isOfParameters(const Polynomial &P) {
-  return !P.dependsOn([](const Symbol &S) { return S.Kind != Symbol::Param; });
+  return !P.dependsOn([](const Symbol &S) { return !S.isParameter(); });
 }
 
 std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
@@ -361,14 +361,19 @@ std::optional<std::string> autoprof::textAtLaunch(ASTContext &Ctx,
   Polynomial Out = P;
   unsigned Number = 0;
   for (const Symbol &S : P.symbols()) {
-    if (S.Index >= L.Call->getNumArgs())
+    unsigned Position = S.Kind == Symbol::ParamField ? S.Index / 1024 : S.Index;
+    if (Position >= L.Call->getNumArgs())
       return std::nullopt;
-    const Expr *Arg = L.Call->getArg(S.Index);
+    const Expr *Arg = L.Call->getArg(Position);
     auto Text = sourceText(Ctx, Arg);
     if (!Text || Arg->HasSideEffects(Ctx))
       return std::nullopt;
-    // The argument, printed in the parameter's place.
-    Symbol A = Symbol::opaque(Number++, parenthesize(Arg, *Text));
+    // The argument, printed in the parameter's place: with its field for a
+    // field of a parameter (`(dims).rows`).
+    std::string Printed = parenthesize(Arg, *Text);
+    if (S.Kind == Symbol::ParamField)
+      Printed += "." + StringRef(S.Name).rsplit('.').second.str();
+    Symbol A = Symbol::opaque(Number++, Printed);
     auto Next = Out.substitute(S, Polynomial::symbol(A));
     if (!Next)
       return std::nullopt;

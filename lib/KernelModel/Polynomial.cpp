@@ -47,6 +47,9 @@ Symbol Symbol::gridDim(unsigned Dim) {
 Symbol Symbol::param(unsigned Position, std::string Name) {
   return named(Param, Position, std::move(Name));
 }
+Symbol Symbol::paramField(unsigned Position, unsigned Field, std::string Name) {
+  return named(ParamField, Position * 1024 + Field, std::move(Name));
+}
 Symbol Symbol::loopVar(unsigned Loop, std::string Name) {
   return named(LoopVar, Loop, std::move(Name));
 }

@@ -704,6 +704,32 @@ TEST_F(KernelModelTest, AFixedBlockSizeReadsAsTheBlock) {
   EXPECT_EQ(Dim.blockSizeWhy(), "");
 }
 
+TEST_F(KernelModelTest, FieldsOfAParameterByValueAreParameters) {
+  std::string Struct = "struct Dims { int rows, cols; };\n";
+  const KernelModel &M =
+      model(Struct + "__global__ void k(float *y, Dims d) {"
+                     " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                     " if (i < d.rows) y[i * d.cols] = 0; }");
+  EXPECT_EQ(guardText(M), "blockIdx.x * blockDim.x + threadIdx.x < d.rows");
+  ASSERT_EQ(M.accesses().size(), 1u);
+  ASSERT_TRUE(M.accesses()[0].Index);
+  EXPECT_TRUE(isOfParameters(M.guard()[0].Rhs));
+  // Two fields are two values.
+  EXPECT_EQ(M.accesses()[0].Index->str(),
+            "blockIdx.x * blockDim.x * d.cols + threadIdx.x * d.cols");
+  // A kernel that changes a field, or takes the struct's address, reads
+  // no parameter there.
+  for (const char *Body : {"if (i < d.rows) { d.cols = 3; y[i] = 0; }",
+                           "Dims *p = &d; if (i < d.rows) y[i] = p->cols;"}) {
+    const KernelModel &W =
+        model(Struct +
+              "__global__ void k(float *y, Dims d) {"
+              " int i = blockIdx.x * blockDim.x + threadIdx.x; " +
+              Body + "}");
+    EXPECT_NE(guardText(W).find("?"), std::string::npos) << Body;
+  }
+}
+
 } // namespace
 
 TEST_F(KernelModelTest, TransparentHelpersAreSeenThrough) {

@@ -40,6 +40,10 @@ struct Symbol {
     GridDim,
     /// A parameter of the kernel, by position; never modified.
     Param,
+    /// An integer field of a parameter passed by value (`d.rows` of a
+    /// `struct Dims d`), by the parameter's position * 1024 + the field's
+    /// index; never modified.
+    ParamField,
     /// The variable of a loop of the model, by the loop's index.
     LoopVar,
     /// A value the model does not see through (a load, a call), numbered.
@@ -57,6 +61,10 @@ struct Symbol {
   static Symbol blockDim(unsigned Dim);
   static Symbol gridDim(unsigned Dim);
   static Symbol param(unsigned Position, std::string Name);
+  static Symbol paramField(unsigned Position, unsigned Field, std::string Name);
+  /// Whether the value is fixed for the launch: a parameter or a field of
+  /// one.
+  bool isParameter() const { return Kind == Param || Kind == ParamField; }
   static Symbol loopVar(unsigned Loop, std::string Name);
   static Symbol opaque(unsigned Number, std::string Name);
 

@@ -26,9 +26,8 @@ std::optional<std::string> symbolicStride(const KernelContext &K,
       continue;
     std::optional<Polynomial> C = MA.Index->coefficient(Symbol::threadIdx(0));
     if (!C || C->isZero() || C->constantValue() ||
-        C->dependsOn([](const Symbol &S) {
-          return S.Kind != Symbol::Param && !S.isBuiltin();
-        }))
+        C->dependsOn(
+            [](const Symbol &S) { return !S.isParameter() && !S.isBuiltin(); }))
       return std::nullopt;
     return C->str();
   }

@@ -8,6 +8,7 @@
 #include "IndependentThreads.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
+#include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -386,14 +387,19 @@ bool MatmulTiler::run() {
   if (AccVar && AccVar->getType().getCanonicalType() != Elem)
     return refuse("the sum's type is not the matrices' element type");
 
-  // The guard: row < M and col < N, with N the stride of B and C.
+  // The guard: row < M and col < N, with N the stride of B and C (or
+  // row <= M - 1, col <= N - 1).
   const GuardBound *MB = nullptr, *NB = nullptr;
+  std::optional<Polynomial> MEnd, NEnd;
   for (const GuardBound &G : M.guard()) {
-    if (G.Strict && G.Lhs == Row && isUniform(G.Rhs) && !MB)
+    std::optional<Polynomial> End = exclusiveBound(G);
+    if (End && G.Lhs == Row && isUniform(*End) && !MB) {
       MB = &G;
-    else if (G.Strict && G.Lhs == Col && G.Rhs == StrideB && !NB)
+      MEnd = End;
+    } else if (End && G.Lhs == Col && *End == StrideB && !NB) {
       NB = &G;
-    else
+      NEnd = End;
+    } else
       return refuse("the guard at " + M.where(GS) +
                     " is not exactly row < M and col < N, with N the row "
                     "length of B and C");
@@ -496,8 +502,8 @@ bool MatmulTiler::run() {
               text(L.EndExpr)
           ? parenthesize(L.EndExpr->IgnoreParenImpCasts(), *text(L.EndExpr))
           : polyText(L.End);
-  std::string MText = boundText(*MB, MB->Rhs);
-  std::string NText = boundText(*NB, NB->Rhs);
+  std::string MText = boundText(*MB, *MEnd);
+  std::string NText = boundText(*NB, *NEnd);
   std::string SAText = StrideA == L.End ? KText : polyText(StrideA);
   char RD = "xyz"[RowDim], CD = "xyz"[ColDim];
   // A row of As is read across a warp when rows follow threadIdx.x: pad it.
