@@ -190,42 +190,6 @@ const Expr *gridX(ASTContext &Ctx, const Expr *Grid) {
   return D && isOne(Ctx, (*D)[1]) && isOne(Ctx, (*D)[2]) ? (*D)[0] : nullptr;
 }
 
-/// Splits \p E into a term and a constant: E = Term + C, Term null when E
-/// is a constant. False when E has more than one non-constant term or a
-/// subtracted one.
-bool splitConstant(ASTContext &Ctx, const Expr *E, const Expr *&Term,
-                   int64_t &C) {
-  E = E->IgnoreParenImpCasts();
-  if (auto V = launchInt(Ctx, E)) {
-    Term = nullptr;
-    C = *V;
-    return true;
-  }
-  const auto *BO = dyn_cast<BinaryOperator>(E);
-  if (BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
-    const Expr *TL, *TR;
-    int64_t CL, CR;
-    if (!splitConstant(Ctx, BO->getLHS(), TL, CL) ||
-        !splitConstant(Ctx, BO->getRHS(), TR, CR))
-      return false;
-    if (BO->getOpcode() == BO_Sub) {
-      if (TR)
-        return false;
-      Term = TL;
-      C = CL - CR;
-      return true;
-    }
-    if (TL && TR)
-      return false;
-    Term = TL ? TL : TR;
-    C = CL + CR;
-    return true;
-  }
-  Term = E;
-  C = 0;
-  return true;
-}
-
 /// Whether \p A and \p B are the same expression of variables that keep
 /// their values, without side effects: they have the same value wherever
 /// both are evaluated.
@@ -334,7 +298,9 @@ private:
     return launchInt(Ctx, E);
   }
 
-  /// splitConstant() through the helper's parameters: E = Term + C.
+  /// Splits \p E into a term and a constant, E = Term + C (Term null when
+  /// E is a constant), reading constants through the helper's parameters;
+  /// false when E has more than one non-constant term or a subtracted one.
   bool split(const Expr *E, const Expr *&Term, int64_t &C) {
     E = stripCasts(E);
     if (auto V = intOf(E)) {
