@@ -65,17 +65,6 @@ Judgement autoprof::optimize::overall(ArrayRef<Judgement> Js) {
   return *Pick;
 }
 
-namespace {
-
-std::string normalPath(StringRef Path) {
-  SmallString<256> P(Path);
-  sys::fs::make_absolute(P);
-  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
-
-} // namespace
-
 Session::Session(SessionOptions O, Verifier &V, SourceModel &Source,
                  KernelProfiler *Profiler, ModelRewriter *Model,
                  std::vector<Candidate> Given,

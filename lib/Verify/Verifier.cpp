@@ -65,6 +65,13 @@ Expected<ChildResult> ProcessRunner::run(const ChildOptions &O) {
   return R;
 }
 
+std::string autoprof::verify::normalPath(StringRef Path) {
+  SmallString<256> P(Path);
+  sys::fs::make_absolute(P);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
 namespace {
 
 /// The most files one candidate changes.
@@ -97,14 +104,6 @@ Error putBack() {
   if (!Failed.empty())
     return createStringError(Failed);
   return Error::success();
-}
-
-/// \p Path absolute, without `.` or `..`.
-std::string normalPath(StringRef Path) {
-  SmallString<256> P(Path);
-  sys::fs::make_absolute(P);
-  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
 }
 
 /// The copy of \p File an interrupted run leaves beside it.

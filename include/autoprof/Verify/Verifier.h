@@ -69,6 +69,9 @@ public:
   llvm::Expected<ChildResult> run(const ChildOptions &O) override;
 };
 
+/// \p Path absolute, without `.` or `..`: how the verifier keys files.
+std::string normalPath(llvm::StringRef Path);
+
 /// The texts of a candidate, by file path; a file absent keeps its text.
 using SourceTexts = std::map<std::string, std::string>;
 
