@@ -17,6 +17,7 @@
 #include "autoprof/Features/KernelRecord.h"
 #include "autoprof/Metrics/MetricCatalog.h"
 #include "autoprof/Metrics/ProfilerHost.h"
+#include "autoprof/Profiling/ProfileProgram.h"
 #include "autoprof/Tooling/Compilations.h"
 #include "autoprof/Tooling/CudaCommand.h"
 #include "autoprof/Tree/ProfilingTree.h"
@@ -155,6 +156,19 @@ unsigned jobs();
 /// The injection library: $AUTOPROF_INJECT_LIBRARY, else
 /// lib/libautoprof-inject.so beside the tool's bin/.
 std::string injectionLibrary(const char *Argv0);
+
+/// Appends the kernels of \p Sources (instantiations, not primary
+/// templates) with their static features to \p Out. Parse errors are
+/// reported as they are found; the error returned only says that there were.
+llvm::Error
+addSourceKernels(const std::vector<std::string> &Sources,
+                 const std::optional<std::vector<std::string>> *CompilerArgs,
+                 std::vector<profiling::StaticKernel> &Out);
+
+/// Checks \p R against this machine's GPUs (profiling::checkDevice), with
+/// the CUPTI profiler host.
+llvm::Error checkProfilingDevice(const profiling::ProfileRequest &R,
+                                 const profiling::MetricClasses &Classes);
 
 /// What measured runs need of \p K: its name, mangled name and pointer
 /// parameters.

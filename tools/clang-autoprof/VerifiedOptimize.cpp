@@ -6,7 +6,7 @@
 ///
 /// \file
 /// `optimize` without --dry-run: build and measure the original program,
-/// profile it with the tree (the `profile` subcommand, run as a child), try
+/// profile it with the tree (lib/Profiling, in-process), try
 /// each rewrite whose trigger fires on the metrics the tree collected, keep
 /// the fastest verified one per kernel, and verify the kept rewrites of
 /// several kernels together. The source changes only with --in-place and
@@ -19,6 +19,7 @@
 
 #include "autoprof/Optimize/Session.h"
 #include "autoprof/Profile/Profile.h"
+#include "autoprof/Profiling/ProfileProgram.h"
 #include "autoprof/Rewrite/KernelReach.h"
 #include "autoprof/Rewrite/KernelSplice.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
@@ -101,72 +102,69 @@ Expected<std::string> buildCommand(const OptimizeOptions &O,
   return Cmd;
 }
 
-/// Runs `clang-autoprof profile` with the tree on \p Source and the run
-/// command; returns the profiled kernels by mangled name.
+/// Profiles the original, built, with the tree, in-process: the kernels'
+/// static features from \p Source, the program the run command, its output
+/// in \p Dir's profile.log; writes \p Dir's profile.json and returns the
+/// profiled kernels by mangled name.
 Expected<optimize::ProfiledKernels>
 profileKernels(CommandRunner &Runner, const char *Argv0,
                const OptimizeOptions &O, const std::string &Source,
                StringRef Dir, uint64_t Seed) {
-  static int Anchor;
-  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
-  SourceOptions &S = sourceOptions();
-  SmallString<256> Out(Dir);
-  sys::path::append(Out, "profile.json");
-  ChildOptions C;
-  C.Argv = {Exe, "profile", "--tree=" + O.Tree,
-            "--timeout=" + std::to_string(O.Timeout.getValue())};
-  if (!S.BuildPath.empty())
-    C.Argv.push_back("-p=" + S.BuildPath);
-  if (!S.Kernel.empty())
-    C.Argv.push_back("--kernel=" + S.Kernel);
-  if (!S.CudaPath.empty())
-    C.Argv.push_back("--cuda-path=" + S.CudaPath);
-  if (!S.GpuArch.empty())
-    C.Argv.push_back("--gpu-arch=" + S.GpuArch);
-  for (const std::string &A : S.ExtraArgs)
-    C.Argv.push_back("--extra-arg=" + A);
-  for (const std::string &A : S.ExtraArgsBefore)
-    C.Argv.push_back("--extra-arg-before=" + A);
-  C.Argv.push_back(Source);
-  C.Argv.push_back("-o");
-  C.Argv.push_back(std::string(Out));
-  C.Argv.push_back("--");
-  if (ArgsAfterDashDash) {
-    C.Argv.insert(C.Argv.end(), ArgsAfterDashDash->begin(),
-                  ArgsAfterDashDash->end());
-    C.Argv.push_back("--");
-  }
-  C.Argv.insert(C.Argv.end(), {"/bin/sh", "-c", O.Run});
-  C.Env["AUTOPROF_SEED"] = std::to_string(Seed);
-  SmallString<256> Log(Dir);
+  auto Failed = [&](const Twine &Why) {
+    return createStringError("profiling with tree '" + O.Tree +
+                             "' failed: " + Why);
+  };
+  std::string CatalogPath = catalogPath(Argv0, "");
+  Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
+  if (!Catalog)
+    return Catalog.takeError();
+  profiling::ProfileRequest R;
+  Expected<std::string> Tree =
+      findTree(O.Tree, sys::path::parent_path(CatalogPath));
+  if (!Tree)
+    return Tree.takeError();
+  R.TreePath = *Tree;
+  if (Error E = loadCheckedTree(R.TreePath, R.Tree))
+    return std::move(E);
+  Expected<profiling::MetricClasses> Classes =
+      profiling::classifyMetrics(R, *Catalog);
+  if (!Classes)
+    return Classes.takeError();
+  if (Error E = addSourceKernels({Source}, &ArgsAfterDashDash, R.Kernels))
+    return Failed(toString(std::move(E)));
+  if (Error E = checkProfilingDevice(R, *Classes))
+    return Failed(toString(std::move(E)));
+  R.InjectionLibrary = injectionLibrary(Argv0);
+  if (!sys::fs::exists(R.InjectionLibrary))
+    return Failed("cannot find the injection library '" + R.InjectionLibrary +
+                  "'; set AUTOPROF_INJECT_LIBRARY");
+  R.Program = {"/bin/sh", "-c", O.Run};
+  R.Env["AUTOPROF_SEED"] = std::to_string(Seed);
+  R.KernelRegex = sourceOptions().Kernel;
+  R.Timeout = O.Timeout;
+  SmallString<256> Log(Dir), Out(Dir);
   sys::path::append(Log, "profile.log");
-  C.OutputFile = std::string(Log);
-  C.NewProcessGroup = true;
-  C.Phase = "profile";
-  C.DeviceLock = O.DeviceLock;
-  Expected<ChildResult> R = Runner.run(C);
-  if (!R)
-    return R.takeError();
-  if (R->Interrupted)
+  sys::path::append(Out, "profile.json");
+  R.OutputFile = std::string(Log);
+  R.NewProcessGroup = true;
+  R.DeviceLock = O.DeviceLock;
+  Expected<profiling::ProfileRun> Run =
+      profiling::profileProgram(R, *Catalog, *Classes, Runner, nulls());
+  if (!Run)
+    return Failed(toString(Run.takeError()));
+  const ChildResult &First = Run->First;
+  if (First.Interrupted)
     return createStringError("interrupted");
-  if (R->Status != 0) {
-    // The profile's own error lines say why.
-    std::string Why;
-    if (auto Buf = MemoryBuffer::getFile(Log, /*IsText=*/true)) {
-      SmallVector<StringRef> Lines;
-      (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-      for (StringRef L : Lines)
-        if (L.starts_with("clang-autoprof: error: ")) {
-          Why = L.drop_front(strlen("clang-autoprof: error: ")).str();
-          break;
-        }
-    }
-    return createStringError(
-        "profiling with tree '" + O.Tree + "' failed (exit status " +
-        std::to_string(R->Status) + ")" + (Why.empty() ? "" : ": " + Why));
-  }
-  if (!sys::fs::exists(Out))
-    return createStringError("profiling wrote no profile");
+  if (First.TimedOut)
+    return Failed("the program ran past --timeout=" +
+                  std::to_string(O.Timeout.getValue()) + " s");
+  if (First.Status != 0)
+    return Failed("the program exited with status " +
+                  std::to_string(First.Status));
+  if (!Run->P.Errors.empty())
+    return Failed(Run->P.Errors.front());
+  if (Error E = writeOutput(Out, writeProfileJSON(Run->P)))
+    return std::move(E);
   return optimize::readProfiledKernels(Out);
 }
 
@@ -254,12 +252,12 @@ Error keepProfile(const OptimizeOptions &O, StringRef From) {
   return writeOutput(O.KeepProfile, (*Buf)->getBuffer());
 }
 
-/// Profiles with the `profile` subcommand, run as a child.
-class SubcommandProfiler : public optimize::KernelProfiler {
+/// Profiles the original with the tree.
+class TreeProfiler : public optimize::KernelProfiler {
 public:
-  SubcommandProfiler(CommandRunner &Runner, const char *Argv0,
-                     const OptimizeOptions &O, const std::string &Source,
-                     StringRef Dir)
+  TreeProfiler(CommandRunner &Runner, const char *Argv0,
+               const OptimizeOptions &O, const std::string &Source,
+               StringRef Dir)
       : Runner(Runner), Argv0(Argv0), O(O), Source(Source), Dir(Dir) {}
   std::string describe() const override {
     return "profiling with tree '" + O.Tree + "'";
@@ -730,8 +728,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   Verifier V(Runner, VO, All);
   EngineModel Model(Engine, Source, V);
   if (!Profiler)
-    Profiler = std::make_unique<SubcommandProfiler>(Runner, Argv0, O, Source,
-                                                    Work.Path);
+    Profiler =
+        std::make_unique<TreeProfiler>(Runner, Argv0, O, Source, Work.Path);
   std::optional<LLMModel> Asker;
   if (LLM)
     Asker.emplace(*LLM, Engine, Source, Model);
