@@ -8,6 +8,7 @@
 
 #include "AgentConfig.h"
 #include "autoprof/Metrics/DerivedMetrics.h"
+#include "autoprof/Tree/Routing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -355,13 +356,9 @@ autoprof::profiling::wantedMetrics(const ProfileRequest &R,
                                    const ProfileRecord &Rec) {
   if (R.fixedMetrics())
     return R.Metrics;
-  std::vector<std::string> W;
-  if (Rec.Stage != "leaf")
-    W = R.Tree.Stage1;
-  if (const TreeNode *L = R.Tree.find(Rec.Leaf))
-    if (Rec.Stage != "stage1")
-      W.insert(W.end(), L->Metrics.begin(), L->Metrics.end());
-  return W;
+  const TreeNode *Leaf =
+      Rec.Stage == "stage1" ? nullptr : R.Tree.find(Rec.Leaf);
+  return shownMetricNames(R.Tree, Leaf, /*WithStage1=*/Rec.Stage != "leaf");
 }
 
 Expected<ProfileRun> autoprof::profiling::profileProgram(

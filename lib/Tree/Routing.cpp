@@ -53,19 +53,23 @@ Route autoprof::routeKernel(const ProfilingTree &T, const KernelFeatures &F,
   return R;
 }
 
+std::vector<std::string> autoprof::shownMetricNames(const ProfilingTree &T,
+                                                    const TreeNode *Leaf,
+                                                    bool WithStage1) {
+  std::vector<std::string> Names;
+  if (WithStage1)
+    Names = T.Stage1;
+  if (Leaf)
+    Names.insert(Names.end(), Leaf->Metrics.begin(), Leaf->Metrics.end());
+  return Names;
+}
+
 std::map<std::string, double>
 autoprof::shownMetrics(const ProfilingTree &T, const TreeNode *Leaf,
                        const std::map<std::string, double> &Values) {
   std::map<std::string, double> M;
-  auto Take = [&](const std::string &Name) {
-    auto It = Values.find(Name);
-    if (It != Values.end())
+  for (const std::string &Name : shownMetricNames(T, Leaf))
+    if (auto It = Values.find(Name); It != Values.end())
       M[Name] = It->second;
-  };
-  for (const std::string &S : T.Stage1)
-    Take(S);
-  if (Leaf)
-    for (const std::string &Name : Leaf->Metrics)
-      Take(Name);
   return M;
 }

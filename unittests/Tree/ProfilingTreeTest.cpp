@@ -220,6 +220,13 @@ TEST(RoutingTest, AKernelIsShownStageOneAndItsLeafsMetrics) {
   EXPECT_EQ(shownMetrics(T, nullptr, Values),
             (std::map<std::string, double>{{"gpu__time_duration.sum", 10}}));
   EXPECT_TRUE(shownMetrics(T, T.find("l3"), {}).empty());
+  // The names, in order; a record of the leaf alone lacks stage 1.
+  EXPECT_EQ(shownMetricNames(T, L1),
+            (std::vector<std::string>{"gpu__time_duration.sum", "m1"}));
+  EXPECT_EQ(shownMetricNames(T, L1, /*WithStage1=*/false),
+            std::vector<std::string>{"m1"});
+  EXPECT_EQ(shownMetricNames(T, nullptr),
+            std::vector<std::string>{"gpu__time_duration.sum"});
 }
 
 TEST(RoutingTest, NullFeatureTakesElse) {

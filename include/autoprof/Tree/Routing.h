@@ -46,10 +46,17 @@ struct Route {
 Route routeKernel(const ProfilingTree &T, const KernelFeatures &F,
                   const std::map<std::string, double> *Samples);
 
-/// The metrics a kernel routed to \p Leaf is shown: the tree's stage-1
-/// samples and the leaf's metrics (only the stage-1 samples when \p Leaf is
-/// null), each with its value in \p Values when it has one. Replay
-/// (learning) and the rewriter (optimize) read the same ones.
+/// The names of the metrics a kernel routed to \p Leaf is shown: the tree's
+/// stage-1 samples (unless \p WithStage1 is false: a record of the leaf's
+/// metrics alone) and the leaf's metrics (none when \p Leaf is null), in
+/// that order. Profiling completes these metrics of a record; replay
+/// (learning) and the rewriter (optimize) read them.
+std::vector<std::string> shownMetricNames(const ProfilingTree &T,
+                                          const TreeNode *Leaf,
+                                          bool WithStage1 = true);
+
+/// shownMetricNames(T, Leaf), each with its value in \p Values when it has
+/// one.
 std::map<std::string, double>
 shownMetrics(const ProfilingTree &T, const TreeNode *Leaf,
              const std::map<std::string, double> &Values);
