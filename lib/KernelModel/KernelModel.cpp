@@ -708,6 +708,18 @@ void KernelModel::Builder::buildGuard(const Stmt *Body) {
       ++I;
       continue;
     }
+    // `i = e;` giving a variable declared without a value its only one.
+    if (const auto *A = dyn_cast<BinaryOperator>(S);
+        A && A->getOpcode() == BO_Assign) {
+      const auto *DR = dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParens());
+      const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      if (!V || soleValue(Ctx, *V) != A->getRHS() ||
+          !::isPure(Ctx, A->getRHS()))
+        break;
+      Pending.push_back(S);
+      ++I;
+      continue;
+    }
     const auto *If = dyn_cast<IfStmt>(S);
     if (!If || If->getInit() || If->getConditionVariable() ||
         If->isConstexpr() || If->getElse() || !::isPure(Ctx, If->getCond()))
@@ -1311,15 +1323,16 @@ private:
       return fail("`" + Name + "` at " + M.where(DR) +
                   " is read after its loop");
     }
-    if (!V->getInit())
-      return fail("`" + Name + "` at " + M.where(DR) +
-                  " is not given its value where it is declared");
     if (!V->hasLocalStorage() && !V->getType().isConstQualified())
       return fail("`" + Name + "` is a global variable that may change");
-    if (!isUnmodified(Ctx, *V))
+    if (const Expr *E = soleValue(Ctx, *V))
+      return M.value(E);
+    if (!V->getInit())
       return fail("`" + Name + "` at " + M.where(DR) +
-                  " is assigned more than once");
-    return M.value(V->getInit());
+                  " is not given its value where it is declared, nor by one "
+                  "assignment that every read follows");
+    return fail("`" + Name + "` at " + M.where(DR) +
+                " is assigned more than once");
   }
 
   std::string text(const Expr *E) { return M.text(E); }
@@ -1345,6 +1358,18 @@ private:
 } // namespace
 
 bool KernelModel::isPure(const Stmt *S) const { return ::isPure(Ctx, S); }
+
+bool KernelModel::isLocalSet(const Stmt *S) const {
+  const auto *A = dyn_cast<BinaryOperator>(S);
+  if (!A || A->getOpcode() != BO_Assign)
+    return false;
+  const auto *DR = dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParens());
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  return V && !isa<ParmVarDecl>(V) && V->isLocalVarDecl() &&
+         !V->isStaticLocal() && !V->getType()->isReferenceType() &&
+         V->getType()->isScalarType() && !V->getType().isVolatileQualified() &&
+         ::isPure(Ctx, A->getRHS());
+}
 
 std::string KernelModel::text(const Expr *E) const {
   const SourceManager &SM = Ctx.getSourceManager();

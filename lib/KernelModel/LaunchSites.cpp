@@ -76,17 +76,20 @@ const Expr *writtenConfigArg(const CallExpr *Config, unsigned I) {
   return E;
 }
 
-/// Follows integer local variables that keep their initial value to their
-/// initialisers.
+/// Follows integer local variables that hold one value (soleValue()) to
+/// it.
 const Expr *followLocals(ASTContext &Ctx, const Expr *E) {
   for (unsigned Depth = 0; Depth < 4; ++Depth) {
     E = E->IgnoreParenImpCasts();
     const auto *DR = dyn_cast<DeclRefExpr>(E);
     const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-    if (!V || !V->isLocalVarDecl() || !V->getInit() ||
-        !V->getType()->isIntegerType() || !isUnmodified(Ctx, *V))
+    const Expr *Value =
+        V && V->isLocalVarDecl() && V->getType()->isIntegerType()
+            ? soleValue(Ctx, *V)
+            : nullptr;
+    if (!Value)
       return E;
-    E = V->getInit();
+    E = Value;
   }
   return E->IgnoreParenImpCasts();
 }
@@ -515,6 +518,117 @@ bool autoprof::isUnmodified(ASTContext &Ctx, const VarDecl &V) {
     }
   }
   return true;
+}
+
+/// Whether the reference \p DR only reads its variable's value.
+static bool isRead(ASTContext &Ctx, const DeclRefExpr *DR) {
+  const Stmt *S = DR;
+  while (true) {
+    auto Parents = Ctx.getParents(*S);
+    if (Parents.size() != 1)
+      return false;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (P && isa<ParenExpr>(P)) {
+      S = P;
+      continue;
+    }
+    const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
+    return IC && IC->getCastKind() == CK_LValueToRValue;
+  }
+}
+
+const Expr *autoprof::valueOnEntry(ASTContext &Ctx, const VarDecl &V,
+                                   const Stmt &S) {
+  const Stmt *Cur = &S;
+  while (true) {
+    auto Parents = Ctx.getParents(*Cur);
+    const Stmt *P = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+    if (const auto *Block = dyn_cast_or_null<CompoundStmt>(P)) {
+      auto Body = Block->body();
+      auto At = llvm::find(Body, Cur);
+      if (At == Body.end())
+        return nullptr;
+      for (auto It = std::make_reverse_iterator(At);
+           It != std::make_reverse_iterator(Body.begin()); ++It) {
+        const Stmt *B = *It;
+        if (referencesTo(B, &V).empty()) {
+          const auto *DS = dyn_cast<DeclStmt>(B);
+          if (DS && llvm::is_contained(DS->decls(), &V))
+            return V.getInit();
+          continue;
+        }
+        if (const auto *DS = dyn_cast<DeclStmt>(B))
+          return llvm::is_contained(DS->decls(), &V) && DS->isSingleDecl()
+                     ? V.getInit()
+                     : nullptr;
+        const auto *A = dyn_cast<BinaryOperator>(B);
+        const auto *L = A && A->getOpcode() == BO_Assign
+                            ? dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParens())
+                            : nullptr;
+        if (L && L->getDecl() == &V && referencesTo(A->getRHS(), &V).empty())
+          return A->getRHS();
+        return nullptr;
+      }
+      Cur = Block;
+      continue;
+    }
+    const auto *If = dyn_cast_or_null<IfStmt>(P);
+    if (If && If->getThen() == Cur && !If->getInit() &&
+        !If->getConditionVariable() &&
+        referencesTo(If->getCond(), &V).empty()) {
+      Cur = If;
+      continue;
+    }
+    return nullptr;
+  }
+}
+
+const Expr *autoprof::soleValue(ASTContext &Ctx, const VarDecl &V) {
+  if (V.getInit())
+    return isUnmodified(Ctx, V) ? V.getInit() : nullptr;
+  if (!V.isLocalVarDecl() || V.isStaticLocal() ||
+      V.getType()->isReferenceType() || V.getType().isVolatileQualified())
+    return nullptr;
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(V.getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return nullptr;
+  // The block that declares V, and the declaration's place in it.
+  const DeclStmt *Decl = nullptr;
+  const CompoundStmt *Block = nullptr;
+  for (const DynTypedNode &N : Ctx.getParents(V)) {
+    Decl = N.get<DeclStmt>();
+    if (Decl) {
+      auto Up = Ctx.getParents(*Decl);
+      Block = Up.size() == 1 ? Up[0].get<CompoundStmt>() : nullptr;
+    }
+  }
+  if (!Decl || !Block || !referencesTo(Decl, &V).empty())
+    return nullptr;
+  // The first statement after the declaration that names V.
+  const BinaryOperator *Assign = nullptr;
+  bool After = false;
+  for (const Stmt *S : Block->body()) {
+    if (S == Decl) {
+      After = true;
+      continue;
+    }
+    if (!After || referencesTo(S, &V).empty())
+      continue;
+    const auto *BO = dyn_cast<BinaryOperator>(S);
+    if (BO && BO->getOpcode() == BO_Assign)
+      if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+          L && L->getDecl() == &V && referencesTo(BO->getRHS(), &V).empty())
+        Assign = BO;
+    break;
+  }
+  if (!Assign)
+    return nullptr;
+  const Expr *Target = Assign->getLHS()->IgnoreParens();
+  for (const DeclRefExpr *DR : referencesTo(FD->getBody(), &V))
+    if (DR != Target && !isRead(Ctx, DR))
+      return nullptr;
+  return Assign->getRHS();
 }
 
 bool autoprof::gridCoversBound(ASTContext &Ctx, const Expr *Grid, int64_t Block,

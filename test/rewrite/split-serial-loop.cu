@@ -188,7 +188,7 @@ void run(const double *t, double *p, double *q, const int *st, const float *v,
 
 // WHY: kernel biased at {{.*}}
 // WHY-NEXT:   no proposal
-// WHY-NEXT:   split-serial-loop: not applied: `s` does not start at zero where it is declared: each slice would add its start
+// WHY-NEXT:   split-serial-loop: not applied: `s` does not start at zero before the loop at line 85: each slice would add its start
 // WHY: kernel copies at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   split-serial-loop: not applied: the loop at line {{[0-9]+}} does more than reduce: line {{[0-9]+}}

@@ -197,6 +197,11 @@ public:
   /// calls to math functions that read only their arguments.
   bool isPure(const clang::Stmt *S) const;
 
+  /// Whether \p S is `v = e;` giving a local scalar variable of the kernel
+  /// (not a parameter, not static, not a reference) the value of a pure
+  /// \p e: a statement that changes only that variable.
+  bool isLocalSet(const clang::Stmt *S) const;
+
   /// The source text of \p E on one line, shortened, for reasons.
   std::string text(const clang::Expr *E) const;
 

@@ -88,6 +88,24 @@ std::optional<int64_t> evaluateInt(const clang::Expr *E,
 /// it in its function reads its value.
 bool isUnmodified(clang::ASTContext &Ctx, const clang::VarDecl &V);
 
+/// The expression whose value the local variable \p V holds wherever it is
+/// read: its initializer when nothing changes it (isUnmodified), or, for a
+/// variable declared without one (`int i; i = e;`), the right side of its
+/// one assignment, when that assignment is a statement of the block that
+/// declares \p V, the first after the declaration to name \p V, \p e does
+/// not name \p V, and every other reference to \p V reads it. Null
+/// otherwise.
+const clang::Expr *soleValue(clang::ASTContext &Ctx, const clang::VarDecl &V);
+
+/// The expression whose value the local variable \p V holds when \p S
+/// starts, read from the straight-line code before it: in \p S's block and
+/// the blocks and `if` branches around it, the last statement naming \p V
+/// is its declaration (its initializer; null without one) or `V = e;` with
+/// \p e not naming \p V. Null when another statement names \p V first or a
+/// loop encloses the search.
+const clang::Expr *valueOnEntry(clang::ASTContext &Ctx, const clang::VarDecl &V,
+                                const clang::Stmt &S);
+
 /// Whether \p Grid blocks of \p Block threads provably cover \p Bound
 /// threads, where \p Bound is a side-effect-free expression evaluated at the
 /// same launch: both constants with Grid * Block >= Bound >= 0, or Grid of

@@ -233,9 +233,10 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
     for (const ModelReduction &O : M.reductions())
       if (O.Scalar == V && &O != R)
         return refuse(Name + " is reduced by more than one statement");
-    if (R->Combine == "+" && !isConstantZero(Ctx, V->getInit()))
-      return refuse(Name + " does not start at zero where it is declared: "
-                           "each slice would add its start");
+    const Expr *Start = valueOnEntry(Ctx, *V, *L.S);
+    if (R->Combine == "+" && (!Start || !isConstantZero(Ctx, Start)))
+      return refuse(Name + " does not start at zero before " + At +
+                    ": each slice would add its start");
   }
   std::optional<FileRange> LR = rangeOf(Ctx, L.S);
   std::optional<FileRange> FR =
@@ -360,6 +361,13 @@ bool Splitter::body() {
       for (const ModelAccess &A : M.accesses())
         if (isWithin(Ctx, A.E, S))
           return refuse("the declaration at " + M.where(S) +
+                        " reads memory outside a loop");
+      continue;
+    }
+    if (M.isLocalSet(S)) {
+      for (const ModelAccess &A : M.accesses())
+        if (isWithin(Ctx, A.E, S))
+          return refuse("the assignment at " + M.where(S) +
                         " reads memory outside a loop");
       continue;
     }

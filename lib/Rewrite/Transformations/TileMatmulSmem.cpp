@@ -441,12 +441,13 @@ bool MatmulTiler::run() {
                         "` would leave the guarded block and hide a "
                         "parameter");
       for (const Stmt *S : M.prologue())
-        for (const Decl *D : cast<DeclStmt>(S)->decls())
-          if (const auto *P = dyn_cast<VarDecl>(D);
-              P && P->getName() == V->getName())
-            return refuse("`" + V->getNameAsString() +
-                          "` would leave the guarded block and hide another "
-                          "variable");
+        if (const auto *DS = dyn_cast<DeclStmt>(S))
+          for (const Decl *D : DS->decls())
+            if (const auto *P = dyn_cast<VarDecl>(D);
+                P && P->getName() == V->getName())
+              return refuse("`" + V->getNameAsString() +
+                            "` would leave the guarded block and hide "
+                            "another variable");
     }
   }
 

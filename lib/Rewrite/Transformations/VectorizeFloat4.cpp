@@ -256,12 +256,20 @@ bool Vectorizer::classify() {
     };
     return Refers(Init);
   };
-  for (const Stmt *S : M.prologue())
+  for (const Stmt *S : M.prologue()) {
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D);
             V && V != K.IndexVar && ReadsThread(V->getInit()))
           Derived.insert(V);
+    // `j = i;` after `int j;`.
+    if (const auto *A = dyn_cast<BinaryOperator>(S);
+        A && A->getOpcode() == BO_Assign)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParens()))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+            V && V != K.IndexVar && ReadsThread(A->getRHS()))
+          Derived.insert(V);
+  }
 
   // The index is read only as the element of a vectorised access, and
   // pointers only to reach elements.

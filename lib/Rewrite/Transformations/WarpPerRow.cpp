@@ -323,13 +323,13 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
     if (!isShuffled(V->getType()) || V->getType().isConstQualified())
       return refuse(At + " accumulates `" + V->getNameAsString() +
                     "`, of a type the shuffles do not carry");
-    if (R->Combine == "+" &&
-        (!V->getInit() || !isConstantZero(Ctx, V->getInit())))
+    const Expr *Start = valueOnEntry(Ctx, *V, *F);
+    if (R->Combine == "+" && (!Start || !isConstantZero(Ctx, Start)))
       return refuse("the sum `" + V->getNameAsString() +
-                    "` does not start at zero where it is declared");
-    if (!V->getInit())
+                    "` does not start at zero before " + At);
+    if (!Start)
       return refuse("`" + V->getNameAsString() +
-                    "` is not given its value where it is declared");
+                    "` is not given its value before " + At);
     // Reduced once, by this loop only.
     for (const ModelReduction &O : M.reductions())
       if (O.Scalar == V && &O != R)
@@ -453,6 +453,13 @@ bool RowsToWarps::work() {
                       "another lane stored");
       if (!M.isPure(DS))
         return refuse("the declaration at " + M.where(S) + " has side effects");
+      continue;
+    }
+    if (M.isLocalSet(S)) {
+      if (Stores)
+        return refuse("the assignment at " + M.where(S) +
+                      " follows a loop that stores: a lane could read what "
+                      "another lane stored");
       continue;
     }
     int LI = M.loopIndex(S);
