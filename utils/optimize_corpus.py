@@ -4,7 +4,8 @@
   optimize_corpus.py run [--tree T] [--only a,b] [--tool PATH] -o results.json
       On a GPU machine: for each corpus program, copies it to a scratch
       folder, runs `clang-autoprof optimize <copy> --tree=T --build <nvcc
-      command> --run <program> -o <kept.cu> --report <report.json>`, then
+      command> --run <program> --in-place --report <report.json>` (the
+      copy is changed, headers that hold kernels included), then
       re-checks a kept rewrite independently: builds it and runs its own
       check with seeds 11 and 12, which verification never used. A kept
       rewrite that fails that check counts as wrong. Results are appended to
@@ -101,9 +102,11 @@ def optimize_program(p, tool, tree, scratch, lock_path, try_all=False,
                      ["-o", quote(exe), quote(src)])
     runcmd = " ".join([quote(exe)] + [quote(a) for a in p["args"]])
     report = os.path.join(work, "report.json")
-    kept = os.path.join(work, "kept.cu")
+    # The copy is changed in place: a kept rewrite of a kernel in a header
+    # changes the header, which -o (a copy of the source only) cannot hold.
+    kept = src
     cmd = [tool, "optimize", src, "--tree=" + tree,
-           "--build=" + build, "--run=" + runcmd, "-o", kept,
+           "--build=" + build, "--run=" + runcmd, "--in-place",
            "--report=" + report, "--timeout=120",
            "--device-lock=" + lock_path]
     # Outputs are compared within the program's documented tolerance (its
