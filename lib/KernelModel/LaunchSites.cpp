@@ -489,37 +489,6 @@ std::optional<int64_t> autoprof::evaluateInt(const Expr *E,
   return R.Val.getInt().getExtValue();
 }
 
-bool autoprof::isUnmodified(ASTContext &Ctx, const VarDecl &V) {
-  if (V.getType().isConstQualified())
-    return true;
-  if (V.getType()->isReferenceType())
-    return false;
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(V.getParentFunctionOrMethod());
-  if (!FD || !FD->getBody())
-    return false;
-  RefCollector C(V);
-  C.TraverseStmt(FD->getBody());
-  for (const DeclRefExpr *DR : C.Refs) {
-    const Stmt *S = DR;
-    while (true) {
-      auto Parents = Ctx.getParents(*S);
-      if (Parents.size() != 1)
-        return false;
-      const Stmt *P = Parents[0].get<Stmt>();
-      if (P && isa<ParenExpr>(P)) {
-        S = P;
-        continue;
-      }
-      const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
-      if (!IC || IC->getCastKind() != CK_LValueToRValue)
-        return false;
-      break;
-    }
-  }
-  return true;
-}
-
 /// Whether the reference \p DR only reads its variable's value.
 static bool isRead(ASTContext &Ctx, const DeclRefExpr *DR) {
   const Stmt *S = DR;
@@ -535,6 +504,21 @@ static bool isRead(ASTContext &Ctx, const DeclRefExpr *DR) {
     const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
     return IC && IC->getCastKind() == CK_LValueToRValue;
   }
+}
+
+bool autoprof::isUnmodified(ASTContext &Ctx, const VarDecl &V) {
+  if (V.getType().isConstQualified())
+    return true;
+  if (V.getType()->isReferenceType())
+    return false;
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(V.getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return false;
+  RefCollector C(V);
+  C.TraverseStmt(FD->getBody());
+  return llvm::all_of(C.Refs,
+                      [&](const DeclRefExpr *DR) { return isRead(Ctx, DR); });
 }
 
 const Expr *autoprof::valueOnEntry(ASTContext &Ctx, const VarDecl &V,
