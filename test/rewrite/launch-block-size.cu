@@ -1,8 +1,9 @@
 // launch-block-size: every launch of a kernel of one thread per index gets
-// blocks of 128 threads, and a grid that still covers its bound (grid-stride
-// loops keep their number of threads); kernels that use the block otherwise,
-// or with a launch whose grid does not provably cover the bound, are left
-// alone.
+// blocks of 128, 256 or 512 threads, one proposal each, and a grid that
+// still covers its bound (grid-stride loops keep their number of threads
+// when the block shrinks); a size every launch has already is not proposed,
+// and kernels that use the block otherwise, or with a launch whose grid does
+// not provably cover the bound, are left alone.
 
 // RUN: cp %s %t.orig
 // RUN: clang-autoprof optimize --dry-run --transformations=launch-block-size -o %t.cu %s -- -std=c++17
@@ -106,33 +107,62 @@ void run(const float *in, float *out, int n, int b) {
 // CHECK-NEXT:   floor_grid<<<n / 256, 256>>>(out, n);
 // CHECK-NEXT:   runtime_block<<<(n + 255) / 256, 256>>>(out, n);
 // CHECK-NEXT:   runtime_block<<<(n + b - 1) / b, b>>>(out, n);
-// CHECK-NEXT:   already<<<(n + 127) / 128, 128>>>(out, n);
+// CHECK-NEXT:   already<<<(n + 256 - 1) / 256, 256>>>(out, n);
 // CHECK-NEXT: }
 
-// DIFF:      # launch-block-size on kernel relu
+// DIFF:      # launch-block-size(128) on kernel relu
 // DIFF:      -  relu<<<grid, BlockSize>>>(in, out, n);
 // DIFF-NEXT: -  relu<<<(n + BS - 1) / BS, BS>>>(in, out, n);
 // DIFF-NEXT: +  relu<<<(n + 128 - 1) / 128, 128>>>(in, out, n);
 // DIFF-NEXT: +  relu<<<(n + 128 - 1) / 128, 128>>>(in, out, n);
-// DIFF:      # launch-block-size on kernel scale
+// A launch that has the size already stays as it is.
+// DIFF:      # launch-block-size(256) on kernel relu
+// DIFF-NOT:  -  relu<<<grid, BlockSize>>>(in, out, n);
+// DIFF:      -  relu<<<(n + BS - 1) / BS, BS>>>(in, out, n);
+// DIFF-NEXT: +  relu<<<(n + 256 - 1) / 256, 256>>>(in, out, n);
+// DIFF:      # launch-block-size(512) on kernel relu
+// DIFF:      -  relu<<<grid, BlockSize>>>(in, out, n);
+// DIFF-NEXT: +  relu<<<(n + 512 - 1) / 512, 512>>>(in, out, n);
+// DIFF-NOT:  -  relu<<<(n + BS - 1) / BS, BS>>>(in, out, n);
+// DIFF:      # launch-block-size(128) on kernel scale
 // DIFF:      -  scale<<<(n + 255) / 256, 256, 0>>>(out, 2.0f, n);
 // DIFF-NEXT: +  scale<<<(n + 128 - 1) / 128, 128, 0>>>(out, 2.0f, n);
-// DIFF:      # launch-block-size on kernel copy
+// DIFF-NOT:  launch-block-size(256) on kernel scale
+// DIFF:      # launch-block-size(512) on kernel scale
+// DIFF:      -  scale<<<(n + 255) / 256, 256, 0>>>(out, 2.0f, n);
+// DIFF-NEXT: +  scale<<<(n + 512 - 1) / 512, 512, 0>>>(out, 2.0f, n);
+// DIFF:      # launch-block-size(128) on kernel copy
 // DIFF:      -  copy<<<132 * 8, 256>>>(in, out, n);
 // DIFF-NEXT: +  copy<<<(132 * 8) * 2, 128>>>(in, out, n);
+// A grid-stride loop covers its bound with any grid.
+// DIFF:      # launch-block-size(512) on kernel copy
+// DIFF:      -  copy<<<132 * 8, 256>>>(in, out, n);
+// DIFF-NEXT: +  copy<<<132 * 8, 512>>>(in, out, n);
+// DIFF:      # launch-block-size(256) on kernel already
+// DIFF:      -  already<<<(n + 127) / 128, 128>>>(out, n);
+// DIFF-NEXT: +  already<<<(n + 256 - 1) / 256, 256>>>(out, n);
+// DIFF:      # launch-block-size(512) on kernel already
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-8: ReplacementText: {{.*}}
+// YAML-COUNT-10: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel relu at {{.*}}
-// LIST-NEXT:   launch-block-size: launch a kernel of one thread per index with blocks of 128 threads and a grid that still covers its bound
+// LIST-NEXT:   launch-block-size(128): launch a kernel of one thread per index with blocks of another size and a grid that still covers its bound
 // LIST-NEXT:     trigger: needs sm__warps_active.avg.pct_of_peak_sustained_active, launch__occupancy_limit_blocks, launch__occupancy_limit_warps, launch__waves_per_multiprocessor
+// LIST-NEXT:   launch-block-size(256): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT:   launch-block-size(512): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel scale at {{.*}}
-// LIST-NEXT:   launch-block-size: {{.*}}
+// LIST-NEXT:   launch-block-size(128): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT:   launch-block-size(512): {{.*}}
 // LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel copy at {{.*}}
-// LIST-NEXT:   launch-block-size: {{.*}}
+// LIST-NEXT:   launch-block-size(128): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT:   launch-block-size(512): {{.*}}
 // LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel lane at {{.*}}
 // LIST-NEXT:   no proposal
@@ -145,4 +175,7 @@ void run(const float *in, float *out, int n, int b) {
 // LIST-NEXT: kernel runtime_block at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel already at {{.*}}
-// LIST-NEXT:   no proposal
+// LIST-NEXT:   launch-block-size(256): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT:   launch-block-size(512): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}

@@ -1,4 +1,4 @@
-//===- LaunchBlockSize.cpp - Blocks of 128 threads at every launch --------===//
+//===- LaunchBlockSize.cpp - Another block size at every launch ----------===//
 //
 // Part of clang-autoprof.
 //
@@ -13,6 +13,8 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <cmath>
 
 using namespace clang;
@@ -22,8 +24,8 @@ using llvm::Error;
 StringRef LaunchBlockSize::name() const { return "launch-block-size"; }
 
 StringRef LaunchBlockSize::description() const {
-  return "launch a kernel of one thread per index with blocks of 128 threads "
-         "and a grid that still covers its bound";
+  return "launch a kernel of one thread per index with blocks of another "
+         "size and a grid that still covers its bound";
 }
 
 bool LaunchBlockSize::precondition(const KernelRecord &K) const {
@@ -64,13 +66,14 @@ LaunchBlockSize::trigger(const MetricValues &M) const {
 
 namespace {
 
+/// The block sizes tried, in the order they are proposed.
+const char *const Sizes[] = {"128", "256", "512"};
+
 /// The edits that give every launch of the kernel of \p M blocks of
-/// LaunchBlockSize::NewBlockSize threads, or false with the reason in
-/// \p Why.
-bool resizeBlocks(const KernelModel &M,
+/// \p NewBlockSize threads, or false with the reason in \p Why.
+bool resizeBlocks(const KernelModel &M, int64_t NewBlockSize,
                   std::vector<tooling::Replacement> &Edits, std::string &Why) {
   ASTContext &Ctx = M.context();
-  constexpr int64_t NewBlockSize = LaunchBlockSize::NewBlockSize;
   auto Refuse = [&](std::string Reason) {
     Why = std::move(Reason);
     return false;
@@ -89,6 +92,7 @@ bool resizeBlocks(const KernelModel &M,
   if (!Launches)
     return Refuse(NoLaunch);
   const std::string NewBlock = std::to_string(NewBlockSize);
+  bool Changed = false;
   for (const KernelLaunch &L : *Launches) {
     std::string At = "the launch at " + M.where(L.Call);
     std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
@@ -101,8 +105,6 @@ bool resizeBlocks(const KernelModel &M,
     if (Block < 32 || Block > 1024 || Block % 32 != 0)
       return Refuse(At + " has blocks of " + std::to_string(Block) +
                     " threads, not whole warps");
-    if (Block == NewBlockSize)
-      return Refuse(At + " already has blocks of " + NewBlock + " threads");
     std::string NewGrid;
     if (K->Form == PerIndexKernel::GridStride) {
       // Any grid covers the bound; keep the number of threads when the
@@ -128,6 +130,8 @@ bool resizeBlocks(const KernelModel &M,
                       std::to_string(Block));
       NewGrid = "(" + *Bound + " + " + NewBlock + " - 1) / " + NewBlock;
     }
+    if (Block == NewBlockSize)
+      continue;
     auto B = replaceExpr(Ctx, L.Block, NewBlock);
     if (!B)
       return Refuse(At + " writes its block through a macro");
@@ -138,7 +142,11 @@ bool resizeBlocks(const KernelModel &M,
         return Refuse(At + " writes its grid through a macro");
       Edits.push_back(*G);
     }
+    Changed = true;
   }
+  if (!Changed)
+    return Refuse("every launch already has blocks of " + NewBlock +
+                  " threads");
   // The kernel reads the block's size as its launches' constant.
   if (!M.blockSizeWhy().empty())
     return Refuse(M.blockSizeWhy());
@@ -147,16 +155,38 @@ bool resizeBlocks(const KernelModel &M,
 
 } // namespace
 
-Error LaunchBlockSize::apply(const KernelModel &M, FileEdits &Out) const {
+std::vector<std::string> LaunchBlockSize::variants() const {
+  return {std::begin(Sizes), std::end(Sizes)};
+}
+
+Error LaunchBlockSize::applyVariant(const KernelModel &M, StringRef Variant,
+                                    FileEdits &Out) const {
+  int64_t Size;
+  if (Variant.getAsInteger(10, Size) || !llvm::is_contained(Sizes, Variant))
+    return llvm::createStringError("unknown block size '" + Variant + "'");
   std::vector<tooling::Replacement> Edits;
   std::string Why;
-  if (!resizeBlocks(M, Edits, Why))
+  if (!resizeBlocks(M, Size, Edits, Why))
     return Error::success();
   return addEdits(Edits, Out);
 }
 
+Error LaunchBlockSize::apply(const KernelModel &M, FileEdits &Out) const {
+  return applyVariant(M, Sizes[0], Out);
+}
+
 std::string LaunchBlockSize::explain(const KernelModel &M) const {
+  // The reason of the first size, unless only that size was refused
+  // because every launch has it already.
   std::vector<tooling::Replacement> Edits;
-  std::string Why;
-  return resizeBlocks(M, Edits, Why) ? "" : Why;
+  std::string First;
+  for (const char *Size : Sizes) {
+    std::string Why;
+    Edits.clear();
+    if (resizeBlocks(M, std::stoll(Size), Edits, Why))
+      return "";
+    if (First.empty())
+      First = Why;
+  }
+  return First;
 }

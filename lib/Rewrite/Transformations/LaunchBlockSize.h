@@ -6,9 +6,11 @@
 ///
 /// \file
 /// `launch-block-size`: launches a kernel of one thread per index with
-/// blocks of 128 threads instead of its constant block size B, rewriting the
-/// grid so that it still covers the bound, at every launch site of the
-/// translation unit.
+/// blocks of 128, 256 or 512 threads instead of its constant block size B,
+/// each a variant of its own (`launch-block-size(256)`) that verification
+/// judges, rewriting the grid so that it still covers the bound, at every
+/// launch site of the translation unit. A size every launch already has is
+/// not proposed.
 ///
 /// Precondition: the kernel is not a template, has no `__launch_bounds__`,
 /// no shared arrays, barriers, shuffles, votes or cooperative groups.
@@ -16,8 +18,8 @@
 /// (PerIndex.h: a guarded global index or a grid-stride loop, the thread
 /// hierarchy read nowhere else), its threads do not cooperate but through
 /// atomic operations, and every launch in the translation unit has a
-/// constant 1-D block size B, a multiple of 32 other than 128, and (for a
-/// guarded index) a grid that provably covers the bound at that launch.
+/// constant 1-D block size B, a multiple of 32, and (for a guarded index) a
+/// grid that provably covers the bound at that launch.
 ///
 /// Trigger (occupancy or tail effect):
 /// `sm__warps_active.avg.pct_of_peak_sustained_active` < 50,
@@ -36,14 +38,15 @@ namespace autoprof {
 
 class LaunchBlockSize : public Transformation {
 public:
-  /// The block size every launch gets.
-  static constexpr int64_t NewBlockSize = 128;
-
   llvm::StringRef name() const override;
   llvm::StringRef description() const override;
   bool precondition(const KernelRecord &K) const override;
   std::vector<std::string> triggerMetrics() const override;
   std::optional<std::string> trigger(const MetricValues &M) const override;
+  std::vector<std::string> variants() const override;
+  llvm::Error applyVariant(const KernelModel &M, llvm::StringRef Variant,
+                           FileEdits &Out) const override;
+  /// The first variant.
   llvm::Error apply(const KernelModel &M, FileEdits &Out) const override;
   std::string explain(const KernelModel &M) const override;
 };
