@@ -164,9 +164,10 @@ TEST(TriggerTest, BlockShapeFiresOnWastedSectorsOrFewWarps) {
       T.trigger({{"sm__warps_active.avg.pct_of_peak_sustained_active", 30}}));
   EXPECT_FALSE(
       T.trigger({{"sm__warps_active.avg.pct_of_peak_sustained_active", 70}}));
-  // Its variants are the shapes it tries.
+  // Its variants are the shapes it tries, then the coarsenings.
   EXPECT_EQ(T.variants(),
-            (std::vector<std::string>{"32x8", "16x16", "32x4", "64x4"}));
+            (std::vector<std::string>{"32x8", "16x16", "32x4", "64x4",
+                                      "2-per-thread", "4-per-thread"}));
 }
 
 TEST(TriggerTest, FastMathFiresOnABusySpecialFunctionPipe) {
@@ -190,6 +191,8 @@ TEST(TriggerTest, LaunchBoundsNeedsBothOccupancyLimits) {
 
 TEST(TriggerTest, LaunchBlockSizeFiresOnLowOccupancyOrATail) {
   const Transformation &T = get("launch-block-size");
+  // Its variants are the block sizes it tries.
+  EXPECT_EQ(T.variants(), (std::vector<std::string>{"128", "256", "512"}));
   const char *Active = "sm__warps_active.avg.pct_of_peak_sustained_active";
   EXPECT_EQ(*T.trigger({{Active, 30}}), std::string(Active) + " = 30 < 50");
   EXPECT_FALSE(T.trigger({{Active, 50}}));

@@ -12,6 +12,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 using namespace autoprof;
@@ -19,8 +21,20 @@ using llvm::Error;
 
 namespace {
 
-/// The shapes tried, as "XxY".
-const char *const Shapes[] = {"32x8", "16x16", "32x4", "64x4"};
+/// The variants tried: block shapes as "XxY", then thread coarsening as
+/// "N-per-thread".
+const char *const Shapes[] = {"32x8", "16x16",        "32x4",
+                              "64x4", "2-per-thread", "4-per-thread"};
+
+/// The outputs per thread of a coarsening variant "N-per-thread", or
+/// nullopt.
+std::optional<int64_t> parseCoarsening(llvm::StringRef Variant) {
+  int64_t N;
+  if (!Variant.consume_back("-per-thread") || Variant.getAsInteger(10, N) ||
+      N < 2)
+    return std::nullopt;
+  return N;
+}
 
 /// The x and y of \p Variant, "XxY".
 std::optional<std::pair<int64_t, int64_t>> parseShape(llvm::StringRef Variant) {
@@ -103,6 +117,111 @@ bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
   return true;
 }
 
+/// The edits that make each thread of the kernel of \p M run its body for
+/// \p N blocks of the x dimension, the blocks `blockIdx.x * N + c` for c
+/// below N, in a lambda called once per block (its copies of the
+/// parameters are fresh each time, and its `return` ends one block's
+/// work); every launch keeps its block and gets a grid of 1/N the blocks
+/// in x. False with the reason in \p Why.
+bool coarsen(const KernelModel &M, int64_t N,
+             std::vector<tooling::Replacement> &Edits, std::string &Why) {
+  ASTContext &Ctx = M.context();
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Refuse = [&](std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  };
+  if (M.kernel().hasAttr<CUDALaunchBoundsAttr>())
+    return Refuse("its __launch_bounds__ fix its block size");
+  if (!M.cooperationWhy(/*CountAtomics=*/false).empty())
+    return Refuse("its threads may depend on each other: " +
+                  M.cooperationWhy(false));
+  std::optional<PerIndex2DKernel> K = matchPerIndex2D(M, Why);
+  if (!K)
+    return false;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(M.kernel().getBody());
+  if (!Body || Body->getLBracLoc().isMacroID() ||
+      Body->getRBracLoc().isMacroID())
+    return Refuse("its body is written through a macro");
+  const std::string C = freshName(M.kernel(), "c");
+  const std::string SN = std::to_string(N);
+  const Polynomial BlockX = Polynomial::symbol(Symbol::blockIdx(0));
+  const Polynomial X = globalIndex(0);
+  llvm::SmallPtrSet<const Expr *, 8> Seen;
+  for (const Expr *E : M.builtinUses()) {
+    if (!Seen.insert(E).second)
+      continue;
+    ModelValue V = M.value(E);
+    if (!V)
+      return Refuse("the thread hierarchy is read at " + M.where(E) +
+                    " with a value the model does not see: " + V.Why);
+    if (V.Value->dependsOn(Symbol::gridDim(0)))
+      return Refuse("it reads gridDim.x at " + M.where(E));
+    if (!V.Value->dependsOn(Symbol::blockIdx(0)))
+      continue;
+    std::optional<tooling::Replacement> R;
+    if (*V.Value == BlockX && !isa<CallExpr>(E->IgnoreParenImpCasts()))
+      R = replaceExpr(Ctx, E, "(blockIdx.x * " + SN + " + " + C + ")");
+    else if (*V.Value == X)
+      // A helper's global index, moved to the block the lambda runs.
+      if (auto Text = sourceText(Ctx, E))
+        R = replaceExpr(Ctx, E,
+                        "(" + *Text + " + (blockIdx.x * (" + SN + " - 1) + " +
+                            C + ") * blockDim.x)");
+    if (!R)
+      return Refuse("blockIdx.x is read at " + M.where(E) +
+                    " through a macro or a helper whose value is not the "
+                    "global index");
+    Edits.push_back(*R);
+  }
+  std::string NoLaunch;
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
+  if (!Launches)
+    return Refuse(NoLaunch);
+  for (const KernelLaunch &L : *Launches) {
+    std::string At = "the launch at " + M.where(L.Call);
+    std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
+    if (!Dims)
+      return Refuse(At + " has a block whose size is not a compile-time "
+                         "constant");
+    if ((*Dims)[2] != 1)
+      return Refuse(At + " has blocks of depth " + std::to_string((*Dims)[2]));
+    auto Grid = launchDimExprs(Ctx, L.Grid);
+    if (!Grid || !hasDepthOne(Ctx, L.Grid) || !(*Grid)[0] || !(*Grid)[1])
+      return Refuse(At + " does not give its grid an x and a y dimension "
+                         "(and a depth of one)");
+    for (unsigned D = 0; D < 2; ++D) {
+      KernelLaunch Along = L;
+      Along.Grid = (*Grid)[D];
+      const Polynomial &Bound = D == 0 ? K->BoundX : K->BoundY;
+      if (!gridCoversAtLaunch(Ctx, Along, (*Dims)[D], Bound))
+        return Refuse(At +
+                      " has a grid that does not provably cover the "
+                      "bound `" +
+                      Bound.str() + "` in " + (D == 0 ? "x" : "y"));
+    }
+    auto NX = textAtLaunch(Ctx, L, K->BoundX, K->BoundXExpr);
+    auto NY = textAtLaunch(Ctx, L, K->BoundY, K->BoundYExpr);
+    if (!NX || !NY)
+      return Refuse(At + " passes a bound through a macro or with side "
+                         "effects");
+    // Each thread covers N blocks of the launch's width in x.
+    const std::string W = std::to_string((*Dims)[0] * N);
+    const std::string H = std::to_string((*Dims)[1]);
+    auto G = replaceExpr(Ctx, L.Grid,
+                         "dim3((" + *NX + " + " + W + " - 1) / " + W + ", (" +
+                             *NY + " + " + H + " - 1) / " + H + ")");
+    if (!G)
+      return Refuse(At + " writes its grid through a macro");
+    Edits.push_back(*G);
+  }
+  Edits.emplace_back(SM, Body->getLBracLoc().getLocWithOffset(1), 0,
+                     "\n  for (int " + C + " = 0; " + C + " < " + SN + "; ++" +
+                         C + ")\n    [=]() mutable {");
+  Edits.emplace_back(SM, Body->getRBracLoc(), 0, "    }();\n");
+  return true;
+}
+
 } // namespace
 
 StringRef BlockShape::name() const { return "block-shape"; }
@@ -134,11 +253,16 @@ std::vector<std::string> BlockShape::variants() const {
 
 Error BlockShape::applyVariant(const KernelModel &M, StringRef Variant,
                                FileEdits &Out) const {
+  std::vector<tooling::Replacement> Edits;
+  std::string Why;
+  if (std::optional<int64_t> N = parseCoarsening(Variant)) {
+    if (!coarsen(M, *N, Edits, Why))
+      return Error::success();
+    return addEdits(Edits, Out);
+  }
   std::optional<std::pair<int64_t, int64_t>> Shape = parseShape(Variant);
   if (!Shape)
     return llvm::createStringError("unknown block shape '" + Variant + "'");
-  std::vector<tooling::Replacement> Edits;
-  std::string Why;
   if (!reshape(M, Shape->first, Shape->second, Edits, Why))
     return Error::success();
   return addEdits(Edits, Out);
@@ -157,5 +281,8 @@ std::string BlockShape::explain(const KernelModel &M) const {
     return "";
   std::string First = Why;
   Edits.clear();
-  return reshape(M, 16, 16, Edits, Why) ? "" : First;
+  if (reshape(M, 16, 16, Edits, Why))
+    return "";
+  Edits.clear();
+  return coarsen(M, 2, Edits, Why) ? "" : First;
 }

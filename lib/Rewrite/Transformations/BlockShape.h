@@ -6,11 +6,14 @@
 ///
 /// \file
 /// `block-shape`: launches a 2-D kernel of one thread per index pair with
-/// other block shapes, 32x8, 16x16, 32x4 and 64x4, each a variant of its
-/// own (`block-shape(32x8)`) that verification judges: the shape decides
-/// which outputs a warp covers, so how many sectors its loads touch, and
-/// how many blocks fit on a multiprocessor. The grid is rewritten to cover
-/// the kernel's bounds with the new blocks, at every launch.
+/// other block shapes, 32x8, 16x16, 32x4 and 64x4, or with each thread
+/// computing 2 or 4 outputs along x (`2-per-thread`: the body runs for N
+/// blocks of x in turn, in a lambda that copies the parameters afresh),
+/// each a variant of its own (`block-shape(32x8)`) that verification
+/// judges: the shape decides which outputs a warp covers, so how many
+/// sectors its loads touch, and how many blocks fit on a multiprocessor.
+/// The grid is rewritten to cover the kernel's bounds with the new blocks,
+/// at every launch.
 ///
 /// Precondition: the kernel is not a template, has no `__launch_bounds__`,
 /// no shared arrays, barriers, shuffles, votes or cooperative groups.
@@ -21,7 +24,9 @@
 /// every launch in the translation unit has a constant block of depth 1, a
 /// grid of depth 1 that provably covers both bounds with it, and is
 /// written without macros. A variant equal to the launch's shape is not
-/// proposed.
+/// proposed. Coarsening also needs every read of blockIdx.x in the body
+/// (or of a helper's global index x) to be one it can move, and no read
+/// of gridDim.x.
 ///
 /// Trigger (access pattern or occupancy):
 /// `derived__global_excess_sectors_pct` >= 25, or
