@@ -98,11 +98,12 @@ bool onlyReadIn(ASTContext &Ctx, const VarDecl *V, const Stmt *S) {
 /// The math functions that read only their arguments.
 bool isPureMath(StringRef Name) {
   static constexpr StringRef Names[] = {
-      "expf",   "exp",   "__expf", "exp2f",      "exp2",  "logf",   "log",
-      "__logf", "log2f", "log2",   "sqrtf",      "sqrt",  "rsqrtf", "rsqrt",
-      "fabsf",  "fabs",  "fmaxf",  "fmax",       "fminf", "fmin",   "max",
-      "min",    "tanhf", "tanh",   "erff",       "erf",   "fmaf",   "fma",
-      "powf",   "pow",   "__powf", "__fdividef", "abs",   "__ldg"};
+      "expf",   "exp",        "__expf", "exp2f", "exp2",      "logf",
+      "log",    "__logf",     "log2f",  "log2",  "sqrtf",     "sqrt",
+      "rsqrtf", "rsqrt",      "fabsf",  "fabs",  "fmaxf",     "fmax",
+      "fminf",  "fmin",       "max",    "min",   "tanhf",     "tanh",
+      "erff",   "erf",        "fmaf",   "fma",   "powf",      "pow",
+      "__powf", "__fdividef", "abs",    "__ldg", "__fmaf_rn", "__fma_rn"};
   return llvm::is_contained(Names, Name);
 }
 
@@ -990,6 +991,16 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
           else if (IsTarget(Call->getArg(1)))
             R.Term = Call->getArg(0);
         }
+      } else if (const auto *Fma = dyn_cast<CallExpr>(RHS);
+                 Fma && Fma->getNumArgs() == 3 && Fma->getDirectCallee() &&
+                 Fma->getDirectCallee()->getIdentifier() &&
+                 llvm::is_contained({"fmaf", "fma", "__fmaf_rn", "__fma_rn"},
+                                    Fma->getDirectCallee()->getName()) &&
+                 IsTarget(Fma->getArg(2))) {
+        R.Combine = "+";
+        R.Term = Fma->getArg(0);
+        R.Factor = Fma->getArg(1);
+        R.Fused = Fma->getDirectCallee()->getName().str();
       }
     }
     if (!R.Term)
@@ -1004,7 +1015,8 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
       bool DeclaredInside = SM.isPointWithin(SM.getFileLoc(V->getLocation()),
                                              SM.getFileLoc(F->getBeginLoc()),
                                              SM.getFileLoc(F->getEndLoc()));
-      if (DeclaredInside || mentions(R.Term, V))
+      if (DeclaredInside || mentions(R.Term, V) ||
+          (R.Factor && mentions(R.Factor, V)))
         continue;
       // Nothing else in the loop touches it.
       bool Other = mentions(Cond, V) || mentions(L.StepStmt, V);
@@ -1028,7 +1040,8 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
         // The read of the element in `X = X + e` itself.
         bool SelfRead = B->getOpcode() == BO_Assign && !A.Write && A.Index &&
                         *A.Index == *M.Accesses[T].Index &&
-                        !isWithin(Ctx, A.E, R.Term);
+                        !isWithin(Ctx, A.E, R.Term) &&
+                        !(R.Factor && isWithin(Ctx, A.E, R.Factor));
         Other |= !SelfRead;
       }
       if (Other || !M.Accesses[T].Array->getType()->isPointerType())

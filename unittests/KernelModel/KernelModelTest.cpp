@@ -178,6 +178,43 @@ __global__ void k(float *a, float *x1, float *y1) {
   EXPECT_EQ(M.work().size(), 2u);
 }
 
+TEST_F(KernelModelTest, FusedMultiplyAddsAreSums) {
+  // `s = fmaf(a, b, s)` sums the products a * b, into a scalar or an
+  // element; Horner's `p = fmaf(p, x, c)` multiplies the running value and
+  // is no sum.
+  const KernelModel &M = model(R"cu(
+__global__ void k(const double *A, const double *x, double *y, float *z,
+                  const float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.0f, p = 0.0f;
+    for (int j = 0; j < n; ++j)
+      s = __fmaf_rn(c[j], c[i * n + j], s);
+    for (int j = 0; j < n; ++j)
+      y[i] = fma(x[j], A[i * n + j], y[i]);
+    for (int j = 0; j < 8; ++j)
+      p = fmaf(p, 0.5f, c[j]);
+    z[i] = s + p;
+  }
+})cu");
+  ASSERT_EQ(M.loops().size(), 3u);
+  ASSERT_EQ(M.reductions().size(), 2u);
+  const ModelReduction &S = M.reductions()[0];
+  EXPECT_EQ(S.Loop, 0u);
+  EXPECT_EQ(S.Combine, "+");
+  EXPECT_EQ(S.Fused, "__fmaf_rn");
+  ASSERT_NE(S.Scalar, nullptr);
+  EXPECT_EQ(S.Scalar->getName(), "s");
+  EXPECT_EQ(M.text(S.Term), "c[j]");
+  EXPECT_EQ(M.text(S.Factor), "c[i * n + j]");
+  const ModelReduction &Y = M.reductions()[1];
+  EXPECT_EQ(Y.Loop, 1u);
+  EXPECT_EQ(Y.Fused, "fma");
+  ASSERT_GE(Y.Element, 0);
+  EXPECT_EQ(M.accesses()[Y.Element].Array->getName(), "y");
+  EXPECT_EQ(M.text(Y.Term), "x[j]");
+}
+
 TEST_F(KernelModelTest, RefusalsCarryReasons) {
   const KernelModel &M =
       model(R"cu(__global__ void k(const int *idx, float *y, int n) {

@@ -149,8 +149,10 @@ struct ModelAccess {
   std::vector<unsigned> Loops;
 };
 
-/// `X += e`, `X = X + e` or `X = f(X, e)` (f a minimum or maximum) across a
-/// loop, with X a local scalar or one global element.
+/// `X += e`, `X = X + e`, `X = f(X, e)` (f a minimum or maximum) or
+/// `X = fmaf(a, b, X)` (a sum of products, each rounded once with the sum:
+/// `fmaf`, `fma`, `__fmaf_rn`, `__fma_rn`) across a loop, with X a local
+/// scalar or one global element.
 struct ModelReduction {
   unsigned Loop = 0;
   /// The update, a statement of the loop's body.
@@ -161,8 +163,14 @@ struct ModelReduction {
   int Element = -1;
   /// "+" for a sum, or the function's name ("fmaxf").
   std::string Combine;
-  /// The term e added or combined each iteration.
+  /// The term e added or combined each iteration; for a fused
+  /// multiply-add, its first factor a.
   const clang::Expr *Term = nullptr;
+  /// For a fused multiply-add, its second factor b (the term added is
+  /// Term * Factor, rounded once with the sum); else null.
+  const clang::Expr *Factor = nullptr;
+  /// For a fused multiply-add, the function called; else empty.
+  std::string Fused;
 };
 
 /// The expression that \p FD returns when it is a transparent helper: a

@@ -217,7 +217,7 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
       if (!Upd->Scalar)
         return refuse(At + " accumulates into memory, at " + M.where(S) +
                       "; register-accumulate keeps such a sum in a register");
-      if (!M.isPure(Upd->Term))
+      if (!M.isPure(Upd->Term) || (Upd->Factor && !M.isPure(Upd->Factor)))
         return refuse("the term added at " + M.where(S) + " has side effects");
       continue;
     }

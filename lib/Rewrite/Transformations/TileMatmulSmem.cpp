@@ -199,6 +199,8 @@ bool MatmulTiler::run() {
   // the loop.
   std::vector<const Expr *> Fs;
   factors(R->Term, Fs);
+  if (R->Factor)
+    factors(R->Factor, Fs);
   std::vector<const ArraySubscriptExpr *> Loads;
   for (const Expr *X : Fs) {
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
@@ -477,8 +479,7 @@ bool MatmulTiler::run() {
     EarlyExit = EveryEarly;
   }
   auto ABase = text(SA.AS->getBase()), BBase = text(SB.AS->getBase());
-  auto TermText = text(R->Term);
-  if (!Guard || !ABase || !BBase || !TermText || !GS->getBeginLoc().isFileID())
+  if (!Guard || !ABase || !BBase || !GS->getBeginLoc().isFileID())
     return refuse("the product is written through a macro");
   std::string Ind = lineIndent(SM, GS->getBeginLoc());
   std::string In2 = Ind + "  ";
@@ -517,27 +518,42 @@ bool MatmulTiler::run() {
   };
   std::string ACast = CastTo(SA.AS->getIdx()->getType());
   std::string BCast = CastTo(SB.AS->getIdx()->getType());
-  // The term with the two loads read from the tiles.
-  std::string NewTerm = *TermText;
-  {
-    unsigned TermBegin =
-        SM.getFileOffset(SM.getFileLoc(R->Term->getBeginLoc()));
-    std::vector<std::pair<const ArraySubscriptExpr *, std::string>> Subs = {
-        {SA.AS, ARead}, {SB.AS, BRead}};
-    llvm::sort(Subs, [&](const auto &X, const auto &Y) {
-      return SM.isBeforeInTranslationUnit(Y.first->getBeginLoc(),
-                                          X.first->getBeginLoc());
-    });
+  // The term (and a fused multiply-add's second factor) with the two loads
+  // read from the tiles.
+  std::vector<std::pair<const ArraySubscriptExpr *, std::string>> Subs = {
+      {SA.AS, ARead}, {SB.AS, BRead}};
+  llvm::sort(Subs, [&](const auto &X, const auto &Y) {
+    return SM.isBeforeInTranslationUnit(Y.first->getBeginLoc(),
+                                        X.first->getBeginLoc());
+  });
+  auto FromTiles = [&](const Expr *Part) -> std::optional<std::string> {
+    auto Out = text(Part);
+    if (!Out)
+      return std::nullopt;
+    unsigned Begin = SM.getFileOffset(SM.getFileLoc(Part->getBeginLoc()));
     for (const auto &[X, New] : Subs) {
+      if (!isWithin(Ctx, X, Part))
+        continue;
       auto Old = text(X);
-      if (!Old || !X->getBeginLoc().isFileID())
-        return refuse("the product is written through a macro");
-      unsigned Off = SM.getFileOffset(X->getBeginLoc()) - TermBegin;
-      if (Off + Old->size() > NewTerm.size())
-        return refuse("the product is written through a macro");
-      NewTerm.replace(Off, Old->size(), New);
+      if (!Old || !X->getBeginLoc().isFileID() ||
+          SM.getFileOffset(X->getBeginLoc()) < Begin)
+        return std::nullopt;
+      unsigned Off = SM.getFileOffset(X->getBeginLoc()) - Begin;
+      if (Off + Old->size() > Out->size())
+        return std::nullopt;
+      Out->replace(Off, Old->size(), New);
     }
-  }
+    return Out;
+  };
+  auto NewTerm = FromTiles(R->Term);
+  auto NewFactor =
+      R->Factor ? FromTiles(R->Factor) : std::optional<std::string>("");
+  if (!NewTerm || !NewFactor)
+    return refuse("the product is written through a macro");
+  std::string Update = R->Fused.empty()
+                           ? Acc + " += " + *NewTerm
+                           : Acc + " = " + R->Fused + "(" + *NewTerm + ", " +
+                                 *NewFactor + ", " + Acc + ")";
 
   std::string Txt;
   for (const DeclStmt *D : Moved) {
@@ -582,7 +598,7 @@ bool MatmulTiler::run() {
   Txt += In2 + "__syncthreads();\n";
   Txt += In2 + "for (" + IT + " " + I + " = 0; " + I + " < " + TS + " && " +
          K0 + " + " + I + " < " + KText + "; ++" + I + ")\n";
-  Txt += In2 + "  " + Acc + " += " + NewTerm + ";\n";
+  Txt += In2 + "  " + Update + ";\n";
   Txt += In2 + "__syncthreads();\n";
   Txt += Ind + "}\n";
   Txt += Ind + (EarlyExit ? "if (!(" + *Guard + "))" : "if (" + *Guard + ")");

@@ -263,7 +263,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
   }
   const std::vector<const Stmt *> &Work = M.work();
   for (const ModelReduction *R : Rs) {
-    if (!M.isPure(R->Term))
+    if (!M.isPure(R->Term) || (R->Factor && !M.isPure(R->Factor)))
       return refuse(At + " accumulates a value with side effects");
     if (R->Element >= 0) {
       // y[row] += e: the lanes accumulate in a register; lane 0 adds the
@@ -286,7 +286,9 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
       }
       auto Target = sourceText(Ctx, A.E);
       auto TermText = sourceText(Ctx, R->Term);
-      if (!Target || !TermText)
+      auto FactorText = R->Factor ? sourceText(Ctx, R->Factor)
+                                  : std::optional<std::string>("");
+      if (!Target || !TermText || !FactorText)
         return refuse(At + " is written through a macro");
       std::string Acc = freshName(M.kernel(), "RowAcc", Taken);
       Taken.push_back(Acc);
@@ -298,8 +300,10 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
           TS + " " + Acc + " = " + (Sum ? std::string("0") : *Target) + ";\n" +
               Ind));
       std::string Update =
-          Sum ? Acc + " += " + *TermText
-              : Acc + " = " + R->Combine + "(" + Acc + ", " + *TermText + ")";
+          !R->Fused.empty() ? Acc + " = " + R->Fused + "(" + *TermText + ", " +
+                                  *FactorText + ", " + Acc + ")"
+          : Sum ? Acc + " += " + *TermText
+                : Acc + " = " + R->Combine + "(" + Acc + ", " + *TermText + ")";
       if (!add(replaceExpr(Ctx, R->Update, Update), R->Update))
         return false;
       std::string Store =
