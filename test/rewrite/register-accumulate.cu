@@ -199,6 +199,36 @@ __global__ void counts_too(float *s, const float *in, int *hits, int n) {
   hits[threadIdx.x] = seen;
 }
 
+// The loop's counter declared before it and set by the loop itself: the
+// loop run again starts from the same value, and nothing else reads the
+// counter. Its trip count is unknown, so the new code runs under the
+// condition at the first value.
+__global__ void counter_outside(float *C, const float *A, const float *B,
+                                int n) {
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int k;
+  if (i < n && j < n)
+    for (k = 0; k < n; ++k)
+      C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+// CHECK:      __global__ void counter_outside(float *C, const float *A, const float *B,
+// CHECK:          if (((int)(0)) < n) {
+// CHECK:            for (k = 0; k < n; ++k)
+// CHECK-NEXT:         acc += watchRead_counter_outside(A[i * n + k], accAt, sizeof(*accAt), accOverlap) * watchRead_counter_outside(B[k * n + j], accAt, sizeof(*accAt), accOverlap);
+// CHECK:          else
+// CHECK-NEXT:       for (k = 0; k < n; ++k)
+// CHECK-NEXT:         C[i * n + j] += A[i * n + k] * B[k * n + j];
+
+// Refused: the counter is read after the loop, which a loop that does not
+// start would leave unset.
+__global__ void counter_read(float *C, const float *A, int *last, int n) {
+  int k;
+  for (k = 0; k < n; ++k)
+    C[threadIdx.x] += A[k];
+  last[threadIdx.x] = k;
+}
+
 // Refused: the element moves with the loop (not a reduction of one element).
 __global__ void moving(float *__restrict__ s, const float *in, int n) {
   for (int i = 0; i < n; ++i)
@@ -229,6 +259,11 @@ __global__ void moving(float *__restrict__ s, const float *in, int n) {
 // WHY: kernel counts_too at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} changes 'seen', declared before it, so it cannot run again when the element overlaps what it reads; declare s __restrict__
+// WHY: kernel counter_outside at {{.*}}
+// WHY-NEXT:   register-accumulate: {{.*}}
+// WHY: kernel counter_read at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} changes 'k', declared before it, so it cannot run again when the element overlaps what it reads; declare C __restrict__
 // WHY: kernel moving at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   register-accumulate: not applied: the kernel model shows no loop that accumulates into one global element

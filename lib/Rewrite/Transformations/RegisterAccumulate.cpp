@@ -95,6 +95,9 @@ public:
   }
 
   std::string Why;
+  /// A variable declared before the loop that the loop may change: its own
+  /// variable when the loop sets it again before it starts.
+  const VarDecl *Exempt = nullptr;
   /// A variable declared before the loop that it changes, or null.
   const VarDecl *Outside = nullptr;
   /// A write the scan cannot tie to a variable (through `->` of a local
@@ -134,6 +137,8 @@ private:
       // the element or another write.
       return;
     }
+    if (V == Exempt)
+      return;
     auto [F, Off] = SM.getDecomposedLoc(SM.getFileLoc(V->getLocation()));
     (void)F;
     // A reference may name anything, wherever it is declared.
@@ -146,6 +151,27 @@ private:
   unsigned Begin, End;
   unsigned Depth = 0;
 };
+
+/// The variable of \p L when the loop gives it its first value itself: a
+/// `for` whose init is `V = e`, with e pure and not reading V, so that the
+/// loop run again starts where it started, and it is read nowhere else;
+/// null otherwise.
+const VarDecl *setByInit(const KernelModel &M, const ModelLoop &L) {
+  const auto *F = dyn_cast<ForStmt>(L.S);
+  const auto *B = F ? dyn_cast_or_null<BinaryOperator>(F->getInit()) : nullptr;
+  if (!B || B->getOpcode() != BO_Assign || !L.Var ||
+      L.Var->getType()->isReferenceType() ||
+      !isReferenceTo(B->getLHS(), L.Var) || !M.isPure(B->getRHS()) ||
+      mentions(B->getRHS(), L.Var))
+    return nullptr;
+  // Read nowhere else: a loop that does not start (skipped whole by the
+  // rewrite's guard) would leave it at another value.
+  ASTContext &Ctx = M.context();
+  for (const DeclRefExpr *DR : referencesTo(M.kernel().getBody(), L.Var))
+    if (!isWithin(Ctx, DR, L.S))
+      return nullptr;
+  return L.Var;
+}
 
 /// Every reference to a declaration in \p S.
 std::vector<const DeclRefExpr *> declRefsIn(const Stmt *S) {
@@ -345,6 +371,7 @@ std::string Accumulate::plan(const ModelReduction &R) {
     return "the element " + ElemText + " is volatile";
 
   LoopScan Scan(M, Loop.Begin, Loop.End);
+  Scan.Exempt = setByInit(M, L);
   if (!Scan.scanLoop(L.S))
     return "the loop" + At + " " + Scan.Why;
 
@@ -410,22 +437,25 @@ std::string Accumulate::plan(const ModelReduction &R) {
   if (!L.TripCount || *L.TripCount < 1) {
     // A `for` that declares its one variable: when its condition fails at
     // the first value, the original loop does nothing at all.
+    // Or one that sets a variable declared before it (`for (k = 0; ...)`).
     const auto *F = dyn_cast<ForStmt>(L.S);
     const auto *DS = F ? dyn_cast_or_null<DeclStmt>(F->getInit()) : nullptr;
-    const auto *V = DS && DS->isSingleDecl()
-                        ? dyn_cast<VarDecl>(DS->getSingleDecl())
-                        : nullptr;
+    const VarDecl *V = DS && DS->isSingleDecl()
+                           ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                           : nullptr;
+    const Expr *Init = V ? V->getInit() : nullptr;
+    if (!DS && (V = setByInit(M, L)))
+      Init = cast<BinaryOperator>(F->getInit())->getRHS();
     const Expr *Cond = F ? F->getCond() : nullptr;
-    if (!V || !V->getInit() || !Cond)
+    if (!V || !Init || !Cond)
       return "the loop" + At +
              " may run zero times and is not a 'for' "
-             "that declares its variable";
-    if (!M.isPure(Cond) || !M.isPure(V->getInit()))
+             "that declares or sets its variable";
+    if (!M.isPure(Cond) || !M.isPure(Init))
       return "the loop" + At +
              " may run zero times, and its first value "
              "or condition has side effects";
     // The first value as the variable holds it: converted to its type.
-    const Expr *Init = V->getInit();
     if (const auto *IL = dyn_cast<InitListExpr>(Init->IgnoreImplicit())) {
       if (IL->getNumInits() != 1)
         return "the loop" + At +

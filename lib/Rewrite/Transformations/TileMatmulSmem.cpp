@@ -230,17 +230,25 @@ bool MatmulTiler::run() {
   } SA, SB;
   unsigned RowDim = 0, ColDim = 0;
   Polynomial StrideA, StrideB;
+  // How each load is written: the whole index through a pointer fixed for
+  // the block (`A[row * K + k]`, `Ab[...]` with `Ab = A + batch * M * K`),
+  // or only k through a pointer to the thread's own row of A (`a[k]` with
+  // `a = A + row * K`) or column of B (`b[k * N]` with `b = B + col`).
+  bool OwnRowA = false, OwnColB = false;
   bool Found = false;
   for (bool Swap : {false, true}) {
     const ArraySubscriptExpr *AE = Loads[Swap], *BE = Loads[!Swap];
+    const ModelAccess *AAcc = accessOf(AE), *BAcc = accessOf(BE);
     ModelValue VA = M.value(AE->getIdx()), VB = M.value(BE->getIdx());
-    if (!VA || !VB)
+    if (!VA || !VB || !AAcc || !BAcc || !AAcc->Index || !BAcc->Index)
       continue;
+    // The indices from the start of the arrays.
+    const Polynomial &IA = *AAcc->Index, &IB = *BAcc->Index;
     for (unsigned D : {1u, 0u}) {
       unsigned E = 1 - D;
-      auto KA = VA.Value->coefficient(K);
-      auto SAx = VA.Value->coefficient(Symbol::threadIdx(D));
-      auto SBx = VB.Value->coefficient(K);
+      auto KA = IA.coefficient(K);
+      auto SAx = IA.coefficient(Symbol::threadIdx(D));
+      auto SBx = IB.coefficient(K);
       if (!KA || *KA != Polynomial::constant(1) || !SAx || !isUniform(*SAx) ||
           SAx->isZero() || !SBx || !isUniform(*SBx) || SBx->isZero())
         continue;
@@ -248,40 +256,71 @@ bool MatmulTiler::run() {
                                    Polynomial::symbol(K));
       auto WantB = Polynomial::add(
           *Polynomial::mul(Polynomial::symbol(K), *SBx), globalIndex(E));
-      if (!WantA || !WantB || *WantA != *VA.Value || *WantB != *VB.Value)
+      if (!WantA || !WantB)
         continue;
-      SA = {AE, accessOf(AE)};
-      SB = {BE, accessOf(BE)};
+      // What the pointers add: fixed for the block.
+      auto RestA = Polynomial::sub(IA, *WantA);
+      auto RestB = Polynomial::sub(IB, *WantB);
+      if (!RestA || !RestB || !isUniform(*RestA) || !isUniform(*RestB))
+        continue;
+      // A tile's row of A is loaded by threadIdx.y, its column of B by
+      // threadIdx.x: a pointer to the thread's own row or column is the
+      // one its tile loads need when the row follows y.
+      bool RowA = D == 1 && *VA.Value == Polynomial::symbol(K);
+      auto KB = Polynomial::mul(Polynomial::symbol(K), *SBx);
+      bool ColB = E == 0 && KB && *VB.Value == *KB;
+      if ((*VA.Value != *WantA && !RowA) || (*VB.Value != *WantB && !ColB))
+        continue;
+      SA = {AE, AAcc};
+      SB = {BE, BAcc};
       RowDim = D;
       ColDim = E;
       StrideA = *SAx;
       StrideB = *SBx;
+      OwnRowA = *VA.Value != *WantA;
+      OwnColB = *VB.Value != *WantB;
       Found = true;
       break;
     }
     if (Found)
       break;
   }
+  if (!Found) {
+    // Indices of the right form, as written, through a pointer that moves
+    // otherwise (`Ar = A + row`): say so.
+    for (bool Swap : {false, true})
+      for (unsigned D : {1u, 0u}) {
+        const ArraySubscriptExpr *AE = Loads[Swap], *BE = Loads[!Swap];
+        ModelValue VA = M.value(AE->getIdx()), VB = M.value(BE->getIdx());
+        if (!VA || !VB)
+          continue;
+        auto SAx = VA.Value->coefficient(Symbol::threadIdx(D));
+        auto SBx = VB.Value->coefficient(K);
+        if (!SAx || SAx->isZero() || !SBx || SBx->isZero())
+          continue;
+        auto WantA = Polynomial::add(*Polynomial::mul(globalIndex(D), *SAx),
+                                     Polynomial::symbol(K));
+        auto WantB = Polynomial::add(
+            *Polynomial::mul(Polynomial::symbol(K), *SBx), globalIndex(1 - D));
+        if (!WantA || !WantB || *WantA != *VA.Value || *WantB != *VB.Value)
+          continue;
+        for (const ArraySubscriptExpr *X : {AE, BE}) {
+          const ModelAccess *XA = accessOf(X);
+          ModelValue W = M.value(X->getIdx());
+          auto Offset = XA && XA->Index ? Polynomial::sub(*XA->Index, *W.Value)
+                                        : std::nullopt;
+          if (!Offset || !isUniform(*Offset))
+            return refuse("the pointer `" + M.text(X->getBase()) + "` at " +
+                          M.where(X) +
+                          " moves with the thread: the tiles "
+                          "need one matrix per block");
+        }
+      }
+  }
   if (!Found || !SA.Acc || !SB.Acc || !SA.Acc->Array || !SB.Acc->Array)
     return refuse(At + " does not read A[row * K + k] and B[k * N + col] "
                        "with row and col the global indices along y and x "
                        "(or x and y)");
-
-  // The tiles are loaded through the pointers as written: those must be the
-  // same for the whole block (a batch's matrix, not a row's).
-  auto FixedBase = [&](const ModelAccess *A, const ArraySubscriptExpr *AS) {
-    ModelValue Written = M.value(AS->getIdx());
-    auto Offset = A->Index && Written
-                      ? Polynomial::sub(*A->Index, *Written.Value)
-                      : std::nullopt;
-    return Offset && isUniform(*Offset);
-  };
-  for (const Side *X : {&SA, &SB})
-    if (!FixedBase(X->Acc, X->AS))
-      return refuse("the pointer `" + M.text(X->AS->getBase()) + "` at " +
-                    M.where(X->AS) +
-                    " moves with the thread: the tiles "
-                    "need one matrix per block");
 
   // C: the element the loop accumulates, or the one the sum is stored in.
   const Polynomial Row = globalIndex(RowDim), Col = globalIndex(ColDim);
@@ -298,6 +337,8 @@ bool MatmulTiler::run() {
   std::vector<const Stmt *> Before, After;
   const VarDecl *AccVar = R->Scalar;
   bool AccInPrologue = false;
+  // The sum's value when the loop starts: zero.
+  const Expr *AccStart = nullptr;
   std::vector<const DeclStmt *> Moved;
   for (size_t I = 0; I < Work.size(); ++I) {
     if (I == LoopPos)
@@ -326,10 +367,18 @@ bool MatmulTiler::run() {
         return refuse("the declaration at " + M.where(S) +
                       " reads memory or has side effects: every thread "
                       "would run it, also outside the matrices");
+      if (AccVar && mentions(DS, AccVar))
+        return refuse("the declaration at " + M.where(S) + " reads the sum `" +
+                      AccVar->getNameAsString() + "` before the loop");
       Moved.push_back(DS);
       continue;
     }
     const auto *B = dyn_cast<BinaryOperator>(S);
+    // `acc = 0;` before the loop gives the sum its start (valueOnEntry()
+    // below); the tiled code sets it again.
+    if (AccVar && I < LoopPos && B && M.isLocalSet(S) &&
+        isReferenceTo(B->getLHS(), AccVar))
+      continue;
     const ModelAccess *T =
         B && B->isAssignmentOp() ? IsC(B->getLHS()) : nullptr;
     if (!T || !M.isPure(B->getRHS()))
@@ -369,7 +418,8 @@ bool MatmulTiler::run() {
           return !(DS && DS->isSingleDecl() && DS->getSingleDecl() == AccVar) &&
                  mentions(S, AccVar);
         });
-    if (!AccVar->getInit() || !isConstantZero(Ctx, AccVar->getInit()) ||
+    AccStart = valueOnEntry(Ctx, *AccVar, *L.S);
+    if (!AccStart || !isConstantZero(Ctx, AccStart) ||
         (!DeclaredIn(Work) && !AccInPrologue))
       return refuse("the sum `" + AccVar->getNameAsString() +
                     "` is not declared after the guard starting at zero");
@@ -565,8 +615,7 @@ bool MatmulTiler::run() {
                     " is written through a macro");
     Txt += Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str() + "\n" + Ind;
   }
-  auto AccInit =
-      AccVar ? text(AccVar->getInit()) : std::optional<std::string>(Zero);
+  auto AccInit = AccVar ? text(AccStart) : std::optional<std::string>(Zero);
   if (!AccInit)
     return refuse("the sum starts through a macro");
   Txt += "// " + TS + " x " + TS +
@@ -576,9 +625,12 @@ bool MatmulTiler::run() {
   Txt += Ind + "// the barriers; the sum keeps the order of k.\n";
   Txt += Ind + "__shared__ " + E + " " + As + "[" + TS + "][" + APad + "];\n";
   Txt += Ind + "__shared__ " + E + " " + Bs + "[" + TS + "][" + TS + "];\n";
-  // A sum declared before the guard is already there, at zero.
+  // A sum declared before the guard at zero is already there; one set
+  // to zero after its declaration is set again.
   if (!AccInPrologue)
     Txt += Ind + E + " " + Acc + " = " + *AccInit + ";\n";
+  else if (AccStart != AccVar->getInit())
+    Txt += Ind + Acc + " = " + *AccInit + ";\n";
   Txt += Ind + "for (" + IT + " " + K0 + " = 0; " + K0 + " < " + KText + "; " +
          K0 + " += " + TS + ") {\n";
   Txt += In2 + RT + " " + ARow + " = blockIdx." + RD + " * " + TS +
@@ -589,12 +641,13 @@ bool MatmulTiler::run() {
          " + threadIdx.x;\n";
   Txt += In2 + As + "[threadIdx.y][threadIdx.x] =\n";
   Txt += In2 + "    " + ARow + " < " + MText + " && " + AK + " < " + KText +
-         " ? " + *ABase + "[" + ACast + ARow + " * " + SAText + " + " + AK +
+         " ? " + *ABase + "[" +
+         (OwnRowA ? AK : ACast + ARow + " * " + SAText + " + " + AK) +
          "] : " + Zero + ";\n";
   Txt += In2 + Bs + "[threadIdx.y][threadIdx.x] =\n";
   Txt += In2 + "    " + BK + " < " + KText + " && " + BCol + " < " + NText +
-         " ? " + *BBase + "[" + BCast + BK + " * " + NText + " + " + BCol +
-         "] : " + Zero + ";\n";
+         " ? " + *BBase + "[" + BCast + BK + " * " + NText +
+         (OwnColB ? "" : " + " + BCol) + "] : " + Zero + ";\n";
   Txt += In2 + "__syncthreads();\n";
   Txt += In2 + "for (" + IT + " " + I + " = 0; " + I + " < " + TS + " && " +
          K0 + " + " + I + " < " + KText + "; ++" + I + ")\n";
