@@ -7,6 +7,7 @@
 #include "autoprof/Check/CheckEngine.h"
 #include "autoprof/Check/NoLint.h"
 #include "autoprof/KernelModel/LaunchSites.h"
+#include "autoprof/Tooling/UnitAction.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -25,13 +26,6 @@ using namespace clang;
 using namespace autoprof;
 
 namespace {
-
-std::string absolutePath(llvm::StringRef Path) {
-  llvm::SmallString<256> P(Path);
-  llvm::sys::fs::make_absolute(P);
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
 
 /// The kernels defined in user code (plain functions and the patterns of
 /// templates) and every kernel launch of the translation unit.
@@ -81,46 +75,6 @@ void addLaunchable(CheckedKernel &CK, KernelRecord R) {
       return;
   CK.Launchable.push_back(std::move(R));
 }
-
-class CheckConsumer : public ASTConsumer {
-public:
-  CheckConsumer(CheckEngine &Engine, std::string MainFile)
-      : Engine(Engine), MainFile(std::move(MainFile)) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (Ctx.getDiagnostics().hasErrorOccurred()) {
-      Engine.noteFileWithErrors(MainFile);
-      return;
-    }
-    Engine.run(Ctx, MainFile);
-  }
-
-private:
-  CheckEngine &Engine;
-  std::string MainFile;
-};
-
-class CheckAction : public ASTFrontendAction {
-public:
-  explicit CheckAction(CheckEngine &Engine) : Engine(Engine) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
-                                                 StringRef InFile) override {
-    return std::make_unique<CheckConsumer>(Engine, absolutePath(InFile));
-  }
-
-private:
-  CheckEngine &Engine;
-};
-
-class CheckActionFactory : public tooling::FrontendActionFactory {
-public:
-  explicit CheckActionFactory(CheckEngine &Engine) : Engine(Engine) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<CheckAction>(Engine);
-  }
-
-private:
-  CheckEngine &Engine;
-};
 
 } // namespace
 
@@ -263,7 +217,13 @@ void CheckEngine::collect(const FunctionDecl &FD, ASTContext &Ctx,
 
 std::unique_ptr<tooling::FrontendActionFactory>
 CheckEngine::newActionFactory() {
-  return std::make_unique<CheckActionFactory>(*this);
+  return newUnitActionFactory([this](const ParsedUnit &U) {
+    if (U.hasErrors()) {
+      noteFileWithErrors(U.MainFile);
+      return;
+    }
+    run(U.Ctx, U.MainFile);
+  });
 }
 
 std::vector<Finding> CheckEngine::findings() const {

@@ -6,6 +6,7 @@
 
 #include "autoprof/Features/FeatureExtractor.h"
 #include "autoprof/KernelModel/LaunchSites.h"
+#include "autoprof/Tooling/UnitAction.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -109,32 +110,6 @@ std::optional<int64_t> constantBlockSize(const Expr *E, const ASTContext &Ctx,
 
 /// Forwards diagnostics to the original consumer and records where errors
 /// were reported, so that kernels containing one are not reported.
-class ErrorRecorder : public DiagnosticConsumer {
-public:
-  ErrorRecorder(DiagnosticConsumer *Next,
-                std::unique_ptr<DiagnosticConsumer> Owned,
-                std::vector<SourceLocation> &Errors)
-      : Next(Next), Owned(std::move(Owned)), Errors(Errors) {}
-  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
-    Next->BeginSourceFile(LO, PP);
-  }
-  void EndSourceFile() override { Next->EndSourceFile(); }
-  void finish() override { Next->finish(); }
-  void HandleDiagnostic(DiagnosticsEngine::Level L,
-                        const Diagnostic &Info) override {
-    DiagnosticConsumer::HandleDiagnostic(L, Info);
-    if (L >= DiagnosticsEngine::Error && Info.hasSourceManager() &&
-        Info.getLocation().isValid())
-      Errors.push_back(Info.getSourceManager().getFileLoc(Info.getLocation()));
-    Next->HandleDiagnostic(L, Info);
-  }
-
-private:
-  DiagnosticConsumer *Next;
-  std::unique_ptr<DiagnosticConsumer> Owned;
-  std::vector<SourceLocation> &Errors;
-};
-
 class TUVisitor : public RecursiveASTVisitor<TUVisitor> {
   using Base = RecursiveASTVisitor<TUVisitor>;
 
@@ -242,55 +217,6 @@ private:
   const FunctionDecl *Caller = nullptr;
 };
 
-class FeatureConsumer : public ASTConsumer {
-public:
-  FeatureConsumer(FeatureReport &Report, const KernelFilter &Filter)
-      : Report(Report), Filter(Filter) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    extractFeatures(Ctx, Filter, Report, Errors);
-  }
-  std::vector<SourceLocation> Errors;
-
-private:
-  FeatureReport &Report;
-  const KernelFilter &Filter;
-};
-
-class FeatureAction : public ASTFrontendAction {
-public:
-  FeatureAction(FeatureReport &Report, const KernelFilter &Filter)
-      : Report(Report), Filter(Filter) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 StringRef) override {
-    auto Consumer = std::make_unique<FeatureConsumer>(Report, Filter);
-    DiagnosticsEngine &Diags = CI.getDiagnostics();
-    DiagnosticConsumer *Next = Diags.getClient();
-    std::unique_ptr<DiagnosticConsumer> Owned;
-    if (Diags.ownsClient())
-      Owned = Diags.takeClient();
-    Diags.setClient(new ErrorRecorder(Next, std::move(Owned), Consumer->Errors),
-                    /*ShouldOwnClient=*/true);
-    return Consumer;
-  }
-
-private:
-  FeatureReport &Report;
-  const KernelFilter &Filter;
-};
-
-class FeatureActionFactory : public tooling::FrontendActionFactory {
-public:
-  FeatureActionFactory(FeatureReport &Report, KernelFilter Filter)
-      : Report(Report), Filter(std::move(Filter)) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<FeatureAction>(Report, Filter);
-  }
-
-private:
-  FeatureReport &Report;
-  KernelFilter Filter;
-};
-
 } // namespace
 
 void autoprof::extractFeatures(ASTContext &Ctx, const KernelFilter &Filter,
@@ -312,5 +238,8 @@ void autoprof::mergeFeatureReport(FeatureReport &Into, FeatureReport &&From) {
 
 std::unique_ptr<tooling::FrontendActionFactory>
 autoprof::newFeatureActionFactory(FeatureReport &Report, KernelFilter Filter) {
-  return std::make_unique<FeatureActionFactory>(Report, std::move(Filter));
+  return newUnitActionFactory(
+      [&Report, Filter = std::move(Filter)](const ParsedUnit &U) {
+        extractFeatures(U.Ctx, Filter, Report, U.Errors);
+      });
 }

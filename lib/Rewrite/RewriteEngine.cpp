@@ -6,6 +6,7 @@
 
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/Tooling/UnitAction.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -313,44 +314,6 @@ llvm::Error templateEdits(const Transformation &T, StringRef Variant,
   return llvm::Error::success();
 }
 
-class RewriteConsumer : public ASTConsumer {
-public:
-  explicit RewriteConsumer(RewriteEngine &Engine) : Engine(Engine) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (Ctx.getDiagnostics().hasErrorOccurred()) {
-      Engine.noteTranslationUnitWithErrors();
-      return;
-    }
-    Engine.run(Ctx);
-  }
-
-private:
-  RewriteEngine &Engine;
-};
-
-class RewriteAction : public ASTFrontendAction {
-public:
-  explicit RewriteAction(RewriteEngine &Engine) : Engine(Engine) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
-                                                 StringRef) override {
-    return std::make_unique<RewriteConsumer>(Engine);
-  }
-
-private:
-  RewriteEngine &Engine;
-};
-
-class RewriteActionFactory : public tooling::FrontendActionFactory {
-public:
-  explicit RewriteActionFactory(RewriteEngine &Engine) : Engine(Engine) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<RewriteAction>(Engine);
-  }
-
-private:
-  RewriteEngine &Engine;
-};
-
 } // namespace
 
 RewriteEngine::RewriteEngine(std::vector<const Transformation *> Ts,
@@ -475,7 +438,13 @@ void RewriteEngine::run(ASTContext &Ctx) {
 
 std::unique_ptr<tooling::FrontendActionFactory>
 RewriteEngine::newActionFactory() {
-  return std::make_unique<RewriteActionFactory>(*this);
+  return newUnitActionFactory([this](const ParsedUnit &U) {
+    if (U.hasErrors()) {
+      noteTranslationUnitWithErrors();
+      return;
+    }
+    run(U.Ctx);
+  });
 }
 
 llvm::StringRef RewriteEngine::originalText(llvm::StringRef File) const {

@@ -7,15 +7,11 @@
 #include "Commands.h"
 
 #include "autoprof/Features/FeatureExtractor.h"
-#include "autoprof/Tooling/ParallelRun.h"
+#include "autoprof/Tooling/SourceDriver.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Threading.h"
-
-#include <chrono>
-#include <mutex>
 
 using namespace llvm;
 using namespace autoprof;
@@ -76,161 +72,43 @@ bool autoprof::tool::kernelFilter(KernelFilter &Filter) {
 
 namespace {
 
-/// The inputs that can run: each that does not exist, is a directory, holds
-/// a NUL byte or has no command is reported, and its index left out.
-std::vector<size_t> runnableInputs(const std::vector<std::string> &Inputs,
-                                   const Compilations &DB, int &Status) {
-  std::vector<size_t> Runnable;
-  for (size_t I = 0; I < Inputs.size(); ++I) {
-    const std::string &Src = Inputs[I];
-    if (!sys::fs::exists(Src)) {
-      reportError("no such file: '" + Src + "'");
-      Status = 1;
-      continue;
-    }
-    if (sys::fs::is_directory(Src)) {
-      reportError("'" + Src + "' is a directory, not a source file");
-      Status = 1;
-      continue;
-    }
-    // A binary file would come back as pages of Clang's diagnostics.
-    if (auto Buf = MemoryBuffer::getFile(Src, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false)) {
-      size_t Nul = (*Buf)->getBuffer().find('\0');
-      if (Nul != StringRef::npos) {
-        reportError("'" + Src + "' is not a source file: it holds a NUL byte " +
-                    "at offset " + std::to_string(Nul));
-        Status = 1;
-        continue;
-      }
-    }
-    if (Error E = DB.checkHasCommand(Src)) {
-      reportError(toString(std::move(E)));
-      Status = 1;
-      continue;
-    }
-    Runnable.push_back(I);
-  }
-  return Runnable;
-}
-
-/// Keeps "[done/total] file" on the last line of a terminal.
-class Progress {
-public:
-  Progress(size_t Total, bool Shown) : Total(Total), Shown(Shown) {}
-  /// Erases the line, for other output to take its place.
-  void clear() {
-    if (Shown && Drawn)
-      errs() << "\r\x1b[K";
-    Drawn = false;
-  }
-  void show(size_t Done, StringRef File) {
-    if (!Shown)
-      return;
-    clear();
-    errs() << "[" << Done << "/" << Total << "] " << File;
-    errs().flush();
-    Drawn = true;
-  }
-
-private:
-  size_t Total;
-  bool Shown;
-  bool Drawn = false;
-};
-
-/// runOnSources() and runOnSourcesInParallel() in one.
-int runSources(
+/// runOnSources() and runOnSourcesInParallel() in one: the shared source
+/// options as the driver's settings, its messages as the tool's.
+int runWithSourceOptions(
     unsigned Jobs, bool Parallel, const std::vector<std::string> &Inputs,
     const std::optional<std::vector<std::string>> &FixedArgs,
     bool SearchBuildDirs, const SourceOverrides *Overrides,
     const std::function<clang::tooling::FrontendActionFactory &(size_t)>
         &FactoryFor,
     const std::function<void(size_t)> &Done) {
-  SourceOptions &S = sourceOptions();
-  int Status = 0;
-  std::mutex OutputLock;
-  CompilationOptions CO;
-  CO.SearchBuildDirs = SearchBuildDirs;
-  CO.InferMissing = SearchBuildDirs;
-  CO.BuildPath = S.BuildPath;
-  CO.FixedArgs = FixedArgs;
-  CO.ExtraArgs.assign(S.ExtraArgs.begin(), S.ExtraArgs.end());
-  CO.ExtraArgsBefore.assign(S.ExtraArgsBefore.begin(), S.ExtraArgsBefore.end());
-  Expected<Compilations> DB = Compilations::load(CO, Inputs.front());
-  if (!DB) {
-    reportError(toString(DB.takeError()));
-    return 2;
-  }
-  std::vector<size_t> Runnable = runnableInputs(Inputs, *DB, Status);
-  std::vector<std::string> Files;
-  for (size_t I : Runnable)
-    Files.push_back(Inputs[I]);
-
-  // Each file in runSafely(): a file that crashes Clang (a stack overflow
-  // on deeply nested code) is one error, and the other files still run.
-  // One adjuster for the run: a dropped flag is reported once, not once
-  // per file.
-  CudaSettings Cuda;
-  Cuda.CudaPath = S.CudaPath.empty() ? defaultCudaPath() : S.CudaPath;
-  Cuda.GpuArch = S.GpuArch;
-  Progress Bar(Files.size(), Jobs > 1 && errs().is_displayed());
-  FileRunOptions FO;
-  FO.Jobs = Jobs;
-  // Whole per file, so that -j changes nothing but the time.
-  FO.BufferDiagnostics = Parallel;
-  FO.Colors = errs().has_colors();
-  FO.Adjusters.push_back(
-      getCudaArgumentsAdjuster(Cuda, [&](const std::string &Flag) {
-        // From any worker: Done() prints under the same lock.
-        std::lock_guard<std::mutex> G(OutputLock);
-        Bar.clear();
-        reportWarning("ignoring compiler flag '" + Flag +
-                      "' that Clang does not know");
-      }));
+  SourceOptions &O = sourceOptions();
+  SourceSettings S;
+  S.BuildPath = O.BuildPath;
+  S.FixedArgs = FixedArgs;
+  S.ExtraArgs.assign(O.ExtraArgs.begin(), O.ExtraArgs.end());
+  S.ExtraArgsBefore.assign(O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
+  S.CudaPath = O.CudaPath;
+  S.GpuArch = O.GpuArch;
+  S.SearchBuildDirs = SearchBuildDirs;
+  S.Jobs = Jobs;
+  S.Parallel = Parallel;
   if (Overrides) {
-    FO.VirtualFiles = Overrides->Files;
-    FO.Diagnostics = Overrides->Diagnostics;
+    S.Files = Overrides->Files;
+    S.Diagnostics = Overrides->Diagnostics;
   }
-  auto Start = std::chrono::steady_clock::now();
-  unsigned Failed = 0;
-  size_t NextInput = 0;
-  // Inputs that could not run are "done" too, in their place.
-  auto DoneUpTo = [&](size_t End) {
-    for (; NextInput < End; ++NextInput)
-      Done(NextInput);
-  };
-  runFiles(
-      DB->database(), Files, FO,
-      [&](size_t I) -> clang::tooling::FrontendActionFactory & {
-        return FactoryFor(Runnable[I]);
-      },
-      [&](size_t I, FileRun &&Run) {
-        std::lock_guard<std::mutex> G(OutputLock);
-        Bar.clear();
-        errs() << Run.Diagnostics;
-        if (Run.Crashed)
-          reportError("Clang crashed while parsing '" + Files[I] + "'");
-        if (Run.Crashed || Run.Status != 0) {
-          Status = 1;
-          ++Failed;
-        }
-        DoneUpTo(Runnable[I] + 1);
-        Bar.show(I + 1, Files[I]);
-      });
-  DoneUpTo(Inputs.size());
-  Bar.clear();
-  if (Jobs > 1) {
-    double Seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count();
-    errs() << "clang-autoprof: ran " << Files.size();
-    if (Files.size() != Inputs.size())
-      errs() << " of " << Inputs.size();
-    errs() << (Inputs.size() == 1 ? " file" : " files") << " in "
-           << format("%.1f", Seconds) << " s with " << Jobs << " jobs";
-    if (Failed)
-      errs() << "; " << Failed << " failed";
+  SourceMessages Messages{[](const std::string &M) { reportError(M); },
+                          [](const std::string &M) { reportWarning(M); }};
+  SourceRunSummary Sum;
+  int Status =
+      autoprof::runSources(S, Inputs, FactoryFor, Done, Messages, &Sum);
+  if (Status != 2 && Jobs > 1) {
+    errs() << "clang-autoprof: ran " << Sum.Ran;
+    if (Sum.Ran != Sum.Inputs)
+      errs() << " of " << Sum.Inputs;
+    errs() << (Sum.Inputs == 1 ? " file" : " files") << " in "
+           << format("%.1f", Sum.Seconds) << " s with " << Jobs << " jobs";
+    if (Sum.Failed)
+      errs() << "; " << Sum.Failed << " failed";
     errs() << "\n";
   }
   return Status;
@@ -249,7 +127,7 @@ int autoprof::tool::runOnSources(
     const std::vector<std::string> &Inputs,
     const std::optional<std::vector<std::string>> &FixedArgs,
     bool SearchBuildDirs, const SourceOverrides *Overrides) {
-  return runSources(
+  return runWithSourceOptions(
       1, /*Parallel=*/false, Inputs, FixedArgs, SearchBuildDirs, Overrides,
       [&](size_t) -> clang::tooling::FrontendActionFactory & {
         return Factory;
@@ -264,8 +142,8 @@ int autoprof::tool::runOnSourcesInParallel(
     const std::function<clang::tooling::FrontendActionFactory &(size_t)>
         &FactoryFor,
     const std::function<void(size_t)> &Done) {
-  return runSources(Jobs, /*Parallel=*/true, Inputs, FixedArgs, SearchBuildDirs,
-                    nullptr, FactoryFor, Done);
+  return runWithSourceOptions(Jobs, /*Parallel=*/true, Inputs, FixedArgs,
+                              SearchBuildDirs, nullptr, FactoryFor, Done);
 }
 
 std::optional<std::vector<std::string>>
@@ -280,20 +158,12 @@ autoprof::tool::sourcesToRun(bool FromDatabase) {
                              : "no source given");
     return std::nullopt;
   }
-  CompilationOptions CO;
-  CO.BuildPath = S.BuildPath;
-  Expected<Compilations> DB = Compilations::load(CO, "");
-  if (!DB) {
-    reportError(toString(DB.takeError()));
+  Expected<std::vector<std::string>> Files = databaseSources(S.BuildPath);
+  if (!Files) {
+    reportError(toString(Files.takeError()));
     return std::nullopt;
   }
-  std::vector<std::string> Files = DB->cudaSources();
-  if (Files.empty()) {
-    reportError("the compilation database '" + DB->origin() +
-                "' lists no CUDA file");
-    return std::nullopt;
-  }
-  return Files;
+  return std::move(*Files);
 }
 
 int autoprof::tool::extractSources(

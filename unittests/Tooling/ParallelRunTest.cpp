@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Tooling/ParallelRun.h"
+#include "autoprof/Tooling/UnitAction.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -23,37 +24,20 @@ using namespace autoprof;
 namespace {
 
 /// Records the names of the functions a translation unit defines.
-class NamesConsumer : public clang::ASTConsumer {
-public:
-  explicit NamesConsumer(std::vector<std::string> &Names) : Names(Names) {}
-  void HandleTranslationUnit(clang::ASTContext &Ctx) override {
-    for (const clang::Decl *D : Ctx.getTranslationUnitDecl()->decls())
-      if (const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D))
-        Names.push_back(FD->getNameAsString());
-  }
+struct NamesFactory {
+  NamesFactory() = default;
+  NamesFactory(const NamesFactory &) = delete;
+  NamesFactory &operator=(const NamesFactory &) = delete;
 
-private:
-  std::vector<std::string> &Names;
-};
+  clang::tooling::FrontendActionFactory &operator*() { return *Factory; }
 
-class NamesAction : public clang::ASTFrontendAction {
-public:
-  explicit NamesAction(std::vector<std::string> &Names) : Names(Names) {}
-  std::unique_ptr<clang::ASTConsumer>
-  CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<NamesConsumer>(Names);
-  }
-
-private:
-  std::vector<std::string> &Names;
-};
-
-class NamesFactory : public clang::tooling::FrontendActionFactory {
-public:
-  std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<NamesAction>(Names);
-  }
   std::vector<std::string> Names;
+  std::unique_ptr<clang::tooling::FrontendActionFactory> Factory =
+      newUnitActionFactory([this](const ParsedUnit &U) {
+        for (const clang::Decl *D : U.Ctx.getTranslationUnitDecl()->decls())
+          if (const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D))
+            Names.push_back(FD->getNameAsString());
+      });
 };
 
 class ParallelRunTest : public ::testing::Test {
@@ -98,7 +82,7 @@ TEST_F(ParallelRunTest, ResultsComeInInputOrderWithEachFilesDiagnostics) {
   runFiles(
       DB, Files, Options,
       [&](size_t I) -> clang::tooling::FrontendActionFactory & {
-        return Factories[I];
+        return *Factories[I];
       },
       [&](size_t I, FileRun &&Run) {
         Order.push_back(I);
@@ -134,7 +118,9 @@ TEST_F(ParallelRunTest, OneJobRunsInOrderOnTheCallingSide) {
   std::vector<size_t> Order;
   runFiles(
       DB, Files, FileRunOptions(),
-      [&](size_t) -> clang::tooling::FrontendActionFactory & { return Shared; },
+      [&](size_t) -> clang::tooling::FrontendActionFactory & {
+        return *Shared;
+      },
       [&](size_t I, FileRun &&Run) {
         EXPECT_EQ(Run.Status, 0);
         Order.push_back(I);
