@@ -112,3 +112,111 @@ std::optional<Finding> autoprof::perfFinding(const PerfComparison &C,
   F.Offset = Where.Offset;
   return F;
 }
+
+namespace {
+
+std::string plural(size_t N, llvm::StringRef One, llvm::StringRef Many) {
+  return std::to_string(N) + " " + (N == 1 ? One : Many).str();
+}
+
+} // namespace
+
+verify::KernelSignature autoprof::signatureOf(const KernelRecord &K) {
+  verify::KernelSignature S;
+  S.Name = K.QualifiedName;
+  S.MangledName = K.MangledName;
+  for (unsigned I = 0; I < K.Params.size(); ++I)
+    if (K.Params[I].Pointer)
+      S.Pointers[I] = {K.Params[I].Name,
+                       verify::elementKindOf(K.Params[I].Type)};
+  return S;
+}
+
+llvm::Expected<PerfGateRun>
+autoprof::timeAndGate(llvm::ArrayRef<GateKernel> Kernels,
+                      const std::optional<verify::PerfBaseline> &Baseline,
+                      const PerfGateOptions &O, verify::CommandRunner &Runner,
+                      llvm::raw_ostream &Log) {
+  verify::MeasureOptions M;
+  M.RunCommand = O.RunCommand;
+  M.InjectLibrary = O.InjectLibrary;
+  M.Seeds.clear();
+  for (unsigned I = 1; I <= O.Runs; ++I)
+    M.Seeds.push_back(I);
+  M.RunTimeout = O.Timeout;
+  M.WorkDir = O.WorkDir;
+  M.DeviceLockFile = O.DeviceLock;
+  std::vector<verify::KernelSignature> Signatures;
+  std::set<std::string> Compared;
+  for (const GateKernel &K : Kernels) {
+    Signatures.push_back(K.Signature);
+    if (K.Compare)
+      Compared.insert(K.Signature.MangledName);
+  }
+  if (O.Verbose)
+    Log << "clang-autoprof: perf gate: timing "
+        << plural(Signatures.size(), "kernel", "kernels") << " over " << O.Runs
+        << " runs of the program\n";
+  llvm::Expected<std::vector<verify::RunOutcome>> Runs =
+      verify::measureRuns(Runner, M, Signatures, "perf", /*SaveBuffers=*/false);
+  if (!Runs)
+    return Runs.takeError();
+  for (size_t I = 0; I < Runs->size(); ++I)
+    if (std::optional<std::string> F = verify::runFailure((*Runs)[I].Child)) {
+      std::string Why =
+          verify::tellingLine(verify::measuredRunLog(M.WorkDir, "perf", I));
+      return llvm::createStringError(
+          "the run command failed (seed " + std::to_string((*Runs)[I].Seed) +
+          ", " + *F + ")" + (Why.empty() ? "" : ": " + Why));
+    }
+  const std::optional<Measurement> &First = Runs->front().Measured;
+  if (!First)
+    return llvm::createStringError(
+        "the run command never used CUDA: no kernel was timed");
+
+  PerfGateRun Out;
+  for (const GateKernel &K : Kernels)
+    if (std::optional<verify::Timing> T =
+            verify::summarizeTiming(*Runs, K.Signature.MangledName))
+      Out.Current.Kernels.push_back(
+          {K.Signature.Name, K.Signature.MangledName, *T});
+  if (Out.Current.Kernels.empty())
+    return llvm::createStringError(
+        "no kernel of the sources launched when the run command ran" +
+        (First->Errors.empty() ? "" : ": " + First->Errors.front()));
+  if (O.Record)
+    if (llvm::Error E = O.Record(Out.Current))
+      return std::move(E);
+  if (!Baseline)
+    return std::move(Out);
+
+  PerfGateResult G = gatePerf(*Baseline, Out.Current, Compared, O.Tolerance);
+  for (const verify::PerfComparison &C : G.Comparisons) {
+    if (C.Status == verify::PerfStatus::NotInBaseline) {
+      if (O.Warn)
+        O.Warn(describePerf(C, O.Tolerance) +
+               "; it is not compared (--perf-record records it)");
+    } else if (O.Verbose)
+      Log << "clang-autoprof: perf gate: " << describePerf(C, O.Tolerance)
+          << "\n";
+    const GateKernel *K = nullptr;
+    for (const GateKernel &X : Kernels)
+      if (X.Signature.MangledName == C.MangledName)
+        K = &X;
+    if (!K)
+      continue;
+    std::optional<Finding> F = perfFinding(C, K->Where, O.Tolerance);
+    if (!F)
+      continue;
+    if (F->Level == Severity::Warning && K->WarningsAsErrors &&
+        K->WarningsAsErrors->contains(F->Check)) {
+      F->Level = Severity::Error;
+      F->Promoted = true;
+    }
+    Out.Findings.push_back(std::move(*F));
+  }
+  Log << "clang-autoprof: perf gate: " << plural(G.Within, "kernel", "kernels")
+      << " within tolerance, " << G.Slower << " slower, " << G.NotLaunched
+      << " not launched\n";
+  return std::move(Out);
+}

@@ -296,15 +296,10 @@ int runPerfGate(
   CheckOptions &O = checkOptions();
   const Check *Perf = CheckRegistry::find(PerfRegressionCheckName);
 
-  // What runs of each kernel, where it is declared and which translation
-  // unit's selection applies to it.
-  struct Timed {
-    KernelSignature Signature;
-    FileLocation Where;
-    const CheckSelection *Selection = nullptr;
-  };
-  std::vector<Timed> Kernels;
-  std::set<std::string> Seen, Compared;
+  // What launches of each kernel, where it is declared and which
+  // translation unit's selection applies to it.
+  std::vector<GateKernel> Kernels;
+  std::set<std::string> Seen;
   bool AnyLaunchable = false;
   for (const CheckedKernel &K : Engine.checkedKernels()) {
     const CheckSelection &Sel = Selection(K.MainFile);
@@ -317,9 +312,13 @@ int runPerfGate(
       continue;
     for (const KernelRecord &R : K.Launchable) {
       if (Seen.insert(R.MangledName).second)
-        Kernels.push_back({kernelSignature(R), K.Where, &Sel});
+        Kernels.push_back(
+            {signatureOf(R), K.Where, false, &Sel.WarningsAsErrors});
+      // A kernel of several units is compared when one of them asks.
       if (Compare)
-        Compared.insert(R.MangledName);
+        for (GateKernel &G : Kernels)
+          if (G.Signature.MangledName == R.MangledName)
+            G.Compare = true;
     }
   }
   if (Kernels.empty()) {
@@ -341,95 +340,33 @@ int runPerfGate(
     reportError("cannot create a temporary directory: " + EC.message());
     return 2;
   }
-  MeasureOptions M;
-  M.RunCommand = O.Run;
-  M.InjectLibrary = Inject;
-  M.Seeds.clear();
-  for (unsigned I = 1; I <= O.PerfRuns; ++I)
-    M.Seeds.push_back(I);
-  M.RunTimeout = O.Timeout;
-  M.WorkDir = std::string(Work.Path);
-  M.DeviceLockFile = O.DeviceLock;
-  std::vector<KernelSignature> Signatures;
-  for (const Timed &T : Kernels)
-    Signatures.push_back(T.Signature);
-  if (O.Verbose)
-    errs() << "clang-autoprof: perf gate: timing "
-           << plural(Signatures.size(), "kernel", "kernels") << " over "
-           << O.PerfRuns << " runs of the program\n";
+  PerfGateOptions G;
+  G.RunCommand = O.Run;
+  G.InjectLibrary = Inject;
+  G.Runs = O.PerfRuns;
+  G.Timeout = O.Timeout;
+  G.DeviceLock = O.DeviceLock;
+  G.WorkDir = std::string(Work.Path);
+  G.Tolerance = O.PerfTolerance;
+  G.Verbose = O.Verbose;
+  if (!O.PerfRecord.empty())
+    G.Record = [&](const PerfBaseline &Current) -> Error {
+      if (Error E = writeOutput(O.PerfRecord, writePerfBaselineJSON(Current)))
+        return E;
+      errs() << "clang-autoprof: perf gate: recorded "
+             << plural(Current.Kernels.size(), "kernel", "kernels") << " in '"
+             << O.PerfRecord << "' (" << O.PerfRuns << " runs)\n";
+      return Error::success();
+    };
+  G.Warn = [](const std::string &W) { reportWarning(W); };
   ProcessRunner Runner;
-  Expected<std::vector<RunOutcome>> Runs =
-      measureRuns(Runner, M, Signatures, "perf", /*SaveBuffers=*/false);
-  if (!Runs) {
-    std::string Msg = toString(Runs.takeError());
+  Expected<PerfGateRun> Run = timeAndGate(Kernels, Baseline, G, Runner, errs());
+  if (!Run) {
+    std::string Msg = toString(Run.takeError());
     reportError(Msg);
     return Msg == "interrupted" ? 130 : 2;
   }
-  for (size_t I = 0; I < Runs->size(); ++I)
-    if (std::optional<std::string> F = runFailure((*Runs)[I].Child)) {
-      std::string Why = tellingLine(measuredRunLog(M.WorkDir, "perf", I));
-      reportError("the run command failed (seed " + Twine((*Runs)[I].Seed) +
-                  ", " + *F + ")" + (Why.empty() ? "" : ": " + Why));
-      return 2;
-    }
-  const std::optional<Measurement> &First = Runs->front().Measured;
-  if (!First) {
-    reportError("the run command never used CUDA: no kernel was timed");
-    return 2;
-  }
-
-  PerfBaseline Current;
-  for (const Timed &T : Kernels)
-    if (std::optional<Timing> Tm =
-            summarizeTiming(*Runs, T.Signature.MangledName))
-      Current.Kernels.push_back(
-          {T.Signature.Name, T.Signature.MangledName, *Tm});
-  if (Current.Kernels.empty()) {
-    reportError(Twine("no kernel of the sources launched when the run "
-                      "command ran") +
-                (First->Errors.empty() ? "" : ": " + First->Errors.front()));
-    return 2;
-  }
-
-  if (!O.PerfRecord.empty()) {
-    if (Error E = writeOutput(O.PerfRecord, writePerfBaselineJSON(Current))) {
-      reportError(toString(std::move(E)));
-      return 2;
-    }
-    errs() << "clang-autoprof: perf gate: recorded "
-           << plural(Current.Kernels.size(), "kernel", "kernels") << " in '"
-           << O.PerfRecord << "' (" << O.PerfRuns << " runs)\n";
-  }
-  if (!Baseline)
-    return 0;
-
-  PerfGateResult G =
-      gatePerf(*Baseline, Current, Compared, O.PerfTolerance.getValue());
-  for (const PerfComparison &C : G.Comparisons) {
-    if (C.Status == PerfStatus::NotInBaseline)
-      reportWarning(describePerf(C, O.PerfTolerance) +
-                    "; it is not compared (--perf-record records it)");
-    else if (O.Verbose)
-      errs() << "clang-autoprof: perf gate: "
-             << describePerf(C, O.PerfTolerance) << "\n";
-    auto T = llvm::find_if(Kernels, [&](const Timed &T) {
-      return T.Signature.MangledName == C.MangledName;
-    });
-    if (T == Kernels.end())
-      continue;
-    std::optional<Finding> F = perfFinding(C, T->Where, O.PerfTolerance);
-    if (!F)
-      continue;
-    if (F->Level == Severity::Warning &&
-        T->Selection->WarningsAsErrors.contains(F->Check)) {
-      F->Level = Severity::Error;
-      F->Promoted = true;
-    }
-    Findings.push_back(std::move(*F));
-  }
-  errs() << "clang-autoprof: perf gate: "
-         << plural(G.Within, "kernel", "kernels") << " within tolerance, "
-         << G.Slower << " slower, " << G.NotLaunched << " not launched\n";
+  llvm::append_range(Findings, std::move(Run->Findings));
   return 0;
 }
 

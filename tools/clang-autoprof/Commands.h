@@ -170,10 +170,6 @@ addSourceKernels(const std::vector<std::string> &Sources,
 llvm::Error checkProfilingDevice(const profiling::ProfileRequest &R,
                                  const profiling::MetricClasses &Classes);
 
-/// What measured runs need of \p K: its name, mangled name and pointer
-/// parameters.
-verify::KernelSignature kernelSignature(const KernelRecord &K);
-
 /// A temporary folder, removed with everything in it when this goes.
 struct TempDir {
   llvm::SmallString<128> Path;

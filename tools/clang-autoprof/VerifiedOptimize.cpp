@@ -17,6 +17,7 @@
 #include "LLMRewriter.h"
 #include "OptimizeOptions.h"
 
+#include "autoprof/Check/PerfGate.h"
 #include "autoprof/Optimize/Session.h"
 #include "autoprof/Profile/Profile.h"
 #include "autoprof/Profiling/ProfileProgram.h"
@@ -505,9 +506,9 @@ std::vector<optimize::SessionKernel> selectKernels(const RewriteEngine &Engine,
     SK.Name = K.QualifiedName;
     if (K.Template == TemplateKind::Primary)
       for (const KernelRecord &Instance : Engine.instantiations()[I])
-        SK.Launched.push_back(kernelSignature(Instance));
+        SK.Launched.push_back(signatureOf(Instance));
     else
-      SK.Launched.push_back(kernelSignature(K));
+      SK.Launched.push_back(signatureOf(K));
     if (SK.Launched.empty()) {
       reportWarning("kernel template '" + K.QualifiedName +
                     "' is left alone: the source instantiates it nowhere");
@@ -653,16 +654,6 @@ Error givenCandidates(ArrayRef<std::pair<std::string, std::string>> Given,
 }
 
 } // namespace
-
-KernelSignature autoprof::tool::kernelSignature(const KernelRecord &K) {
-  KernelSignature S;
-  S.Name = K.QualifiedName;
-  S.MangledName = K.MangledName;
-  for (unsigned I = 0; I < K.Params.size(); ++I)
-    if (K.Params[I].Pointer)
-      S.Pointers[I] = {K.Params[I].Name, elementKindOf(K.Params[I].Type)};
-  return S;
-}
 
 TempDir::~TempDir() {
   if (!Path.empty())

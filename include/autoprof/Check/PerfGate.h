@@ -9,7 +9,8 @@
 /// program, compared with a baseline (autoprof/Verify/PerfBaseline.h), and
 /// the findings of `autoprof-perf-regression` that the comparison gives.
 /// docs/check.md describes the gate and docs/checks/autoprof-perf-regression.md
-/// the finding.
+/// the finding. timeAndGate() runs the program through Verify's
+/// CommandRunner, so that a test drives the gate with a fake program.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -17,10 +18,17 @@
 #define AUTOPROF_CHECK_PERFGATE_H
 
 #include "autoprof/Check/Check.h"
+#include "autoprof/Check/CheckRegistry.h"
+#include "autoprof/Verify/Judge.h"
 #include "autoprof/Verify/PerfBaseline.h"
+#include "autoprof/Verify/Verifier.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -68,6 +76,70 @@ std::string describePerf(const verify::PerfComparison &C, double Tolerance);
 /// warning when it did not launch, nothing otherwise.
 std::optional<Finding> perfFinding(const verify::PerfComparison &C,
                                    const FileLocation &Where, double Tolerance);
+
+/// A kernel the gate times.
+struct GateKernel {
+  verify::KernelSignature Signature;
+  /// Where its findings go.
+  FileLocation Where;
+  /// Whether it is compared with the baseline: its translation unit's
+  /// checks enable autoprof-perf-regression. Others are only recorded.
+  bool Compare = false;
+  /// Its translation unit's warnings promoted to errors, or null.
+  const GlobList *WarningsAsErrors = nullptr;
+};
+
+/// How the gate times its kernels.
+struct PerfGateOptions {
+  /// The shell command that runs the program (`--run`).
+  std::string RunCommand;
+  /// libautoprof-inject.so.
+  std::string InjectLibrary;
+  /// Runs of the program, with the seeds 1 to Runs (`--perf-runs`).
+  unsigned Runs = 5;
+  /// Seconds a run may take; 0 waits for ever.
+  unsigned Timeout = 0;
+  /// A lock file every run holds; empty for none.
+  std::string DeviceLock;
+  /// A folder for the runs' configurations, measurements and logs.
+  std::string WorkDir;
+  /// The relative slowdown allowed beyond the noise (`--perf-tolerance`).
+  double Tolerance = 0.05;
+  /// A line on \p Log per kernel compared and before the runs.
+  bool Verbose = false;
+  /// Called with the kernels timed before they are compared (what
+  /// `--perf-record` writes); its error ends the gate. May be empty.
+  std::function<llvm::Error(const verify::PerfBaseline &)> Record;
+  /// Receives each warning, one line, as it comes: a kernel timed now that
+  /// the baseline lacks. May be empty.
+  std::function<void(const std::string &)> Warn;
+};
+
+/// What the gate found.
+struct PerfGateRun {
+  /// The kernels timed now, in the order given: what `--perf-record`
+  /// writes.
+  verify::PerfBaseline Current;
+  /// The findings of autoprof-perf-regression.
+  std::vector<Finding> Findings;
+};
+
+/// Times \p Kernels over O.Runs runs of the program through \p Runner and,
+/// when \p Baseline is given, compares those marked Compare with it,
+/// finding the kernels slower than their baseline or no longer launched (a
+/// warning promoted to an error where the kernel's WarningsAsErrors says).
+/// Progress and the summary go to \p Log. Fails with one line when a run
+/// cannot start or fails, the program never uses CUDA, or none of the
+/// kernels launched; with "interrupted" when the tool was interrupted.
+llvm::Expected<PerfGateRun>
+timeAndGate(llvm::ArrayRef<GateKernel> Kernels,
+            const std::optional<verify::PerfBaseline> &Baseline,
+            const PerfGateOptions &O, verify::CommandRunner &Runner,
+            llvm::raw_ostream &Log);
+
+/// The signature the verifier and the gate time \p K by: its names and its
+/// pointer parameters' element kinds.
+verify::KernelSignature signatureOf(const KernelRecord &K);
 
 } // namespace autoprof
 
