@@ -1,5 +1,6 @@
 // A pointer to the thread's row of A and one to its column of B, in size_t
-// offsets, stepped through by the loop.
+// offsets, stepped through by the loop; the result stored through a
+// pointer to the row of C declared after the loop.
 #include "matmul_common.cuh"
 
 const char *const KernelName = "gemm_row_ptrs";
@@ -14,7 +15,8 @@ __global__ void gemm_row_ptrs(const float *A, const float *B, float *C,
     float sum = 0.0f;
     for (int p = 0; p < K; ++p)
       sum += arow[p] * bcol[(size_t)p * N];
-    C[(size_t)r * N + c] = sum;
+    float *crow = C + (size_t)r * N;
+    crow[c] = sum;
   }
 }
 

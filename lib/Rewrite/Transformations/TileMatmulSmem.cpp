@@ -324,14 +324,17 @@ bool MatmulTiler::run() {
 
   // C: the element the loop accumulates, or the one the sum is stored in.
   const Polynomial Row = globalIndex(RowDim), Col = globalIndex(ColDim);
+  // The thread stores it itself, as written, so any pointer may reach it
+  // (`c = C + row * N; c[col]`): its index from the array's start is what
+  // counts, up to an offset fixed for the block (a batch's matrix).
   auto IsC = [&](const Expr *E) -> const ModelAccess * {
     const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
     const ModelAccess *A = AS ? accessOf(AS) : nullptr;
-    ModelValue V = AS ? M.value(AS->getIdx()) : ModelValue();
     auto Want = Polynomial::add(*Polynomial::mul(Row, StrideB), Col);
-    return A && A->Array && !A->Shared && V && Want && *V.Value == *Want
-               ? A
-               : nullptr;
+    if (!A || !A->Array || A->Shared || !A->Index || !Want)
+      return nullptr;
+    auto Rest = Polynomial::sub(*A->Index, *Want);
+    return Rest && isUniform(*Rest) ? A : nullptr;
   };
   const ModelAccess *C = nullptr;
   std::vector<const Stmt *> Before, After;
@@ -345,9 +348,14 @@ bool MatmulTiler::run() {
       continue;
     const Stmt *S = Work[I];
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-      if (I > LoopPos)
-        return refuse("the declaration at " + M.where(S) +
-                      " follows the loop over k");
+      // After the loop, under the guard as before, with the stores.
+      if (I > LoopPos) {
+        if (!M.isPure(DS))
+          return refuse("the declaration at " + M.where(S) +
+                        " after the loop over k has side effects");
+        After.push_back(S);
+        continue;
+      }
       bool IsAcc =
           AccVar && DS->isSingleDecl() && DS->getSingleDecl() == AccVar;
       // `int k;` of a loop that sets k: the tiles' loop declares its own.
@@ -423,7 +431,9 @@ bool MatmulTiler::run() {
         (!DeclaredIn(Work) && !AccInPrologue))
       return refuse("the sum `" + AccVar->getNameAsString() +
                     "` is not declared after the guard starting at zero");
-    if (!Before.empty() || After.size() != 1 || !C)
+    size_t AfterStores =
+        llvm::count_if(After, [](const Stmt *S) { return !isa<DeclStmt>(S); });
+    if (!Before.empty() || AfterStores != 1 || !C)
       return refuse("the sum is not stored once, after the loop, into "
                     "C[row * N + col]");
   }
@@ -670,6 +680,16 @@ bool MatmulTiler::run() {
     Stores.push_back(*CT2 + " += " + Acc + ";");
   }
   for (const Stmt *S : After) {
+    if (isa<DeclStmt>(S)) {
+      CharSourceRange CR = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(S->getSourceRange()), SM,
+          Ctx.getLangOpts());
+      if (CR.isInvalid())
+        return refuse("the declaration at " + M.where(S) +
+                      " is written through a macro");
+      Stores.push_back(Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str());
+      continue;
+    }
     auto X = text(cast<Expr>(S));
     if (!X)
       return refuse("the statement at " + M.where(S) +
