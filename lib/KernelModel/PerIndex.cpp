@@ -188,13 +188,20 @@ const VarDecl *autoprof::localOfValue(const KernelModel &M,
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D);
-            V && V->getInit() && V->getType()->isIntegerType() &&
-            Ctx.getTypeSize(V->getType()) >= 32 && !V->isStaticLocal() &&
-            isUnmodified(Ctx, *V)) {
-          ModelValue Val = M.value(V->getInit());
-          if (Val && *Val.Value == P)
-            return V;
-        }
+            V && V->getType()->isIntegerType() &&
+            Ctx.getTypeSize(V->getType()) >= 32 && !V->isStaticLocal())
+          // Initialised and never changed, or given its value by its one
+          // assignment (`int i; i = ...;`).
+          if (const Expr *E = soleValue(Ctx, *V);
+              E && (E == V->getInit() ||
+                    llvm::any_of(M.prologue(), [&](const Stmt *S) {
+                      return isWithin(Ctx, E, S);
+                    }))) {
+            // Its value is set before the guard, where every thread has it.
+            ModelValue Val = M.value(E);
+            if (Val && *Val.Value == P)
+              return V;
+          }
   return nullptr;
 }
 

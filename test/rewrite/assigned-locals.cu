@@ -7,6 +7,9 @@
 // RUN: clang-autoprof optimize --dry-run --explain --transformations=warp-per-row,split-serial-loop,vectorize-float4 %s -- -std=c++17 | FileCheck %s --match-full-lines
 // RUN: clang-autoprof optimize --dry-run --transformations=warp-per-row -o %t.cu %s -- -std=c++17
 // RUN: FileCheck %s --check-prefix=WARP --input-file=%t.cu
+// RUN: clang-autoprof optimize --dry-run --transformations=vectorize-float4 -o %t.vec.cu %s -- -std=c++17
+// RUN: FileCheck %s --check-prefix=VEC --input-file=%t.vec.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90 -std=c++17 -c -o /dev/null %t.vec.cu %}
 
 __global__ void rows_assigned(const float *a, const float *x, float *y, int m,
                               int n) {
@@ -56,6 +59,25 @@ __global__ void scale_copy(const float *x, float *y, int n) {
     y[j] = 2.0f * x[j];
 }
 
+// The index assigned before the guard: the group of four starts from the
+// value it holds.
+__global__ void scale_assigned(const float *x, float *y, int n) {
+  int i;
+  i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = 2.0f * x[i];
+}
+
+// The index assigned after a guard written inline: it holds no value at the
+// guard, where the group of four would read it, so the kernel is refused.
+__global__ void scale_late(const float *x, float *y, int n) {
+  int i;
+  if (blockIdx.x * blockDim.x + threadIdx.x >= n)
+    return;
+  i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i] = 2.0f * x[i];
+}
+
 void launch(const float *a, const float *x, const float *b, float *y, int m,
             int n) {
   int blocks;
@@ -64,6 +86,8 @@ void launch(const float *a, const float *x, const float *b, float *y, int m,
   rows_biased<<<blocks, 128>>>(a, x, b, y, m, n);
   rows_reassigned<<<blocks, 128>>>(a, x, y, m, n);
   scale_copy<<<(n + 255) / 256, 256>>>(x, y, n);
+  scale_assigned<<<(n + 255) / 256, 256>>>(x, y, n);
+  scale_late<<<(n + 255) / 256, 256>>>(x, y, n);
 }
 
 // CHECK:      kernel rows_assigned at {{.*}}
@@ -71,14 +95,25 @@ void launch(const float *a, const float *x, const float *b, float *y, int m,
 // CHECK:        split-serial-loop: give each output {{.*}}
 // CHECK:      kernel rows_biased at {{.*}}
 // CHECK-NEXT:   no proposal
-// CHECK:        warp-per-row: not applied: the sum `acc` does not start at zero before the loop at line 32
-// CHECK:        split-serial-loop: not applied: `acc` does not start at zero before the loop at line 32: each slice would add its start
+// CHECK:        warp-per-row: not applied: the sum `acc` does not start at zero before the loop at line 35
+// CHECK:        split-serial-loop: not applied: `acc` does not start at zero before the loop at line 35: each slice would add its start
 // CHECK:      kernel rows_reassigned at {{.*}}
 // CHECK-NEXT:   no proposal
-// CHECK:        warp-per-row: not applied: the statement at line 43 is neither a declaration, a loop over the row nor the row's final store
+// CHECK:        warp-per-row: not applied: the statement at line 46 is neither a declaration, a loop over the row nor the row's final store
 // CHECK:      kernel scale_copy at {{.*}}
 // CHECK-NEXT:   no proposal
 // CHECK:        vectorize-float4: not applied: `{{i|j}}` at line {{.*}} holds a value of the index computed before the guard
+// CHECK:      kernel scale_assigned at {{.*}}
+// CHECK-NEXT:   vectorize-float4: {{.*}}
+// CHECK:      kernel scale_late at {{.*}}
+// CHECK-NEXT:   no proposal
+// CHECK:        vectorize-float4: not applied: the index is read at line 77 other than as the element of a `float *` parameter
+
+// VEC:      __global__ void scale_assigned(const float *x, float *y, int n) {
+// VEC-NEXT:   int i;
+// VEC-NEXT:   i = blockIdx.x * blockDim.x + threadIdx.x;
+// VEC-NEXT:   int i4 = i;
+// VEC:          for (int i = 4 * i4; i < n && i < 4 * i4 + 4; ++i) {
 
 // WARP:      __global__ void rows_assigned(const float *a, const float *x, float *y, int m,
 // WARP:        r = (blockIdx.x * blockDim.x + threadIdx.x) / 32;

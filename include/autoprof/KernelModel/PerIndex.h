@@ -95,8 +95,9 @@ bool alwaysHolds(const GuardBound &B, const Polynomial &Index);
 std::optional<Polynomial> exclusiveBound(const GuardBound &B);
 
 /// The first local of the prologue of \p M that holds the value \p P: an
-/// integer of at least 32 bits, initialised with P and never modified; or
-/// null.
+/// integer of at least 32 bits, initialised with P and never modified, or
+/// declared without a value and given P by its one assignment
+/// (soleValue()) before the guard; or null.
 const clang::VarDecl *localOfValue(const KernelModel &M, const Polynomial &P);
 
 /// Whether every symbol of \p P is a parameter: its value is known at each

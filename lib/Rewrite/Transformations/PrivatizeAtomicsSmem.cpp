@@ -197,6 +197,9 @@ bool strideOverGrid(const KernelModel &M, const PerIndexKernel &K,
   if (K.IndexVar) {
     I = K.IndexVar->getNameAsString();
     T = K.IndexVar->getType().getUnqualifiedType().getAsString(PP);
+    if (!K.IndexVar->getInit())
+      return Refuse("the index is given its value by an assignment, not by "
+                    "its declaration");
     auto Text = sourceText(Ctx, K.IndexVar->getInit());
     if (!Text)
       return Refuse("the index's declaration is written through a macro");
