@@ -11,6 +11,7 @@
 #include "autoprof/Check/CheckOutput.h"
 #include "autoprof/Check/CheckRegistry.h"
 #include "autoprof/Check/ExportFixes.h"
+#include "autoprof/Check/FixMerge.h"
 #include "autoprof/Check/PerfGate.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Verify/PerfBaseline.h"
@@ -370,9 +371,55 @@ int runPerfGate(
   return 0;
 }
 
-} // namespace
+/// `--fix`: writes \p Fixes into the sources \p Engine read, each only
+/// when it is unchanged since; returns false after reporting a failure.
+bool applyFixes(const CheckEngine &Engine, const MergedFixes &Fixes) {
+  if (!Engine.filesWithErrors().empty()) {
+    reportError("no fix is applied: a translation unit does not compile");
+    return false;
+  }
+  bool Ok = true;
+  for (const auto &[File, Edits] : Fixes.Edits) {
+    auto Buf = MemoryBuffer::getFile(File);
+    if (!Buf) {
+      reportError("cannot read '" + File + "': " + Buf.getError().message());
+      Ok = false;
+      continue;
+    }
+    if ((*Buf)->getBuffer() != Engine.fileText(File) &&
+        !Engine.fileText(File).empty()) {
+      reportError("'" + File + "' changed while it was checked; not fixed");
+      Ok = false;
+      continue;
+    }
+    Expected<std::string> New = applyEdits((*Buf)->getBuffer(), Edits);
+    if (!New) {
+      reportError("cannot apply the fixes to '" + File +
+                  "': " + toString(New.takeError()));
+      Ok = false;
+      continue;
+    }
+    if (Error E = writeOutput(File, *New)) {
+      reportError(toString(std::move(E)));
+      Ok = false;
+    }
+  }
+  errs() << "clang-autoprof: applied " << Fixes.Merged << " of "
+         << Fixes.Suggested << " suggested fixes\n";
+  return Ok;
+}
 
-int autoprof::tool::runCheck(const char *Argv0) {
+/// What `check` runs over, read from its options before anything runs.
+struct CheckInputs {
+  std::vector<std::string> Sources;
+  std::optional<PerfBaseline> Baseline;
+  /// The injection library, when the performance gate runs.
+  std::string Inject;
+};
+
+/// Checks the options and fills \p In; the exit status when `check` ends
+/// here (--list-checks, or a bad option after reporting it), else nullopt.
+std::optional<int> readInputs(const char *Argv0, CheckInputs &In) {
   CheckOptions &O = checkOptions();
   // Options first: bad globs are errors even without a configuration file
   // or a source.
@@ -393,55 +440,89 @@ int autoprof::tool::runCheck(const char *Argv0) {
       sourcesToRun(/*FromDatabase=*/true);
   if (!Found)
     return 2;
-  std::vector<std::string> Inputs = std::move(*Found);
+  In.Sources = std::move(*Found);
 
   if (O.Output != "-" && sys::fs::exists(O.Output))
-    for (const std::string &In : Inputs)
-      if (sys::fs::exists(In) && sys::fs::equivalent(O.Output, In)) {
+    for (const std::string &Src : In.Sources)
+      if (sys::fs::exists(Src) && sys::fs::equivalent(O.Output, Src)) {
         reportError("-o '" + O.Output +
                     "' names a source, which the report would replace");
         return 2;
       }
 
-  if (std::optional<std::string> Problem = perfOptionsProblem(Inputs)) {
+  if (std::optional<std::string> Problem = perfOptionsProblem(In.Sources)) {
     reportError(*Problem);
     return 2;
   }
   // The baseline and the injection library before anything runs.
-  std::optional<PerfBaseline> Baseline;
   if (!O.PerfBaseline.empty()) {
     Expected<PerfBaseline> B = loadBaseline(O.PerfBaseline);
     if (!B) {
       reportError(toString(B.takeError()));
       return 2;
     }
-    Baseline = std::move(*B);
+    In.Baseline = std::move(*B);
   }
-  std::string Inject;
   if (perfGate()) {
-    Inject = injectionLibrary(Argv0);
-    if (!sys::fs::exists(Inject)) {
-      reportError("cannot find the injection library '" + Inject +
+    In.Inject = injectionLibrary(Argv0);
+    if (!sys::fs::exists(In.Inject)) {
+      reportError("cannot find the injection library '" + In.Inject +
                   "'; set AUTOPROF_INJECT_LIBRARY");
       return 2;
     }
   }
+  return std::nullopt;
+}
+
+/// The report of \p Findings: SARIF or text, with each file named as the
+/// command line named it.
+std::string renderFindings(const CheckEngine &Engine,
+                           const std::vector<Finding> &Findings,
+                           const std::vector<std::string> &Inputs,
+                           const char *Argv0) {
+  CheckOptions &O = checkOptions();
+  std::map<std::string, std::string> Shown;
+  for (const std::string &In : Inputs)
+    Shown.emplace(absolute(In), In);
+  auto Text = [&](StringRef File) { return Engine.fileText(File); };
+  if (O.Format == CheckFormat::Sarif)
+    return formatFindingsSarif(Findings, CheckRegistry::all(), Text,
+                               AUTOPROF_VERSION, docsURL(Argv0));
+  bool Color = O.UseColor.getNumOccurrences()
+                   ? O.UseColor
+                   : O.Output == "-" && outs().has_colors();
+  return formatFindingsText(
+      Findings, Text,
+      [&](StringRef File) {
+        auto It = Shown.find(File.str());
+        return It == Shown.end() ? File.str() : It->second;
+      },
+      Color);
+}
+
+} // namespace
+
+int autoprof::tool::runCheck(const char *Argv0) {
+  CheckOptions &O = checkOptions();
+  CheckInputs In;
+  if (std::optional<int> Exit = readInputs(Argv0, In))
+    return *Exit;
+  const std::vector<std::string> &Inputs = In.Sources;
 
   std::map<std::string, CheckSelection> Selections;
-  for (const std::string &In : Inputs) {
-    if (!sys::fs::exists(In))
+  for (const std::string &Src : Inputs) {
+    if (!sys::fs::exists(Src))
       continue; // runOnSources reports it
-    Expected<CheckSelection> Sel = selectionFor(In);
+    Expected<CheckSelection> Sel = selectionFor(Src);
     if (!Sel) {
       reportError(toString(Sel.takeError()));
       return 2;
     }
-    Selections[absolute(In)] = std::move(*Sel);
+    Selections[absolute(Src)] = std::move(*Sel);
   }
   CheckSelection Default;
-  if (Selections.empty())
-    Default.Checks = CheckRegistry::all();
-  else
+  Default.Checks = CheckRegistry::all();
+  if (!Selections.empty())
     Default = Selections.begin()->second;
 
   KernelFilter Filter;
@@ -482,7 +563,8 @@ int autoprof::tool::runCheck(const char *Argv0) {
       reportError("the performance gate did not run: a source was not "
                   "checked");
     } else {
-      int Gate = runPerfGate(Engine, Selection, Baseline, Inject, Findings);
+      int Gate =
+          runPerfGate(Engine, Selection, In.Baseline, In.Inject, Findings);
       if (Gate == 130)
         return 130;
       ToolError = Gate != 0;
@@ -490,112 +572,28 @@ int autoprof::tool::runCheck(const char *Argv0) {
     }
   }
 
-  std::map<std::string, std::string> Shown;
-  for (const std::string &In : Inputs)
-    Shown.emplace(absolute(In), In);
-  auto Text = [&](StringRef File) { return Engine.fileText(File); };
-  std::string Report;
-  if (O.Format == CheckFormat::Sarif) {
-    Report = formatFindingsSarif(Findings, CheckRegistry::all(), Text,
-                                 AUTOPROF_VERSION, docsURL(Argv0));
-  } else {
-    bool Color = O.UseColor.getNumOccurrences()
-                     ? O.UseColor
-                     : O.Output == "-" && outs().has_colors();
-    Report = formatFindingsText(
-        Findings, Text,
-        [&](StringRef File) {
-          auto It = Shown.find(File.str());
-          return It == Shown.end() ? File.str() : It->second;
-        },
-        Color);
-  }
+  std::string Report = renderFindings(Engine, Findings, Inputs, Argv0);
   if (!Report.empty() || O.Output != "-")
     if (Error E = writeOutput(O.Output, Report)) {
       reportError(toString(std::move(E)));
       return 2;
     }
 
-  // The fixes, merged per file in the order of the findings; a fix that
-  // overlaps one already taken is left out.
-  FileEdits Fixes;
-  unsigned Suggested = 0, Merged = 0;
-  std::vector<bool> Applied(Findings.size(), false);
-  for (const Finding &F : Findings) {
-    if (F.Fix.empty())
-      continue;
-    ++Suggested;
-    FileEdits Trial = Fixes;
-    bool Conflict = false;
-    for (const clang::tooling::Replacement &R : F.Fix) {
-      clang::tooling::Replacements &Into = Trial[R.getFilePath().str()];
-      for (const clang::tooling::Replacement &Old : Into)
-        if (Old == R) {
-          Conflict = true; // already there
-          break;
-        }
-      if (Conflict)
-        break;
-      if (Error E = Into.add(R)) {
-        consumeError(std::move(E));
-        Conflict = true;
-        break;
-      }
-    }
-    if (Conflict)
-      continue;
-    ++Merged;
-    Applied[&F - Findings.data()] = true;
-    Fixes = std::move(Trial);
-  }
-
+  MergedFixes Fixes = mergeFixes(Findings);
   if (!O.ExportFixes.empty()) {
     std::string Main = Inputs.empty() ? "" : absolute(Inputs.front());
     SmallString<256> Cwd;
     sys::fs::current_path(Cwd);
     if (Error E = writeOutput(
-            O.ExportFixes, exportFindingsYAML(Main, Findings, Applied, Cwd))) {
+            O.ExportFixes,
+            exportFindingsYAML(Main, Findings, Fixes.Applied, Cwd))) {
       reportError(toString(std::move(E)));
       return 2;
     }
   }
 
-  if (O.Fix && !Fixes.empty()) {
-    if (!Engine.filesWithErrors().empty()) {
-      reportError("no fix is applied: a translation unit does not compile");
-      ToolError = true;
-    } else {
-      for (auto &[File, Edits] : Fixes) {
-        auto Buf = MemoryBuffer::getFile(File);
-        if (!Buf) {
-          reportError("cannot read '" + File +
-                      "': " + Buf.getError().message());
-          ToolError = true;
-          continue;
-        }
-        if ((*Buf)->getBuffer() != Engine.fileText(File) &&
-            !Engine.fileText(File).empty()) {
-          reportError("'" + File + "' changed while it was checked; not fixed");
-          ToolError = true;
-          continue;
-        }
-        Expected<std::string> New = applyEdits((*Buf)->getBuffer(), Edits);
-        if (!New) {
-          reportError("cannot apply the fixes to '" + File +
-                      "': " + toString(New.takeError()));
-          ToolError = true;
-          continue;
-        }
-        if (Error E = writeOutput(File, *New)) {
-          reportError(toString(std::move(E)));
-          ToolError = true;
-        }
-      }
-      errs() << "clang-autoprof: applied " << Merged << " of " << Suggested
-             << " suggested fixes\n";
-    }
-  }
-
+  if (O.Fix && !Fixes.Edits.empty() && !applyFixes(Engine, Fixes))
+    ToolError = true;
   if (ToolError)
     return 2;
   for (const Finding &F : Findings)
