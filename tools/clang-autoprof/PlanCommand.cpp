@@ -137,6 +137,66 @@ std::string formatValue(std::optional<double> V) {
   return Buf;
 }
 
+/// The plan as text, one block per kernel.
+std::string planText(const ProfilingTree &T, const std::string &Chip,
+                     const std::vector<KernelPlan> &Plans) {
+  std::string Text = "tree " + T.Name + " (budget " + std::to_string(T.Budget) +
+                     " passes on " + Chip + ")\n";
+  for (const KernelPlan &P : Plans) {
+    const KernelRecord &K = *P.Kernel;
+    Text += "kernel " + K.QualifiedName + " at " + K.File + ":" +
+            std::to_string(K.Line) + "\n";
+    for (const RouteStep &St : P.R.Steps) {
+      const NodeTest &Te = St.Node->Test;
+      Text += "  node " + St.Node->Id + ": " +
+              (Te.From == NodeTest::Source::Feature ? "feature " : "sample ") +
+              Te.Key + " = " +
+              (St.Branch == "pending" ? "pending" : formatValue(St.Value)) +
+              ", " + Te.Op + " " + formatValue(Te.Threshold) + " -> " +
+              St.Branch + "\n";
+    }
+    if (P.R.Leaf) {
+      Text += "  leaf " + P.R.Leaf->Id + ": " + P.R.Leaf->Focus + "\n";
+      Text += "  metrics: " + join(P.Collect, " ") + "\n";
+    } else {
+      Text += "  pending: collect the stage-1 samples first: " +
+              join(P.Collect, " ") + "\n";
+    }
+    Text += "  passes: " + std::to_string(P.Passes) + "\n";
+  }
+  return Text;
+}
+
+/// The plan in its JSON form (lib/Tree's Plan).
+Plan planOf(const ProfilingTree &T, const std::string &TreePath,
+            const std::string &Chip, const std::vector<KernelPlan> &Plans) {
+  Plan Out;
+  Out.Tree = T.Name;
+  Out.TreeFile = TreePath;
+  Out.Chip = Chip;
+  Out.Budget = T.Budget;
+  for (const KernelPlan &P : Plans) {
+    PlanKernel K;
+    K.Name = P.Kernel->Name;
+    K.QualifiedName = P.Kernel->QualifiedName;
+    K.MangledName = P.Kernel->MangledName;
+    for (const RouteStep &St : P.R.Steps) {
+      const NodeTest &Te = St.Node->Test;
+      K.Route.push_back({St.Node->Id, Te.From == NodeTest::Source::Feature,
+                         Te.Key, Te.Op, Te.Threshold, St.Value, St.Branch});
+    }
+    if (P.R.Leaf) {
+      K.Leaf = P.R.Leaf->Id;
+      K.Focus = P.R.Leaf->Focus;
+    }
+    K.Collect = P.Collect;
+    K.Passes = P.Passes;
+    K.Features = P.Kernel->Features.values();
+    Out.Kernels.push_back(std::move(K));
+  }
+  return Out;
+}
+
 } // namespace
 
 int autoprof::tool::runPlan(const char *Argv0) {
@@ -202,60 +262,9 @@ int autoprof::tool::runPlan(const char *Argv0) {
     Plans.push_back(std::move(P));
   }
 
-  std::string Text;
-  if (O.Format == PlanFormat::Text) {
-    Text = "tree " + T.Name + " (budget " + std::to_string(T.Budget) +
-           " passes on " + Chip + ")\n";
-    for (const KernelPlan &P : Plans) {
-      const KernelRecord &K = *P.Kernel;
-      Text += "kernel " + K.QualifiedName + " at " + K.File + ":" +
-              std::to_string(K.Line) + "\n";
-      for (const RouteStep &St : P.R.Steps) {
-        const NodeTest &Te = St.Node->Test;
-        Text +=
-            "  node " + St.Node->Id + ": " +
-            (Te.From == NodeTest::Source::Feature ? "feature " : "sample ") +
-            Te.Key + " = " +
-            (St.Branch == "pending" ? "pending" : formatValue(St.Value)) +
-            ", " + Te.Op + " " + formatValue(Te.Threshold) + " -> " +
-            St.Branch + "\n";
-      }
-      if (P.R.Leaf) {
-        Text += "  leaf " + P.R.Leaf->Id + ": " + P.R.Leaf->Focus + "\n";
-        Text += "  metrics: " + join(P.Collect, " ") + "\n";
-      } else {
-        Text += "  pending: collect the stage-1 samples first: " +
-                join(P.Collect, " ") + "\n";
-      }
-      Text += "  passes: " + std::to_string(P.Passes) + "\n";
-    }
-  } else {
-    Plan Out;
-    Out.Tree = T.Name;
-    Out.TreeFile = *TreePath;
-    Out.Chip = Chip;
-    Out.Budget = T.Budget;
-    for (const KernelPlan &P : Plans) {
-      PlanKernel K;
-      K.Name = P.Kernel->Name;
-      K.QualifiedName = P.Kernel->QualifiedName;
-      K.MangledName = P.Kernel->MangledName;
-      for (const RouteStep &St : P.R.Steps) {
-        const NodeTest &Te = St.Node->Test;
-        K.Route.push_back({St.Node->Id, Te.From == NodeTest::Source::Feature,
-                           Te.Key, Te.Op, Te.Threshold, St.Value, St.Branch});
-      }
-      if (P.R.Leaf) {
-        K.Leaf = P.R.Leaf->Id;
-        K.Focus = P.R.Leaf->Focus;
-      }
-      K.Collect = P.Collect;
-      K.Passes = P.Passes;
-      K.Features = P.Kernel->Features.values();
-      Out.Kernels.push_back(std::move(K));
-    }
-    Text = writePlanJSON(Out);
-  }
+  std::string Text = O.Format == PlanFormat::Text
+                         ? planText(T, Chip, Plans)
+                         : writePlanJSON(planOf(T, *TreePath, Chip, Plans));
   if (Error E = writeOutput(O.Output, Text)) {
     reportError(toString(std::move(E)));
     return 1;
