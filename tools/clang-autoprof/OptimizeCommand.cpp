@@ -59,6 +59,324 @@ std::string joined(const std::vector<std::string> &V) {
   return S;
 }
 
+/// Why the options of `optimize` cannot go together, before anything
+/// runs; nullopt when they can.
+std::optional<std::string> optionsProblem() {
+  OptimizeOptions &O = optimizeOptions();
+  SourceOptions &S = sourceOptions();
+  int Outputs = O.Diff + !O.ExportFixes.empty() + !O.Output.empty() + O.InPlace;
+  if (Outputs > 1)
+    return std::string(
+        "--diff, --export-fixes, -o and --in-place exclude each other");
+  if (O.DryRun && O.InPlace)
+    return std::string("--dry-run never changes the source; --in-place needs a "
+                       "verified rewrite");
+  if (!O.ProfileFile.empty() && O.DryRun)
+    return std::string(
+        "--profile chooses the rewrites of a verified run; a dry run "
+        "takes the values of a profile with --samples");
+  if (!O.ProfileFile.empty() && O.Tree.getNumOccurrences())
+    return std::string(
+        "--profile and --tree exclude each other: the profile's tree "
+        "chose its metrics");
+  if (O.Rewriter != "builtin" && O.Rewriter != "llm")
+    return std::string("unknown --rewriter '" + O.Rewriter +
+                       "'; known: builtin, llm");
+  bool UseLLM = O.Rewriter == "llm";
+  if (O.LLMShowPrompt && !(UseLLM && O.DryRun))
+    return std::string(
+        "--llm-show-prompt prints the prompts of a dry run: give "
+        "--dry-run --rewriter=llm");
+  if (O.Explain && (!O.DryRun || UseLLM || O.Diff || !O.ExportFixes.empty() ||
+                    !O.Output.empty()))
+    return std::string(
+        "--explain lists why built-in rewrites do not apply: give "
+        "--dry-run without --rewriter=llm, --diff, --export-fixes or "
+        "-o");
+  if (UseLLM) {
+    if (!O.Candidates.empty() || O.TryAll || !O.Transformations.empty())
+      return std::string("--candidate, --try-all and --transformations choose "
+                         "built-in rewrites; --rewriter=llm asks the model");
+    if (O.DryRun && (!O.ExportFixes.empty() || !O.Output.empty()))
+      return std::string(
+          "a dry run of --rewriter=llm prints each candidate's diff; "
+          "-o and --export-fixes need a verified run");
+    if (S.Sources.size() != 1)
+      return ("--rewriter=llm rewrites the kernels of one source; " +
+              Twine(S.Sources.size()) + " were given")
+          .str();
+  }
+  if (!O.DryRun) {
+    if (O.Run.empty())
+      return std::string(
+          "no run command: give --run \"<cmd>\" (the program whose "
+          "kernels are verified and timed), or --dry-run");
+    if (O.Runs < 3)
+      return std::string("--runs must be at least 3: speed is judged over runs "
+                         "with different seeds");
+    if (O.Attempts == 0)
+      return std::string("--attempts must be at least 1");
+    if (!(O.RTol >= 0) || !(O.ATol >= 0) || !(O.MinSpeedup >= 1))
+      return std::string(
+          "--rtol and --atol must be non-negative and --min-speedup "
+          "at least 1");
+    if (S.Sources.size() != 1)
+      return ("optimize verifies the kernels of one source; " +
+              Twine(S.Sources.size()) + " were given")
+          .str();
+  }
+  if (!O.Output.empty()) {
+    if (S.Sources.size() != 1)
+      return ("-o writes the patched copy of one source; " +
+              Twine(S.Sources.size()) + " were given")
+          .str();
+    if (sys::fs::exists(O.Output) &&
+        sys::fs::equivalent(O.Output, S.Sources.front()))
+      return "-o '" + O.Output +
+             "' names the source itself, which optimize never changes";
+  }
+  return std::nullopt;
+}
+
+/// The paths as the user named them.
+using ShownPath = std::function<std::string(const std::string &)>;
+
+/// A dry run of --rewriter=llm: for each kernel, its prompt
+/// (--llm-show-prompt), or the model's candidate as a diff, or why the
+/// reply was rejected. False after reporting an error.
+bool askModelDryRun(LLMRewriter &LLMR, const RewriteEngine &Engine,
+                    const std::string &Source,
+                    const std::optional<SampleTable> &Samples,
+                    const ProfilingTree &Tree, const ShownPath &Shown,
+                    raw_ostream &OS) {
+  OptimizeOptions &O = optimizeOptions();
+  LLMRewriter *LLM = &LLMR;
+  // One question per kernel: its prompt, or the model's candidate as a
+  // diff, or why the reply was rejected.
+  for (size_t I = 0; I < Engine.kernels().size(); ++I) {
+    const KernelRecord &K = Engine.kernels()[I];
+    if (std::optional<std::string> Why = llmUnsupported(Engine, I, Source)) {
+      reportWarning("kernel '" + K.QualifiedName + "' is left alone: " + *Why);
+      continue;
+    }
+    KernelProfile KP;
+    if (Samples) {
+      if (const std::map<std::string, double> *Values = Samples->find(K)) {
+        Route R = routeKernel(Tree, K.Features, Values);
+        KP.Metrics = shownMetrics(Tree, R.Leaf, *Values);
+        if (R.Leaf) {
+          KP.Leaf = R.Leaf->Id;
+          KP.Focus = R.Leaf->Focus;
+        }
+      }
+    }
+    std::vector<ChatMessage> Messages =
+        LLM->prompt(Engine, I, KP, std::nullopt);
+    if (O.LLMShowPrompt) {
+      OS << "# prompt for kernel " << K.QualifiedName << "\n";
+      for (const ChatMessage &M : Messages)
+        OS << "## " << M.Role << "\n"
+           << M.Content << (StringRef(M.Content).ends_with("\n") ? "" : "\n");
+      continue;
+    }
+    Expected<ChatReply> Reply = LLM->ask(std::move(Messages));
+    if (!Reply) {
+      reportError(toString(Reply.takeError()));
+      return false;
+    }
+    LLMRound Round =
+        LLM->handle(Engine, I, Source, Reply->Text, Reply->FinishReason);
+    OS << "# llm on kernel " << K.QualifiedName;
+    if (!Round.Candidate) {
+      OS << ": " << verify::verdictName(Round.V) << ": " << Round.Reason
+         << "\n";
+      continue;
+    }
+    const KernelSource &KS = Engine.kernelSources()[I];
+    OS << "\n"
+       << unifiedDiff(Shown(KS.File), Engine.originalText(KS.File),
+                      *Round.Candidate);
+  }
+  return true;
+}
+
+/// --diff: each proposal as a diff of the files it changes.
+void writeDiffs(const RewriteEngine &Engine, const ShownPath &Shown,
+                raw_ostream &OS) {
+  auto Original = [&](StringRef File) { return Engine.originalText(File); };
+  for (const Proposal &P : Engine.proposals()) {
+    auto New = applyFileEdits(P.Edits, Original);
+    if (!New) {
+      reportWarning("cannot apply " + P.name() + " to '" +
+                    Engine.kernels()[P.Kernel].QualifiedName +
+                    "': " + toString(New.takeError()));
+      continue;
+    }
+    OS << "# " << P.name() << " on kernel "
+       << Engine.kernels()[P.Kernel].QualifiedName << "\n";
+    for (const auto &[File, NewText] : *New)
+      OS << unifiedDiff(Shown(File), Engine.originalText(File), NewText);
+  }
+}
+
+/// -o and --export-fixes: the first variant of every proposal, merged.
+int writeProposals(const RewriteEngine &Engine,
+                   const std::vector<std::string> &Inputs) {
+  OptimizeOptions &O = optimizeOptions();
+  // -o writes a copy of the first source: a proposal that changes another
+  // file too cannot be written there whole.
+  std::string Main = absolutePath(Inputs[0]);
+  std::vector<const Proposal *> List;
+  for (const Proposal &P : Engine.proposals()) {
+    // Variants are alternatives: the first of each stands for them.
+    if (!P.Variant.empty() && llvm::any_of(List, [&](const Proposal *Q) {
+          return Q->Kernel == P.Kernel && Q->T == P.T;
+        }))
+      continue;
+    bool Elsewhere = llvm::any_of(P.Edits, [&](const auto &FE) {
+      return !FE.second.empty() && FE.first != Main;
+    });
+    if (!O.Output.empty() && Elsewhere) {
+      reportWarning("skipping " + P.name() + " on kernel '" +
+                    Engine.kernels()[P.Kernel].QualifiedName +
+                    "': it changes files other than '" + Inputs[0] +
+                    "', and -o writes a copy of that one only");
+      continue;
+    }
+    List.push_back(&P);
+  }
+  std::vector<const Proposal *> Skipped;
+  FileEdits Merged = mergeProposals(List, Skipped);
+  for (const Proposal *P : Skipped)
+    reportWarning("skipping " + P->name() + " on kernel '" +
+                  Engine.kernels()[P->Kernel].QualifiedName +
+                  "': its edits overlap another proposal's");
+  if (!O.ExportFixes.empty()) {
+    if (Error E = writeOutput(O.ExportFixes, exportFixesYAML(Main, Merged))) {
+      reportError(toString(std::move(E)));
+      return 1;
+    }
+    return 0;
+  }
+  std::string Patched;
+  if (auto It = Merged.find(Main); It != Merged.end() && !It->second.empty()) {
+    auto New = applyEdits(Engine.originalText(Main), It->second);
+    if (!New) {
+      reportError("cannot apply the proposals to '" + Inputs[0] +
+                  "': " + toString(New.takeError()));
+      return 1;
+    }
+    Patched = *New;
+  } else {
+    auto Buf = MemoryBuffer::getFile(Inputs[0]);
+    if (!Buf) {
+      reportError("cannot read '" + Inputs[0] +
+                  "': " + Buf.getError().message());
+      return 1;
+    }
+    Patched = (*Buf)->getBuffer().str();
+  }
+  if (Error E = writeOutput(O.Output, Patched)) {
+    reportError(toString(std::move(E)));
+    return 1;
+  }
+  return 0;
+}
+
+/// The listing of a dry run: each kernel's proposals and what triggers
+/// them, and with --explain why the others do not apply.
+void listProposals(const RewriteEngine &Engine,
+                   const std::optional<SampleTable> &Samples,
+                   const ProfilingTree &Tree, const ShownPath &Shown,
+                   raw_ostream &OS) {
+  for (size_t I = 0; I < Engine.kernels().size(); ++I) {
+    const KernelRecord &K = Engine.kernels()[I];
+    OS << "kernel " << K.QualifiedName << " at " << Shown(K.File) << ":"
+       << K.Line << ":" << K.Column << "\n";
+    std::optional<MetricValues> Seen;
+    if (Samples) {
+      const std::map<std::string, double> *Values = Samples->find(K);
+      if (!Values) {
+        OS << "  not in the profile\n";
+      } else {
+        Route R = routeKernel(Tree, K.Features, Values);
+        Seen = shownMetrics(Tree, R.Leaf, *Values);
+        OS << "  leaf: " << (R.Leaf ? R.Leaf->Id : std::string("(pending)"))
+           << ", " << Seen->size() << " metrics\n";
+      }
+    }
+    bool Any = false;
+    for (const Proposal &P : Engine.proposals()) {
+      if (P.Kernel != I)
+        continue;
+      Any = true;
+      OS << "  " << P.name() << ": " << P.T->description() << "\n";
+      if (!Seen) {
+        OS << "    trigger: needs " << joined(P.T->triggerMetrics()) << "\n";
+        continue;
+      }
+      if (std::optional<std::string> Why = P.T->trigger(*Seen))
+        OS << "    triggered: " << *Why << "\n";
+      else
+        OS << "    not triggered by the leaf's metrics\n";
+    }
+    if (!Any)
+      OS << "  no proposal\n";
+    for (const Refusal &R : Engine.refusals())
+      if (R.Kernel == I)
+        OS << "  " << R.T->name() << ": not applied: " << R.Reason << "\n";
+  }
+}
+
+/// The transformations --transformations names (all without it, none for
+/// the model); false after reporting an unknown one.
+bool selectTransformations(bool UseLLM,
+                           std::vector<const Transformation *> &Ts) {
+  OptimizeOptions &O = optimizeOptions();
+  if (O.Transformations.empty() && !UseLLM)
+    Ts = TransformationRegistry::all();
+  for (const std::string &Name : O.Transformations) {
+    const Transformation *T = TransformationRegistry::find(Name);
+    if (!T) {
+      reportError("unknown transformation '" + Name +
+                  "'; known: " + TransformationRegistry::names());
+      return false;
+    }
+    Ts.push_back(T);
+  }
+  return true;
+}
+
+/// --samples of a dry run, and the tree (--tree) that routes its kernels;
+/// false after reporting why they cannot be read.
+bool loadSamplesAndTree(const char *Argv0, std::optional<SampleTable> &Samples,
+                        ProfilingTree &Tree) {
+  OptimizeOptions &O = optimizeOptions();
+  if (!O.DryRun) {
+    reportError("--samples needs --dry-run: a verified run collects its "
+                "own profile");
+    return false;
+  }
+  Expected<SampleTable> S = loadSamples(O.Samples);
+  if (!S) {
+    reportError(toString(S.takeError()));
+    return false;
+  }
+  Samples = std::move(*S);
+  std::string Catalog = catalogPath(Argv0, "");
+  Expected<std::string> TreePath =
+      findTree(O.Tree, sys::path::parent_path(Catalog));
+  if (!TreePath) {
+    reportError(toString(TreePath.takeError()));
+    return false;
+  }
+  if (Error E = loadCheckedTree(*TreePath, Tree)) {
+    reportError(toString(std::move(E)));
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 int autoprof::tool::runOptimize(const char *Argv0) {
@@ -66,86 +384,11 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   SourceOptions &S = sourceOptions();
   if (!sourcesToRun(/*FromDatabase=*/false))
     return 1;
-  int Outputs = O.Diff + !O.ExportFixes.empty() + !O.Output.empty() + O.InPlace;
-  if (Outputs > 1) {
-    reportError("--diff, --export-fixes, -o and --in-place exclude each other");
-    return 1;
-  }
-  if (O.DryRun && O.InPlace) {
-    reportError("--dry-run never changes the source; --in-place needs a "
-                "verified rewrite");
-    return 1;
-  }
-  if (!O.ProfileFile.empty() && O.DryRun) {
-    reportError("--profile chooses the rewrites of a verified run; a dry run "
-                "takes the values of a profile with --samples");
-    return 1;
-  }
-  if (!O.ProfileFile.empty() && O.Tree.getNumOccurrences()) {
-    reportError("--profile and --tree exclude each other: the profile's tree "
-                "chose its metrics");
-    return 1;
-  }
-  if (O.Rewriter != "builtin" && O.Rewriter != "llm") {
-    reportError("unknown --rewriter '" + O.Rewriter + "'; known: builtin, llm");
+  if (std::optional<std::string> Problem = optionsProblem()) {
+    reportError(*Problem);
     return 1;
   }
   bool UseLLM = O.Rewriter == "llm";
-  if (O.LLMShowPrompt && !(UseLLM && O.DryRun)) {
-    reportError("--llm-show-prompt prints the prompts of a dry run: give "
-                "--dry-run --rewriter=llm");
-    return 1;
-  }
-  if (O.Explain && (!O.DryRun || UseLLM || O.Diff || !O.ExportFixes.empty() ||
-                    !O.Output.empty())) {
-    reportError("--explain lists why built-in rewrites do not apply: give "
-                "--dry-run without --rewriter=llm, --diff, --export-fixes or "
-                "-o");
-    return 1;
-  }
-  if (UseLLM) {
-    if (!O.Candidates.empty() || O.TryAll || !O.Transformations.empty()) {
-      reportError("--candidate, --try-all and --transformations choose "
-                  "built-in rewrites; --rewriter=llm asks the model");
-      return 1;
-    }
-    if (O.DryRun && (!O.ExportFixes.empty() || !O.Output.empty())) {
-      reportError("a dry run of --rewriter=llm prints each candidate's diff; "
-                  "-o and --export-fixes need a verified run");
-      return 1;
-    }
-    if (S.Sources.size() != 1) {
-      reportError("--rewriter=llm rewrites the kernels of one source; " +
-                  Twine(S.Sources.size()) + " were given");
-      return 1;
-    }
-  }
-  if (!O.DryRun) {
-    if (O.Run.empty()) {
-      reportError("no run command: give --run \"<cmd>\" (the program whose "
-                  "kernels are verified and timed), or --dry-run");
-      return 1;
-    }
-    if (O.Runs < 3) {
-      reportError("--runs must be at least 3: speed is judged over runs "
-                  "with different seeds");
-      return 1;
-    }
-    if (O.Attempts == 0) {
-      reportError("--attempts must be at least 1");
-      return 1;
-    }
-    if (!(O.RTol >= 0) || !(O.ATol >= 0) || !(O.MinSpeedup >= 1)) {
-      reportError("--rtol and --atol must be non-negative and --min-speedup "
-                  "at least 1");
-      return 1;
-    }
-    if (S.Sources.size() != 1) {
-      reportError("optimize verifies the kernels of one source; " +
-                  Twine(S.Sources.size()) + " were given");
-      return 1;
-    }
-  }
 
   // The model's settings are checked before anything runs.
   std::unique_ptr<LLMRewriter> LLM;
@@ -160,59 +403,15 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   }
 
   std::vector<const Transformation *> Ts;
-  if (O.Transformations.empty() && !UseLLM)
-    Ts = TransformationRegistry::all();
-  for (const std::string &Name : O.Transformations) {
-    const Transformation *T = TransformationRegistry::find(Name);
-    if (!T) {
-      reportError("unknown transformation '" + Name +
-                  "'; known: " + TransformationRegistry::names());
-      return 1;
-    }
-    Ts.push_back(T);
-  }
+  if (!selectTransformations(UseLLM, Ts))
+    return 1;
 
   std::vector<std::string> Inputs(S.Sources.begin(), S.Sources.end());
-  if (!O.Output.empty()) {
-    if (Inputs.size() != 1) {
-      reportError("-o writes the patched copy of one source; " +
-                  Twine(Inputs.size()) + " were given");
-      return 1;
-    }
-    if (sys::fs::exists(O.Output) && sys::fs::equivalent(O.Output, Inputs[0])) {
-      reportError("-o '" + O.Output +
-                  "' names the source itself, which optimize never changes");
-      return 1;
-    }
-  }
-
   // With --samples, the tree that chooses what a dry run's triggers see.
   std::optional<SampleTable> Samples;
   ProfilingTree Tree;
-  if (!O.Samples.empty()) {
-    if (!O.DryRun) {
-      reportError("--samples needs --dry-run: a verified run collects its "
-                  "own profile");
-      return 1;
-    }
-    Expected<SampleTable> S = loadSamples(O.Samples);
-    if (!S) {
-      reportError(toString(S.takeError()));
-      return 1;
-    }
-    Samples = std::move(*S);
-    std::string Catalog = catalogPath(Argv0, "");
-    Expected<std::string> TreePath =
-        findTree(O.Tree, sys::path::parent_path(Catalog));
-    if (!TreePath) {
-      reportError(toString(TreePath.takeError()));
-      return 1;
-    }
-    if (Error E = loadCheckedTree(*TreePath, Tree)) {
-      reportError(toString(std::move(E)));
-      return 1;
-    }
-  }
+  if (!O.Samples.empty() && !loadSamplesAndTree(Argv0, Samples, Tree))
+    return 1;
 
   KernelFilter Filter;
   if (!kernelFilter(Filter))
@@ -252,171 +451,18 @@ int autoprof::tool::runOptimize(const char *Argv0) {
     auto It = ShownPaths.find(absolutePath(File));
     return It == ShownPaths.end() ? shownPath(File) : It->second;
   };
-  auto Original = [&](StringRef File) { return Engine.originalText(File); };
 
   std::string Text;
   raw_string_ostream OS(Text);
   if (LLM) {
-    // One question per kernel: its prompt, or the model's candidate as a
-    // diff, or why the reply was rejected.
-    for (size_t I = 0; I < Engine.kernels().size(); ++I) {
-      const KernelRecord &K = Engine.kernels()[I];
-      if (std::optional<std::string> Why =
-              llmUnsupported(Engine, I, Inputs[0])) {
-        reportWarning("kernel '" + K.QualifiedName +
-                      "' is left alone: " + *Why);
-        continue;
-      }
-      KernelProfile KP;
-      if (Samples) {
-        if (const std::map<std::string, double> *Values = Samples->find(K)) {
-          Route R = routeKernel(Tree, K.Features, Values);
-          KP.Metrics = shownMetrics(Tree, R.Leaf, *Values);
-          if (R.Leaf) {
-            KP.Leaf = R.Leaf->Id;
-            KP.Focus = R.Leaf->Focus;
-          }
-        }
-      }
-      std::vector<ChatMessage> Messages =
-          LLM->prompt(Engine, I, KP, std::nullopt);
-      if (O.LLMShowPrompt) {
-        OS << "# prompt for kernel " << K.QualifiedName << "\n";
-        for (const ChatMessage &M : Messages)
-          OS << "## " << M.Role << "\n"
-             << M.Content << (StringRef(M.Content).ends_with("\n") ? "" : "\n");
-        continue;
-      }
-      Expected<ChatReply> Reply = LLM->ask(std::move(Messages));
-      if (!Reply) {
-        reportError(toString(Reply.takeError()));
-        return 1;
-      }
-      LLMRound Round =
-          LLM->handle(Engine, I, Inputs[0], Reply->Text, Reply->FinishReason);
-      OS << "# llm on kernel " << K.QualifiedName;
-      if (!Round.Candidate) {
-        OS << ": " << verify::verdictName(Round.V) << ": " << Round.Reason
-           << "\n";
-        continue;
-      }
-      const KernelSource &KS = Engine.kernelSources()[I];
-      OS << "\n"
-         << unifiedDiff(Shown(KS.File), Engine.originalText(KS.File),
-                        *Round.Candidate);
-    }
-  } else if (O.Diff) {
-    for (const Proposal &P : Engine.proposals()) {
-      auto New = applyFileEdits(P.Edits, Original);
-      if (!New) {
-        reportWarning("cannot apply " + P.name() + " to '" +
-                      Engine.kernels()[P.Kernel].QualifiedName +
-                      "': " + toString(New.takeError()));
-        continue;
-      }
-      OS << "# " << P.name() << " on kernel "
-         << Engine.kernels()[P.Kernel].QualifiedName << "\n";
-      for (const auto &[File, NewText] : *New)
-        OS << unifiedDiff(Shown(File), Engine.originalText(File), NewText);
-    }
-  } else if (!O.ExportFixes.empty() || !O.Output.empty()) {
-    // -o writes a copy of the first source: a proposal that changes another
-    // file too cannot be written there whole.
-    std::string Main = absolutePath(Inputs[0]);
-    std::vector<const Proposal *> List;
-    for (const Proposal &P : Engine.proposals()) {
-      // Variants are alternatives: the first of each stands for them.
-      if (!P.Variant.empty() && llvm::any_of(List, [&](const Proposal *Q) {
-            return Q->Kernel == P.Kernel && Q->T == P.T;
-          }))
-        continue;
-      bool Elsewhere = llvm::any_of(P.Edits, [&](const auto &FE) {
-        return !FE.second.empty() && FE.first != Main;
-      });
-      if (!O.Output.empty() && Elsewhere) {
-        reportWarning("skipping " + P.name() + " on kernel '" +
-                      Engine.kernels()[P.Kernel].QualifiedName +
-                      "': it changes files other than '" + Inputs[0] +
-                      "', and -o writes a copy of that one only");
-        continue;
-      }
-      List.push_back(&P);
-    }
-    std::vector<const Proposal *> Skipped;
-    FileEdits Merged = mergeProposals(List, Skipped);
-    for (const Proposal *P : Skipped)
-      reportWarning("skipping " + P->name() + " on kernel '" +
-                    Engine.kernels()[P->Kernel].QualifiedName +
-                    "': its edits overlap another proposal's");
-    if (!O.ExportFixes.empty()) {
-      if (Error E = writeOutput(O.ExportFixes, exportFixesYAML(Main, Merged))) {
-        reportError(toString(std::move(E)));
-        return 1;
-      }
-      return 0;
-    }
-    std::string Patched;
-    if (auto It = Merged.find(Main);
-        It != Merged.end() && !It->second.empty()) {
-      auto New = applyEdits(Engine.originalText(Main), It->second);
-      if (!New) {
-        reportError("cannot apply the proposals to '" + Inputs[0] +
-                    "': " + toString(New.takeError()));
-        return 1;
-      }
-      Patched = *New;
-    } else {
-      auto Buf = MemoryBuffer::getFile(Inputs[0]);
-      if (!Buf) {
-        reportError("cannot read '" + Inputs[0] +
-                    "': " + Buf.getError().message());
-        return 1;
-      }
-      Patched = (*Buf)->getBuffer().str();
-    }
-    if (Error E = writeOutput(O.Output, Patched)) {
-      reportError(toString(std::move(E)));
+    if (!askModelDryRun(*LLM, Engine, Inputs[0], Samples, Tree, Shown, OS))
       return 1;
-    }
-    return 0;
+  } else if (O.Diff) {
+    writeDiffs(Engine, Shown, OS);
+  } else if (!O.ExportFixes.empty() || !O.Output.empty()) {
+    return writeProposals(Engine, Inputs);
   } else {
-    for (size_t I = 0; I < Engine.kernels().size(); ++I) {
-      const KernelRecord &K = Engine.kernels()[I];
-      OS << "kernel " << K.QualifiedName << " at " << Shown(K.File) << ":"
-         << K.Line << ":" << K.Column << "\n";
-      std::optional<MetricValues> Seen;
-      if (Samples) {
-        const std::map<std::string, double> *Values = Samples->find(K);
-        if (!Values) {
-          OS << "  not in the profile\n";
-        } else {
-          Route R = routeKernel(Tree, K.Features, Values);
-          Seen = shownMetrics(Tree, R.Leaf, *Values);
-          OS << "  leaf: " << (R.Leaf ? R.Leaf->Id : std::string("(pending)"))
-             << ", " << Seen->size() << " metrics\n";
-        }
-      }
-      bool Any = false;
-      for (const Proposal &P : Engine.proposals()) {
-        if (P.Kernel != I)
-          continue;
-        Any = true;
-        OS << "  " << P.name() << ": " << P.T->description() << "\n";
-        if (!Seen) {
-          OS << "    trigger: needs " << joined(P.T->triggerMetrics()) << "\n";
-          continue;
-        }
-        if (std::optional<std::string> Why = P.T->trigger(*Seen))
-          OS << "    triggered: " << *Why << "\n";
-        else
-          OS << "    not triggered by the leaf's metrics\n";
-      }
-      if (!Any)
-        OS << "  no proposal\n";
-      for (const Refusal &R : Engine.refusals())
-        if (R.Kernel == I)
-          OS << "  " << R.T->name() << ": not applied: " << R.Reason << "\n";
-    }
+    listProposals(Engine, Samples, Tree, Shown, OS);
   }
   OS.flush();
   if (Error E = writeOutput("-", Text)) {
