@@ -45,6 +45,68 @@ std::optional<std::pair<int64_t, int64_t>> parseShape(llvm::StringRef Variant) {
   return std::pair(BX, BY);
 }
 
+/// The 2-D per-index shape of the kernel of \p M when its launches may
+/// change: no __launch_bounds__, threads that do not cooperate but through
+/// atomic operations; else nullopt with the reason in \p Why.
+std::optional<PerIndex2DKernel> reshapable(const KernelModel &M,
+                                           std::string &Why) {
+  if (M.kernel().hasAttr<CUDALaunchBoundsAttr>()) {
+    Why = "its __launch_bounds__ fix its block size";
+    return std::nullopt;
+  }
+  if (!M.cooperationWhy(/*CountAtomics=*/false).empty()) {
+    Why = "its threads may depend on each other: " + M.cooperationWhy(false);
+    return std::nullopt;
+  }
+  return matchPerIndex2D(M, Why);
+}
+
+/// What a launch of a kernel of shape \p K is: its constant block, and its
+/// bounds as written at it.
+struct LaunchFacts {
+  Dim3 Block;
+  std::string NX, NY;
+};
+
+/// The facts of \p L: a constant block of depth 1, a grid of depth 1 with
+/// an x and a y dimension that provably cover the bounds with it (so a new
+/// grid written from the bounds runs the same index pairs), and bounds
+/// written without macros or side effects; else nullopt with the reason in
+/// \p Why.
+std::optional<LaunchFacts> launchFacts(const KernelModel &M,
+                                       const PerIndex2DKernel &K,
+                                       const KernelLaunch &L,
+                                       std::string &Why) {
+  ASTContext &Ctx = M.context();
+  std::string At = "the launch at " + M.where(L.Call);
+  auto Refuse = [&](std::string Reason) -> std::optional<LaunchFacts> {
+    Why = At + Reason;
+    return std::nullopt;
+  };
+  std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
+  if (!Dims)
+    return Refuse(" has a block whose size is not a compile-time constant");
+  if ((*Dims)[2] != 1)
+    return Refuse(" has blocks of depth " + std::to_string((*Dims)[2]));
+  auto Grid = launchDimExprs(Ctx, L.Grid);
+  if (!Grid || !hasDepthOne(Ctx, L.Grid) || !(*Grid)[0] || !(*Grid)[1])
+    return Refuse(" does not give its grid an x and a y dimension (and a "
+                  "depth of one)");
+  for (unsigned D = 0; D < 2; ++D) {
+    KernelLaunch Along = L;
+    Along.Grid = (*Grid)[D];
+    const Polynomial &Bound = D == 0 ? K.BoundX : K.BoundY;
+    if (!gridCoversAtLaunch(Ctx, Along, (*Dims)[D], Bound))
+      return Refuse(" has a grid that does not provably cover the bound `" +
+                    Bound.str() + "` in " + (D == 0 ? "x" : "y"));
+  }
+  auto NX = textAtLaunch(Ctx, L, K.BoundX, K.BoundXExpr);
+  auto NY = textAtLaunch(Ctx, L, K.BoundY, K.BoundYExpr);
+  if (!NX || !NY)
+    return Refuse(" passes a bound through a macro or with side effects");
+  return LaunchFacts{*Dims, *NX, *NY};
+}
+
 /// The edits that launch the kernel of \p M with blocks of \p BX x \p BY
 /// threads at every launch, or false with the reason in \p Why.
 bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
@@ -54,57 +116,28 @@ bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
     Why = std::move(Reason);
     return false;
   };
-  if (M.kernel().hasAttr<CUDALaunchBoundsAttr>())
-    return Refuse("its __launch_bounds__ fix its block size");
-  if (!M.cooperationWhy(/*CountAtomics=*/false).empty())
-    return Refuse("its threads may depend on each other: " +
-                  M.cooperationWhy(false));
-  std::optional<PerIndex2DKernel> K = matchPerIndex2D(M, Why);
+  std::optional<PerIndex2DKernel> K = reshapable(M, Why);
   if (!K)
     return false;
-  std::string NoLaunch;
-  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(Why);
   if (!Launches)
-    return Refuse(NoLaunch);
+    return false;
   const std::string SX = std::to_string(BX), SY = std::to_string(BY);
   bool Changed = false;
   for (const KernelLaunch &L : *Launches) {
-    std::string At = "the launch at " + M.where(L.Call);
-    std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
-    if (!Dims)
-      return Refuse(At + " has a block whose size is not a compile-time "
-                         "constant");
-    if ((*Dims)[2] != 1)
-      return Refuse(At + " has blocks of depth " + std::to_string((*Dims)[2]));
-    auto Grid = launchDimExprs(Ctx, L.Grid);
-    if (!Grid || !hasDepthOne(Ctx, L.Grid) || !(*Grid)[0] || !(*Grid)[1])
-      return Refuse(At + " does not give its grid an x and a y dimension "
-                         "(and a depth of one)");
-    // The original covers both bounds, so the new grid, written from them,
-    // runs the same index pairs.
-    for (unsigned D = 0; D < 2; ++D) {
-      KernelLaunch Along = L;
-      Along.Grid = (*Grid)[D];
-      const Polynomial &Bound = D == 0 ? K->BoundX : K->BoundY;
-      if (!gridCoversAtLaunch(Ctx, Along, (*Dims)[D], Bound))
-        return Refuse(At +
-                      " has a grid that does not provably cover the "
-                      "bound `" +
-                      Bound.str() + "` in " + (D == 0 ? "x" : "y"));
-    }
-    auto NX = textAtLaunch(Ctx, L, K->BoundX, K->BoundXExpr);
-    auto NY = textAtLaunch(Ctx, L, K->BoundY, K->BoundYExpr);
-    if (!NX || !NY)
-      return Refuse(At + " passes a bound through a macro or with side "
-                         "effects");
-    if ((*Dims)[0] == BX && (*Dims)[1] == BY)
+    std::optional<LaunchFacts> F = launchFacts(M, *K, L, Why);
+    if (!F)
+      return false;
+    if (F->Block[0] == BX && F->Block[1] == BY)
       continue;
     auto B = replaceExpr(Ctx, L.Block, "dim3(" + SX + ", " + SY + ")");
-    auto G = replaceExpr(Ctx, L.Grid,
-                         "dim3((" + *NX + " + " + SX + " - 1) / " + SX + ", (" +
-                             *NY + " + " + SY + " - 1) / " + SY + ")");
+    auto G =
+        replaceExpr(Ctx, L.Grid,
+                    "dim3((" + F->NX + " + " + SX + " - 1) / " + SX + ", (" +
+                        F->NY + " + " + SY + " - 1) / " + SY + ")");
     if (!B || !G)
-      return Refuse(At + " writes its grid or block through a macro");
+      return Refuse("the launch at " + M.where(L.Call) +
+                    " writes its grid or block through a macro");
     Edits.push_back(*B);
     Edits.push_back(*G);
     Changed = true;
@@ -131,12 +164,7 @@ bool coarsen(const KernelModel &M, int64_t N,
     Why = std::move(Reason);
     return false;
   };
-  if (M.kernel().hasAttr<CUDALaunchBoundsAttr>())
-    return Refuse("its __launch_bounds__ fix its block size");
-  if (!M.cooperationWhy(/*CountAtomics=*/false).empty())
-    return Refuse("its threads may depend on each other: " +
-                  M.cooperationWhy(false));
-  std::optional<PerIndex2DKernel> K = matchPerIndex2D(M, Why);
+  std::optional<PerIndex2DKernel> K = reshapable(M, Why);
   if (!K)
     return false;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(M.kernel().getBody());
@@ -174,45 +202,22 @@ bool coarsen(const KernelModel &M, int64_t N,
                     "global index");
     Edits.push_back(*R);
   }
-  std::string NoLaunch;
-  const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
+  const std::vector<KernelLaunch> *Launches = M.someLaunches(Why);
   if (!Launches)
-    return Refuse(NoLaunch);
+    return false;
   for (const KernelLaunch &L : *Launches) {
-    std::string At = "the launch at " + M.where(L.Call);
-    std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
-    if (!Dims)
-      return Refuse(At + " has a block whose size is not a compile-time "
-                         "constant");
-    if ((*Dims)[2] != 1)
-      return Refuse(At + " has blocks of depth " + std::to_string((*Dims)[2]));
-    auto Grid = launchDimExprs(Ctx, L.Grid);
-    if (!Grid || !hasDepthOne(Ctx, L.Grid) || !(*Grid)[0] || !(*Grid)[1])
-      return Refuse(At + " does not give its grid an x and a y dimension "
-                         "(and a depth of one)");
-    for (unsigned D = 0; D < 2; ++D) {
-      KernelLaunch Along = L;
-      Along.Grid = (*Grid)[D];
-      const Polynomial &Bound = D == 0 ? K->BoundX : K->BoundY;
-      if (!gridCoversAtLaunch(Ctx, Along, (*Dims)[D], Bound))
-        return Refuse(At +
-                      " has a grid that does not provably cover the "
-                      "bound `" +
-                      Bound.str() + "` in " + (D == 0 ? "x" : "y"));
-    }
-    auto NX = textAtLaunch(Ctx, L, K->BoundX, K->BoundXExpr);
-    auto NY = textAtLaunch(Ctx, L, K->BoundY, K->BoundYExpr);
-    if (!NX || !NY)
-      return Refuse(At + " passes a bound through a macro or with side "
-                         "effects");
+    std::optional<LaunchFacts> F = launchFacts(M, *K, L, Why);
+    if (!F)
+      return false;
     // Each thread covers N blocks of the launch's width in x.
-    const std::string W = std::to_string((*Dims)[0] * N);
-    const std::string H = std::to_string((*Dims)[1]);
+    const std::string W = std::to_string(F->Block[0] * N);
+    const std::string H = std::to_string(F->Block[1]);
     auto G = replaceExpr(Ctx, L.Grid,
-                         "dim3((" + *NX + " + " + W + " - 1) / " + W + ", (" +
-                             *NY + " + " + H + " - 1) / " + H + ")");
+                         "dim3((" + F->NX + " + " + W + " - 1) / " + W + ", (" +
+                             F->NY + " + " + H + " - 1) / " + H + ")");
     if (!G)
-      return Refuse(At + " writes its grid through a macro");
+      return Refuse("the launch at " + M.where(L.Call) +
+                    " writes its grid through a macro");
     Edits.push_back(*G);
   }
   Edits.emplace_back(SM, Body->getLBracLoc().getLocWithOffset(1), 0,
