@@ -218,215 +218,257 @@ void describeLeaves(ProfilingTree &T) {
   }
 }
 
-} // namespace
-
-int autoprof::tool::runLearn(const char *Argv0) {
-  LearnOptions_ &O = learnOptions();
-  if (O.Datasets.empty()) {
-    reportError("learn needs --dataset=<file>");
-    return 1;
-  }
-  if (O.Budget == 0) {
-    reportError("learn needs --budget=<passes>, a positive number");
-    return 1;
-  }
-  if (O.ProposerName != "search" && O.ProposerName != "llm") {
-    reportError("unknown proposer '" + O.ProposerName +
-                "' (expected search or llm)");
-    return 1;
-  }
-  bool LiveLLM = O.RewriterName == "llm";
-  if (!LiveLLM && O.RewriterName != "builtin") {
-    reportError("unknown rewriter '" + O.RewriterName +
-                "' (expected builtin or llm)");
-    return 1;
-  }
-  if (LiveLLM) {
-    if (O.ProposerName != "llm") {
-      reportError("--rewriter=llm measures every tree it evaluates; give "
-                  "--proposer=llm, which proposes one per round");
-      return 1;
-    }
-    if (O.Fill || O.Oracle || O.Curve) {
-      reportError("--fill, --oracle and --metric-curve replay the built-in "
-                  "rewriter's outcomes; they do not go with --rewriter=llm");
-      return 1;
-    }
-    if (O.Programs.empty()) {
-      reportError("--rewriter=llm builds and runs each kernel's program: "
-                  "give --programs=<manifest.json>");
-      return 1;
-    }
-  }
-  // The model, for --proposer=llm.
-  std::unique_ptr<ChatClient> Client;
-  std::optional<ReplyCache> Cache;
-  std::string SystemPrompt;
-  if (O.ProposerName == "llm") {
-    ChatConfig Config = ChatConfig::fromEnvironment();
-    if (!O.LLMBaseURL.empty())
-      Config.BaseURL = O.LLMBaseURL;
-    if (!O.LLMModel.empty())
-      Config.Model = O.LLMModel;
-    if (O.LLMTimeout)
-      Config.Timeout = std::chrono::milliseconds(1000ull * O.LLMTimeout);
-    if (O.LLMReplayOnly && O.LLMCache.empty()) {
-      reportError("--llm-replay-only answers from a reply cache: give "
-                  "--llm-cache=<dir>");
-      return 1;
-    }
-    if (Config.Model.empty()) {
-      reportError("no LLM model configured: give --llm-model=<name> or set "
-                  "AUTOPROF_LLM_MODEL");
-      return 1;
-    }
-    if (Config.BaseURL.empty() && !O.LLMReplayOnly) {
-      reportError("no LLM server configured: give --llm-base-url=<url> or "
-                  "set AUTOPROF_LLM_BASE_URL");
-      return 1;
-    }
-    SmallString<256> Prompt(
-        sys::path::parent_path(catalogPath(Argv0, O.Catalog)));
-    sys::path::append(Prompt, "prompts", "learn-system.txt");
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-        MemoryBuffer::getFile(Prompt, /*IsText=*/true);
-    if (!Buf) {
-      reportError("cannot read the prompt '" + Prompt +
-                  "': " + Buf.getError().message());
-      return 1;
-    }
-    SystemPrompt = (*Buf)->getBuffer().str();
-    Client = std::make_unique<ChatClient>(Config);
-    if (!O.LLMCache.empty())
-      Cache.emplace(O.LLMCache, O.LLMReplayOnly ? ReplyCache::Mode::ReplayOnly
-                                                : ReplyCache::Mode::ReadWrite);
-  }
-  unsigned Requests = 0;
-  uint64_t Tokens = 0;
-  if (O.Folds == 1) {
-    reportError("--folds must be 0 (no cross-validation) or at least 2");
-    return 1;
-  }
-  if (O.Output.empty() && O.Folds == 0 && O.Compare.empty() &&
-      O.CompareFull.empty() && !O.Oracle && O.Curve == 0) {
-    reportError("nothing to do: give -o <tree.json>, --folds, --compare, "
-                "--oracle or --metric-curve");
-    return 1;
+/// One `learn` run: its options checked, the model, the dataset, the
+/// starting trees and the measured outcomes set up, then each table and the
+/// learned tree, in the order the options ask for them.
+class LearnRun {
+public:
+  explicit LearnRun(const char *Argv0) : Argv0(Argv0), O(learnOptions()) {}
+  ~LearnRun() {
+    if (!LiveDir.empty())
+      sys::fs::remove_directories(LiveDir);
   }
 
-  std::string CatalogPath = catalogPath(Argv0, O.Catalog);
-  std::string ModelsDir = sys::path::parent_path(CatalogPath).str();
-  Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
-  if (!Catalog) {
-    reportError(toString(Catalog.takeError()));
-    return 1;
-  }
-  TriggerRewriter Rewriter = builtinRewriter();
-
-  // The dataset, every file checked on its own first.
-  std::vector<DatasetKernel> Data;
-  for (const std::string &Path : O.Datasets) {
-    Expected<std::vector<DatasetKernel>> D = loadDataset(Path, *Catalog);
-    if (!D) {
-      reportError(toString(D.takeError()));
+  int run() {
+    if (!checkOptions() || !setUpModel() || !loadData() || !loadInitialTrees())
       return 1;
-    }
-    for (const DatasetKernel &K : *D)
-      for (const Outcome &Out : K.Outcomes)
-        if (!Rewriter.find(Out.Transformation)) {
-          reportError(Path + ": kernel '" + K.Kernel + "' of '" + K.Program +
-                      "': unknown transformation '" + Out.Transformation +
-                      "' (expected one of " + TransformationRegistry::names() +
-                      ")");
-          return 1;
-        }
-    if (Error E = mergeDataset(Data, std::move(*D), Path)) {
-      reportError(toString(std::move(E)));
+    Pricer.emplace(*Host, *Catalog, Inits.front().Chips);
+    if (!setUpLive() || !fitInitialTrees() || !openLog())
       return 1;
-    }
-  }
-  // Replay judges the transformations the dataset measured.
-  if (!LiveLLM)
-    Rewriter = Rewriter.measuredOn(Data);
-  std::vector<const DatasetKernel *> All;
-  for (const DatasetKernel &K : Data)
-    All.push_back(&K);
-
-  // The starting trees.
-  std::optional<ProfilingTree> Default;
-  {
-    Expected<ProfilingTree> D = loadTree("default", ModelsDir);
-    if (!D) {
-      reportError(toString(D.takeError()));
+    Rep.Budget = O.Budget;
+    Rep.Kernels = All.size();
+    Rep.Folds = O.Folds;
+    Rep.Seed = O.Seed;
+    Rep.Datasets.assign(O.Datasets.begin(), O.Datasets.end());
+    if (!crossValidateTrees())
       return 1;
-    }
-    Default = std::move(*D);
-  }
-  Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
-  if (!Host) {
-    reportError(toString(Host.takeError()));
-    return 1;
-  }
-  std::vector<std::string> InitNames(O.Init.begin(), O.Init.end());
-  if (InitNames.empty())
-    InitNames.push_back("minimal");
-  std::vector<ProfilingTree> Inits;
-  for (const std::string &Name : InitNames) {
-    ProfilingTree Init;
-    if (Name == "minimal") {
-      Init.Chips = Default->Chips;
-      Init.Root = "all";
-      TreeNode Leaf;
-      Leaf.Id = "all";
-      Leaf.Leaf = true;
-      Leaf.Path = "$.nodes[0]";
-      // Launch attributes cost no pass.
-      Leaf.Metrics = {"launch__grid_size", "launch__block_size",
-                      "launch__registers_per_thread"};
-      Init.Nodes.push_back(Leaf);
-    } else {
-      Expected<ProfilingTree> T = loadTree(Name, ModelsDir);
-      if (!T) {
-        reportError(toString(T.takeError()));
+    for (const std::string &Name : O.Compare)
+      if (!addTree(Name, true))
         return 1;
-      }
-      Init = std::move(*T);
+    for (const std::string &Name : O.CompareFull)
+      if (!addTree(Name, false))
+        return 1;
+    if (!addOracle() || !addCurve() || !writeLearned())
+      return 1;
+    return finish();
+  }
+
+private:
+  /// The options that cannot go together; false after reporting one.
+  bool checkOptions() {
+    if (O.Datasets.empty()) {
+      reportError("learn needs --dataset=<file>");
+      return false;
     }
-    Init.Name = O.Name;
-    for (const std::string &Chip : Init.Chips)
-      if (Error E = (*Host)->checkChip(Chip)) {
+    if (O.Budget == 0) {
+      reportError("learn needs --budget=<passes>, a positive number");
+      return false;
+    }
+    if (O.ProposerName != "search" && O.ProposerName != "llm") {
+      reportError("unknown proposer '" + O.ProposerName +
+                  "' (expected search or llm)");
+      return false;
+    }
+    LiveLLM = O.RewriterName == "llm";
+    if (!LiveLLM && O.RewriterName != "builtin") {
+      reportError("unknown rewriter '" + O.RewriterName +
+                  "' (expected builtin or llm)");
+      return false;
+    }
+    if (LiveLLM) {
+      if (O.ProposerName != "llm") {
+        reportError("--rewriter=llm measures every tree it evaluates; give "
+                    "--proposer=llm, which proposes one per round");
+        return false;
+      }
+      if (O.Fill || O.Oracle || O.Curve) {
+        reportError("--fill, --oracle and --metric-curve replay the built-in "
+                    "rewriter's outcomes; they do not go with --rewriter=llm");
+        return false;
+      }
+      if (O.Programs.empty()) {
+        reportError("--rewriter=llm builds and runs each kernel's program: "
+                    "give --programs=<manifest.json>");
+        return false;
+      }
+    }
+    if (O.Folds == 1) {
+      reportError("--folds must be 0 (no cross-validation) or at least 2");
+      return false;
+    }
+    if (O.Output.empty() && O.Folds == 0 && O.Compare.empty() &&
+        O.CompareFull.empty() && !O.Oracle && O.Curve == 0) {
+      reportError("nothing to do: give -o <tree.json>, --folds, --compare, "
+                  "--oracle or --metric-curve");
+      return false;
+    }
+    return true;
+  }
+
+  /// The model of --proposer=llm and its system prompt.
+  bool setUpModel() {
+    if (O.ProposerName == "llm") {
+      ChatConfig Config = ChatConfig::fromEnvironment();
+      if (!O.LLMBaseURL.empty())
+        Config.BaseURL = O.LLMBaseURL;
+      if (!O.LLMModel.empty())
+        Config.Model = O.LLMModel;
+      if (O.LLMTimeout)
+        Config.Timeout = std::chrono::milliseconds(1000ull * O.LLMTimeout);
+      if (O.LLMReplayOnly && O.LLMCache.empty()) {
+        reportError("--llm-replay-only answers from a reply cache: give "
+                    "--llm-cache=<dir>");
+        return false;
+      }
+      if (Config.Model.empty()) {
+        reportError("no LLM model configured: give --llm-model=<name> or set "
+                    "AUTOPROF_LLM_MODEL");
+        return false;
+      }
+      if (Config.BaseURL.empty() && !O.LLMReplayOnly) {
+        reportError("no LLM server configured: give --llm-base-url=<url> or "
+                    "set AUTOPROF_LLM_BASE_URL");
+        return false;
+      }
+      SmallString<256> Prompt(
+          sys::path::parent_path(catalogPath(Argv0, O.Catalog)));
+      sys::path::append(Prompt, "prompts", "learn-system.txt");
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+          MemoryBuffer::getFile(Prompt, /*IsText=*/true);
+      if (!Buf) {
+        reportError("cannot read the prompt '" + Prompt +
+                    "': " + Buf.getError().message());
+        return false;
+      }
+      SystemPrompt = (*Buf)->getBuffer().str();
+      Client = std::make_unique<ChatClient>(Config);
+      if (!O.LLMCache.empty())
+        Cache.emplace(O.LLMCache, O.LLMReplayOnly
+                                      ? ReplyCache::Mode::ReplayOnly
+                                      : ReplyCache::Mode::ReadWrite);
+    }
+    return true;
+  }
+
+  /// The catalog and the datasets, each file checked on its own first.
+  bool loadData() {
+    std::string CatalogPath = catalogPath(Argv0, O.Catalog);
+    ModelsDir = sys::path::parent_path(CatalogPath).str();
+    Expected<MetricCatalog> Loaded = MetricCatalog::load(CatalogPath);
+    if (!Loaded) {
+      reportError(toString(Loaded.takeError()));
+      return false;
+    }
+    Catalog.emplace(std::move(*Loaded));
+
+    // The dataset, every file checked on its own first.
+    for (const std::string &Path : O.Datasets) {
+      Expected<std::vector<DatasetKernel>> D = loadDataset(Path, *Catalog);
+      if (!D) {
+        reportError(toString(D.takeError()));
+        return false;
+      }
+      for (const DatasetKernel &K : *D)
+        for (const Outcome &Out : K.Outcomes)
+          if (!Rewriter.find(Out.Transformation)) {
+            reportError(Path + ": kernel '" + K.Kernel + "' of '" + K.Program +
+                        "': unknown transformation '" + Out.Transformation +
+                        "' (expected one of " +
+                        TransformationRegistry::names() + ")");
+            return false;
+          }
+      if (Error E = mergeDataset(Data, std::move(*D), Path)) {
         reportError(toString(std::move(E)));
-        return 1;
+        return false;
       }
-    if (!Inits.empty() && Init.Chips != Inits.front().Chips) {
-      reportError("the initial trees '" + InitNames.front() + "' and '" + Name +
-                  "' are for different chips");
-      return 1;
     }
-    Inits.push_back(std::move(Init));
+    // Replay judges the transformations the dataset measured.
+    if (!LiveLLM)
+      Rewriter = Rewriter.measuredOn(Data);
+    for (const DatasetKernel &K : Data)
+      All.push_back(&K);
+
+    return true;
   }
-  PassPricer Pricer(**Host, *Catalog, Inits.front().Chips);
-  // The LLM rewriter's outcomes, measured.
-  std::unique_ptr<LiveOutcomes> Outcomes;
-  LiveGain Live;
-  SmallString<128> LiveDir;
-  if (LiveLLM) {
+
+  /// The default tree and the starting trees, on chips the profiler
+  /// knows.
+  bool loadInitialTrees() {
+    // The starting trees.
+    {
+      Expected<ProfilingTree> D = loadTree("default", ModelsDir);
+      if (!D) {
+        reportError(toString(D.takeError()));
+        return false;
+      }
+      Default = std::move(*D);
+    }
+    Expected<std::unique_ptr<ProfilerHost>> LoadedHost = loadProfilerHost();
+    if (!LoadedHost) {
+      reportError(toString(LoadedHost.takeError()));
+      return false;
+    }
+    Host = std::move(*LoadedHost);
+    InitNames.assign(O.Init.begin(), O.Init.end());
+    if (InitNames.empty())
+      InitNames.push_back("minimal");
+    for (const std::string &Name : InitNames) {
+      ProfilingTree Init;
+      if (Name == "minimal") {
+        Init.Chips = Default->Chips;
+        Init.Root = "all";
+        TreeNode Leaf;
+        Leaf.Id = "all";
+        Leaf.Leaf = true;
+        Leaf.Path = "$.nodes[0]";
+        // Launch attributes cost no pass.
+        Leaf.Metrics = {"launch__grid_size", "launch__block_size",
+                        "launch__registers_per_thread"};
+        Init.Nodes.push_back(Leaf);
+      } else {
+        Expected<ProfilingTree> T = loadTree(Name, ModelsDir);
+        if (!T) {
+          reportError(toString(T.takeError()));
+          return false;
+        }
+        Init = std::move(*T);
+      }
+      Init.Name = O.Name;
+      for (const std::string &Chip : Init.Chips)
+        if (Error E = Host->checkChip(Chip)) {
+          reportError(toString(std::move(E)));
+          return false;
+        }
+      if (!Inits.empty() && Init.Chips != Inits.front().Chips) {
+        reportError("the initial trees '" + InitNames.front() + "' and '" +
+                    Name + "' are for different chips");
+        return false;
+      }
+      Inits.push_back(std::move(Init));
+    }
+    return true;
+  }
+
+  /// With --rewriter=llm, the outcomes measured by running optimize.
+  bool setUpLive() {
+    if (!LiveLLM)
+      return true;
     Expected<std::map<std::string, ProgramSpec>> Specs =
         loadProgramManifest(O.Programs);
     if (!Specs) {
       reportError(toString(Specs.takeError()));
-      return 1;
+      return false;
     }
     for (const DatasetKernel &K : Data)
       if (!Specs->count(K.Program)) {
         reportError(O.Programs + ": no program '" + K.Program +
                     "' of the dataset");
-        return 1;
+        return false;
       }
     if (std::error_code EC =
             sys::fs::createUniqueDirectory("clang-autoprof-learn", LiveDir)) {
       reportError("cannot create a temporary directory: " + EC.message());
-      return 1;
+      return false;
     }
     LiveOptions LO;
     static int Anchor;
@@ -455,68 +497,76 @@ int autoprof::tool::runLearn(const char *Argv0) {
         LiveOutcomes::create(std::move(*Specs), std::move(LO));
     if (!L) {
       reportError(toString(L.takeError()));
-      return 1;
+      return false;
     }
     Outcomes = std::move(*L);
     Live = [&](const DatasetKernel &K, const MetricMap &Seen) {
       return Outcomes->gain(K, Seen);
     };
+    return true;
   }
-  llvm::scope_exit RemoveLiveDir([&] {
-    if (!LiveDir.empty())
-      sys::fs::remove_directories(LiveDir);
-  });
-  const LiveGain *LivePtr = LiveLLM ? &Live : nullptr;
 
-  for (size_t I = 0; I < Inits.size(); ++I) {
-    ProfilingTree &Init = Inits[I];
-    const std::string &Name = InitNames[I];
-    Init.Budget = O.Budget;
-    // A starting tree that costs more than the budget starts from its first
-    // fit to the budget, as --compare replays it.
-    std::vector<TreeProblem> Problems;
-    unsigned Most = checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
-    if (Most > O.Budget) {
-      Expected<ProfilingTree> Fit = fitToBudget(Init, O.Budget, Pricer);
-      if (!Fit) {
-        reportError(llvm::toString(Fit.takeError()));
-        return 1;
+  const LiveGain *livePtr() const { return LiveLLM ? &Live : nullptr; }
+
+  /// Each starting tree within the budget.
+  bool fitInitialTrees() {
+    for (size_t I = 0; I < Inits.size(); ++I) {
+      ProfilingTree &Init = Inits[I];
+      const std::string &Name = InitNames[I];
+      Init.Budget = O.Budget;
+      // A starting tree that costs more than the budget starts from its first
+      // fit to the budget, as --compare replays it.
+      std::vector<TreeProblem> Problems;
+      unsigned Most = checkMetricsAndBudget(Init, *Catalog, *Host, Problems);
+      if (Most > O.Budget) {
+        Expected<ProfilingTree> Fit = fitToBudget(Init, O.Budget, *Pricer);
+        if (!Fit) {
+          reportError(llvm::toString(Fit.takeError()));
+          return false;
+        }
+        Init = std::move(*Fit);
+        if (!O.Quiet)
+          llvm::errs() << "clang-autoprof: learn: the initial tree '" << Name
+                       << "' costs up to " << Most
+                       << " passes: starting from its first fit to the budget "
+                          "of "
+                       << O.Budget << "\n";
+        Problems.clear();
+        checkMetricsAndBudget(Init, *Catalog, *Host, Problems);
       }
-      Init = std::move(*Fit);
-      if (!O.Quiet)
-        llvm::errs() << "clang-autoprof: learn: the initial tree '" << Name
-                     << "' costs up to " << Most
-                     << " passes: starting from its first fit to the budget "
-                        "of "
-                     << O.Budget << "\n";
-      Problems.clear();
-      checkMetricsAndBudget(Init, *Catalog, **Host, Problems);
+      if (!Problems.empty()) {
+        reportError("the initial tree '" + Name + "': " +
+                    Problems.front().Path + ": " + Problems.front().Message);
+        return false;
+      }
     }
-    if (!Problems.empty()) {
-      reportError("the initial tree '" + Name + "': " + Problems.front().Path +
-                  ": " + Problems.front().Message);
-      return 1;
-    }
+
+    return true;
   }
 
-  std::unique_ptr<raw_fd_ostream> LogOS;
-  if (!O.Log.empty()) {
-    std::error_code EC;
-    LogOS = std::make_unique<raw_fd_ostream>(O.Log, EC, sys::fs::OF_Text);
-    if (EC) {
-      reportError("cannot write '" + O.Log + "': " + EC.message());
-      return 1;
+  /// --log.
+  bool openLog() {
+    if (!O.Log.empty()) {
+      std::error_code EC;
+      LogOS = std::make_unique<raw_fd_ostream>(O.Log, EC, sys::fs::OF_Text);
+      if (EC) {
+        reportError("cannot write '" + O.Log + "': " + EC.message());
+        return false;
+      }
     }
+
+    return true;
   }
 
-  auto Learn = [&](ArrayRef<const DatasetKernel *> Train,
-                   int Fold) -> Expected<LearnResult> {
+  /// A tree learned on \p Train (fold \p Fold, -1 for all kernels) from
+  /// each starting tree, the best on the training kernels kept.
+  Expected<LearnResult> learn(ArrayRef<const DatasetKernel *> Train, int Fold) {
     SearchOptions SO;
     SO.Budget = O.Budget;
     SO.MinLeaf = O.MinLeaf;
     SO.Seed = O.Seed;
     SO.SamplePool = Default->Stage1;
-    SearchProposer Search(Rewriter, Pricer, SO);
+    SearchProposer Search(Rewriter, *Pricer, SO);
     std::optional<LLMProposer> Model;
     if (Client)
       Model.emplace(*Client, Cache ? &*Cache : nullptr, SystemPrompt, Rewriter,
@@ -525,7 +575,7 @@ int autoprof::tool::runLearn(const char *Argv0) {
     learn::LearnOptions LO;
     LO.Budget = O.Budget;
     LO.Iterations = O.Iterations;
-    LO.Live = LivePtr;
+    LO.Live = livePtr();
     if (LogOS)
       LO.OnProposal = [&](const LogEntry &E) {
         *LogOS << writeLogLine(E, Fold);
@@ -544,11 +594,12 @@ int autoprof::tool::runLearn(const char *Argv0) {
     // of equals).
     std::optional<LearnResult> Best;
     for (const ProfilingTree &Init : Inits) {
-      Expected<LearnResult> R = learnTree(Init, Train, P, Rewriter, Pricer, LO);
+      Expected<LearnResult> R =
+          learnTree(Init, Train, P, Rewriter, *Pricer, LO);
       if (!R)
         return R.takeError();
       if (O.Fill)
-        if (Error E = fillLeaves(*R, Train, Rewriter, Pricer, O.Budget))
+        if (Error E = fillLeaves(*R, Train, Rewriter, *Pricer, O.Budget))
           return std::move(E);
       if (!Best || R->Train.betterThan(Best->Train))
         Best = std::move(*R);
@@ -559,47 +610,48 @@ int autoprof::tool::runLearn(const char *Argv0) {
       Tokens += Model->tokens();
     }
     return R;
-  };
-
-  LearnReportData Rep;
-  Rep.Budget = O.Budget;
-  Rep.Kernels = All.size();
-  Rep.Folds = O.Folds;
-  Rep.Seed = O.Seed;
-  Rep.Datasets.assign(O.Datasets.begin(), O.Datasets.end());
-
-  if (O.Folds >= 2) {
-    TrainFn Train = [&](ArrayRef<const DatasetKernel *> In,
-                        unsigned Fold) -> Expected<ProfilingTree> {
-      Expected<LearnResult> R = Learn(In, Fold);
-      if (!R)
-        return R.takeError();
-      return std::move(R->Tree);
-    };
-    Expected<CrossValidation> CV =
-        crossValidate(All, O.Folds, O.Seed, Train, Rewriter, Pricer, LivePtr);
-    if (!CV) {
-      reportError(toString(CV.takeError()));
-      return 1;
-    }
-    Rep.Rows.push_back(reportRow(O.Name, "learned", true, CV->HeldOut));
   }
 
-  auto AddTree = [&](const std::string &Name, bool Budgeted) -> bool {
+  /// --folds: the learned tree judged on held-out kernels.
+  bool crossValidateTrees() {
+    if (O.Folds >= 2) {
+      TrainFn Train = [&](ArrayRef<const DatasetKernel *> In,
+                          unsigned Fold) -> Expected<ProfilingTree> {
+        Expected<LearnResult> R = learn(In, Fold);
+        if (!R)
+          return R.takeError();
+        return std::move(R->Tree);
+      };
+      Expected<CrossValidation> CV = crossValidate(
+          All, O.Folds, O.Seed, Train, Rewriter, *Pricer, livePtr());
+      if (!CV) {
+        reportError(toString(CV.takeError()));
+        return false;
+      }
+      Rep.Rows.push_back(reportRow(O.Name, "learned", true, CV->HeldOut));
+    }
+
+    return true;
+  }
+
+  /// --compare and --compare-full: a fixed tree, fitted to the budget or
+  /// not.
+  bool addTree(const std::string &Name, bool Budgeted) {
     Expected<ProfilingTree> T = loadTree(Name, ModelsDir);
     if (!T) {
       reportError(toString(T.takeError()));
       return false;
     }
     if (Budgeted) {
-      Expected<ProfilingTree> Fit = fitToBudget(*T, O.Budget, Pricer);
+      Expected<ProfilingTree> Fit = fitToBudget(*T, O.Budget, *Pricer);
       if (!Fit) {
         reportError(toString(Fit.takeError()));
         return false;
       }
       T = std::move(*Fit);
     }
-    Expected<Evaluation> E = evaluateTree(*T, All, Rewriter, Pricer, LivePtr);
+    Expected<Evaluation> E =
+        evaluateTree(*T, All, Rewriter, *Pricer, livePtr());
     if (!E) {
       reportError(toString(E.takeError()));
       return false;
@@ -607,77 +659,120 @@ int autoprof::tool::runLearn(const char *Argv0) {
     Rep.Rows.push_back(
         reportRow(Name, Budgeted ? "tree" : "tree-unbudgeted", true, *E));
     return true;
-  };
-  for (const std::string &Name : O.Compare)
-    if (!AddTree(Name, true))
-      return 1;
-  for (const std::string &Name : O.CompareFull)
-    if (!AddTree(Name, false))
-      return 1;
+  }
 
-  if (O.Oracle) {
-    std::vector<std::vector<std::string>> Sets = candidateMetricSets(Rewriter);
-    Evaluation E;
-    for (const DatasetKernel *K : All) {
-      KernelResult R;
-      R.Kernel = K;
-      Expected<double> G =
-          oracleGain(*K, Sets, O.Budget, Rewriter, Pricer, &R.Win);
-      if (!G) {
-        reportError(toString(G.takeError()));
+  /// --oracle: the best metric set of the budget per kernel.
+  bool addOracle() {
+    if (O.Oracle) {
+      std::vector<std::vector<std::string>> Sets =
+          candidateMetricSets(Rewriter);
+      Evaluation E;
+      for (const DatasetKernel *K : All) {
+        KernelResult R;
+        R.Kernel = K;
+        Expected<double> G =
+            oracleGain(*K, Sets, O.Budget, Rewriter, *Pricer, &R.Win);
+        if (!G) {
+          reportError(toString(G.takeError()));
+          return false;
+        }
+        R.Gain = *G;
+        E.Kernels.push_back(R);
+      }
+      summarize(E);
+      Rep.Rows.push_back(reportRow("oracle", "oracle", false, E));
+    }
+
+    return true;
+  }
+
+  /// --metric-curve.
+  bool addCurve() {
+    if (O.Curve) {
+      std::vector<std::string> Pool;
+      for (const auto &R : Rewriter.rules())
+        Pool.insert(Pool.end(), R.Metrics.begin(), R.Metrics.end());
+      Expected<std::vector<CurvePoint>> C =
+          metricCurve(All, Pool, O.Curve, O.Seed, Rewriter, *Pricer);
+      if (!C) {
+        reportError(toString(C.takeError()));
+        return false;
+      }
+      Rep.Curve = std::move(*C);
+      Rep.CurveOrders = O.Curve;
+    }
+
+    return true;
+  }
+
+  /// -o: the tree learned on every kernel.
+  bool writeLearned() {
+    if (!O.Output.empty()) {
+      Expected<LearnResult> R = learn(All, -1);
+      if (!R) {
+        reportError(toString(R.takeError()));
+        return false;
+      }
+      describeLeaves(R->Tree);
+      if (Error E = writeOutput(O.Output, writeTreeJSON(R->Tree))) {
+        reportError(toString(std::move(E)));
+        return false;
+      }
+      Rep.Rows.push_back(
+          reportRow(O.Name + " (all kernels)", "learned", false, R->Train));
+    }
+
+    return true;
+  }
+
+  /// What the run cost, the report and the tables.
+  int finish() {
+    if (Outcomes)
+      errs() << "clang-autoprof: learn: " << Outcomes->runs()
+             << " optimize runs with the LLM rewriter ("
+             << format("%.1f", Outcomes->seconds()) << " s), "
+             << Outcomes->hits() << " outcomes reused\n";
+    if (Client)
+      errs() << "clang-autoprof: learn: the model answered " << Requests
+             << " requests (" << Tokens << " tokens); cached replies cost "
+             << "none\n";
+    if (!O.Report.empty())
+      if (Error E = writeOutput(O.Report, writeLearnReportJSON(Rep))) {
+        reportError(toString(std::move(E)));
         return 1;
       }
-      R.Gain = *G;
-      E.Kernels.push_back(R);
-    }
-    summarize(E);
-    Rep.Rows.push_back(reportRow("oracle", "oracle", false, E));
+    if (!Rep.Rows.empty() || !Rep.Curve.empty())
+      outs() << writeLearnReportText(Rep);
+    return 0;
   }
 
-  if (O.Curve) {
-    std::vector<std::string> Pool;
-    for (const auto &R : Rewriter.rules())
-      Pool.insert(Pool.end(), R.Metrics.begin(), R.Metrics.end());
-    Expected<std::vector<CurvePoint>> C =
-        metricCurve(All, Pool, O.Curve, O.Seed, Rewriter, Pricer);
-    if (!C) {
-      reportError(toString(C.takeError()));
-      return 1;
-    }
-    Rep.Curve = std::move(*C);
-    Rep.CurveOrders = O.Curve;
-  }
+  const char *Argv0;
+  LearnOptions_ &O;
+  bool LiveLLM = false;
+  std::unique_ptr<ChatClient> Client;
+  std::optional<ReplyCache> Cache;
+  std::string SystemPrompt;
+  unsigned Requests = 0;
+  uint64_t Tokens = 0;
+  std::string ModelsDir;
+  std::optional<MetricCatalog> Catalog;
+  TriggerRewriter Rewriter = builtinRewriter();
+  std::vector<DatasetKernel> Data;
+  std::vector<const DatasetKernel *> All;
+  std::optional<ProfilingTree> Default;
+  std::unique_ptr<ProfilerHost> Host;
+  std::vector<std::string> InitNames;
+  std::vector<ProfilingTree> Inits;
+  std::optional<PassPricer> Pricer;
+  std::unique_ptr<LiveOutcomes> Outcomes;
+  LiveGain Live;
+  SmallString<128> LiveDir;
+  std::unique_ptr<raw_fd_ostream> LogOS;
+  LearnReportData Rep;
+};
 
-  if (!O.Output.empty()) {
-    Expected<LearnResult> R = Learn(All, -1);
-    if (!R) {
-      reportError(toString(R.takeError()));
-      return 1;
-    }
-    describeLeaves(R->Tree);
-    if (Error E = writeOutput(O.Output, writeTreeJSON(R->Tree))) {
-      reportError(toString(std::move(E)));
-      return 1;
-    }
-    Rep.Rows.push_back(
-        reportRow(O.Name + " (all kernels)", "learned", false, R->Train));
-  }
+} // namespace
 
-  if (Outcomes)
-    errs() << "clang-autoprof: learn: " << Outcomes->runs()
-           << " optimize runs with the LLM rewriter ("
-           << format("%.1f", Outcomes->seconds()) << " s), " << Outcomes->hits()
-           << " outcomes reused\n";
-  if (Client)
-    errs() << "clang-autoprof: learn: the model answered " << Requests
-           << " requests (" << Tokens << " tokens); cached replies cost "
-           << "none\n";
-  if (!O.Report.empty())
-    if (Error E = writeOutput(O.Report, writeLearnReportJSON(Rep))) {
-      reportError(toString(std::move(E)));
-      return 1;
-    }
-  if (!Rep.Rows.empty() || !Rep.Curve.empty())
-    outs() << writeLearnReportText(Rep);
-  return 0;
+int autoprof::tool::runLearn(const char *Argv0) {
+  return LearnRun(Argv0).run();
 }
