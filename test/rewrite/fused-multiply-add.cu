@@ -90,7 +90,7 @@ __global__ void horner(const float *coef, float *out, float x, int n) {
 
 // LIST:      kernel horner at {{.*}}
 // LIST-NEXT:   no proposal
-// LIST-NEXT:   warp-per-row: not applied: {{.*}}
+// LIST-NEXT:   warp-per-row: not applied: the loop at line {{[0-9]+}} sets `p` each iteration, which is neither a sum, a minimum or a maximum over the row nor a store of one element
 // LIST-NEXT:   split-serial-loop: not applied: {{.*}}
 
 void run(const float *A, const float *x, float *y, const double *Ad,

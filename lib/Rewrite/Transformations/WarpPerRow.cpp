@@ -397,6 +397,12 @@ bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
   for (const ModelAccess &A : M.accesses())
     if (A.E == Store->getLHS()->IgnoreParens())
       Write = &A;
+  if (const auto *DR =
+          dyn_cast<DeclRefExpr>(Store->getLHS()->IgnoreParenImpCasts());
+      !Write && DR)
+    return refuse(At + " sets `" + DR->getDecl()->getNameAsString() +
+                  "` each iteration, which is neither a sum, a minimum or a "
+                  "maximum over the row nor a store of one element");
   if (!Write || !Write->Array || !Write->Index)
     return refuse(At + " stores to memory the model cannot follow" +
                   (Write && !Write->Why.empty() ? ": " + Write->Why : ""));
