@@ -66,41 +66,34 @@ std::optional<std::string> optionsProblem() {
   SourceOptions &S = sourceOptions();
   int Outputs = O.Diff + !O.ExportFixes.empty() + !O.Output.empty() + O.InPlace;
   if (Outputs > 1)
-    return std::string(
-        "--diff, --export-fixes, -o and --in-place exclude each other");
+    return "--diff, --export-fixes, -o and --in-place exclude each other";
   if (O.DryRun && O.InPlace)
-    return std::string("--dry-run never changes the source; --in-place needs a "
-                       "verified rewrite");
+    return "--dry-run never changes the source; --in-place needs a "
+           "verified rewrite";
   if (!O.ProfileFile.empty() && O.DryRun)
-    return std::string(
-        "--profile chooses the rewrites of a verified run; a dry run "
-        "takes the values of a profile with --samples");
+    return "--profile chooses the rewrites of a verified run; a dry run "
+           "takes the values of a profile with --samples";
   if (!O.ProfileFile.empty() && O.Tree.getNumOccurrences())
-    return std::string(
-        "--profile and --tree exclude each other: the profile's tree "
-        "chose its metrics");
+    return "--profile and --tree exclude each other: the profile's tree "
+           "chose its metrics";
   if (O.Rewriter != "builtin" && O.Rewriter != "llm")
-    return std::string("unknown --rewriter '" + O.Rewriter +
-                       "'; known: builtin, llm");
+    return "unknown --rewriter '" + O.Rewriter + "'; known: builtin, llm";
   bool UseLLM = O.Rewriter == "llm";
   if (O.LLMShowPrompt && !(UseLLM && O.DryRun))
-    return std::string(
-        "--llm-show-prompt prints the prompts of a dry run: give "
-        "--dry-run --rewriter=llm");
+    return "--llm-show-prompt prints the prompts of a dry run: give "
+           "--dry-run --rewriter=llm";
   if (O.Explain && (!O.DryRun || UseLLM || O.Diff || !O.ExportFixes.empty() ||
                     !O.Output.empty()))
-    return std::string(
-        "--explain lists why built-in rewrites do not apply: give "
-        "--dry-run without --rewriter=llm, --diff, --export-fixes or "
-        "-o");
+    return "--explain lists why built-in rewrites do not apply: give "
+           "--dry-run without --rewriter=llm, --diff, --export-fixes or "
+           "-o";
   if (UseLLM) {
     if (!O.Candidates.empty() || O.TryAll || !O.Transformations.empty())
-      return std::string("--candidate, --try-all and --transformations choose "
-                         "built-in rewrites; --rewriter=llm asks the model");
+      return "--candidate, --try-all and --transformations choose "
+             "built-in rewrites; --rewriter=llm asks the model";
     if (O.DryRun && (!O.ExportFixes.empty() || !O.Output.empty()))
-      return std::string(
-          "a dry run of --rewriter=llm prints each candidate's diff; "
-          "-o and --export-fixes need a verified run");
+      return "a dry run of --rewriter=llm prints each candidate's diff; "
+             "-o and --export-fixes need a verified run";
     if (S.Sources.size() != 1)
       return ("--rewriter=llm rewrites the kernels of one source; " +
               Twine(S.Sources.size()) + " were given")
@@ -108,18 +101,16 @@ std::optional<std::string> optionsProblem() {
   }
   if (!O.DryRun) {
     if (O.Run.empty())
-      return std::string(
-          "no run command: give --run \"<cmd>\" (the program whose "
-          "kernels are verified and timed), or --dry-run");
+      return "no run command: give --run \"<cmd>\" (the program whose "
+             "kernels are verified and timed), or --dry-run";
     if (O.Runs < 3)
-      return std::string("--runs must be at least 3: speed is judged over runs "
-                         "with different seeds");
+      return "--runs must be at least 3: speed is judged over runs "
+             "with different seeds";
     if (O.Attempts == 0)
-      return std::string("--attempts must be at least 1");
+      return "--attempts must be at least 1";
     if (!(O.RTol >= 0) || !(O.ATol >= 0) || !(O.MinSpeedup >= 1))
-      return std::string(
-          "--rtol and --atol must be non-negative and --min-speedup "
-          "at least 1");
+      return "--rtol and --atol must be non-negative and --min-speedup "
+             "at least 1";
     if (S.Sources.size() != 1)
       return ("optimize verifies the kernels of one source; " +
               Twine(S.Sources.size()) + " were given")

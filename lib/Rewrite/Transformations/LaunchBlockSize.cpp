@@ -67,7 +67,7 @@ LaunchBlockSize::trigger(const MetricValues &M) const {
 namespace {
 
 /// The block sizes tried, in the order they are proposed.
-const char *const Sizes[] = {"128", "256", "512"};
+constexpr int64_t Sizes[] = {128, 256, 512};
 
 /// The edits that give every launch of the kernel of \p M blocks of
 /// \p NewBlockSize threads, or false with the reason in \p Why.
@@ -156,13 +156,16 @@ bool resizeBlocks(const KernelModel &M, int64_t NewBlockSize,
 } // namespace
 
 std::vector<std::string> LaunchBlockSize::variants() const {
-  return {std::begin(Sizes), std::end(Sizes)};
+  std::vector<std::string> Out;
+  for (int64_t Size : Sizes)
+    Out.push_back(std::to_string(Size));
+  return Out;
 }
 
 Error LaunchBlockSize::applyVariant(const KernelModel &M, StringRef Variant,
                                     FileEdits &Out) const {
   int64_t Size;
-  if (Variant.getAsInteger(10, Size) || !llvm::is_contained(Sizes, Variant))
+  if (Variant.getAsInteger(10, Size) || !llvm::is_contained(Sizes, Size))
     return llvm::createStringError("unknown block size '" + Variant + "'");
   std::vector<tooling::Replacement> Edits;
   std::string Why;
@@ -172,7 +175,7 @@ Error LaunchBlockSize::applyVariant(const KernelModel &M, StringRef Variant,
 }
 
 Error LaunchBlockSize::apply(const KernelModel &M, FileEdits &Out) const {
-  return applyVariant(M, Sizes[0], Out);
+  return applyVariant(M, std::to_string(Sizes[0]), Out);
 }
 
 std::string LaunchBlockSize::explain(const KernelModel &M) const {
@@ -180,10 +183,10 @@ std::string LaunchBlockSize::explain(const KernelModel &M) const {
   // because every launch has it already.
   std::vector<tooling::Replacement> Edits;
   std::string First;
-  for (const char *Size : Sizes) {
+  for (int64_t Size : Sizes) {
     std::string Why;
     Edits.clear();
-    if (resizeBlocks(M, std::stoll(Size), Edits, Why))
+    if (resizeBlocks(M, Size, Edits, Why))
       return "";
     if (First.empty())
       First = Why;
