@@ -20,6 +20,7 @@
 #include "autoprof/Profiling/ProfileProgram.h"
 #include "autoprof/Tooling/Compilations.h"
 #include "autoprof/Tooling/CudaCommand.h"
+#include "autoprof/Tooling/SourceDriver.h"
 #include "autoprof/Tree/ProfilingTree.h"
 #include "autoprof/Verify/Judge.h"
 #include "llvm/ADT/SmallString.h"
@@ -149,6 +150,14 @@ int runOnSourcesInParallel(
     const std::function<clang::tooling::FrontendActionFactory &(size_t)>
         &FactoryFor,
     const std::function<void(size_t)> &Done);
+
+/// The shared source options as the source driver's settings, with
+/// \p FixedArgs as the arguments after `--`.
+SourceSettings
+sourceSettings(const std::optional<std::vector<std::string>> &FixedArgs);
+
+/// The source driver's messages as the tool's errors and warnings.
+SourceMessages toolMessages();
 
 /// The -j option's value: the number of cores for 0.
 unsigned jobs();

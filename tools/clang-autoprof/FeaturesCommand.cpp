@@ -81,14 +81,7 @@ int runWithSourceOptions(
     const std::function<clang::tooling::FrontendActionFactory &(size_t)>
         &FactoryFor,
     const std::function<void(size_t)> &Done) {
-  SourceOptions &O = sourceOptions();
-  SourceSettings S;
-  S.BuildPath = O.BuildPath;
-  S.FixedArgs = FixedArgs;
-  S.ExtraArgs.assign(O.ExtraArgs.begin(), O.ExtraArgs.end());
-  S.ExtraArgsBefore.assign(O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
-  S.CudaPath = O.CudaPath;
-  S.GpuArch = O.GpuArch;
+  SourceSettings S = sourceSettings(FixedArgs);
   S.SearchBuildDirs = SearchBuildDirs;
   S.Jobs = Jobs;
   S.Parallel = Parallel;
@@ -96,8 +89,7 @@ int runWithSourceOptions(
     S.Files = Overrides->Files;
     S.Diagnostics = Overrides->Diagnostics;
   }
-  SourceMessages Messages{[](const std::string &M) { reportError(M); },
-                          [](const std::string &M) { reportWarning(M); }};
+  SourceMessages Messages = toolMessages();
   SourceRunSummary Sum;
   int Status =
       autoprof::runSources(S, Inputs, FactoryFor, Done, Messages, &Sum);
@@ -115,6 +107,24 @@ int runWithSourceOptions(
 }
 
 } // namespace
+
+SourceSettings autoprof::tool::sourceSettings(
+    const std::optional<std::vector<std::string>> &FixedArgs) {
+  SourceOptions &O = sourceOptions();
+  SourceSettings S;
+  S.BuildPath = O.BuildPath;
+  S.FixedArgs = FixedArgs;
+  S.ExtraArgs.assign(O.ExtraArgs.begin(), O.ExtraArgs.end());
+  S.ExtraArgsBefore.assign(O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
+  S.CudaPath = O.CudaPath;
+  S.GpuArch = O.GpuArch;
+  return S;
+}
+
+SourceMessages autoprof::tool::toolMessages() {
+  return {[](const std::string &M) { reportError(M); },
+          [](const std::string &M) { reportWarning(M); }};
+}
 
 unsigned autoprof::tool::jobs() {
   unsigned J = sourceOptions().Jobs;

@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "LLMRewriter.h"
 #include "OptimizeOptions.h"
 
+#include "autoprof/OptimizeTooling/LLMRewriter.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Rewrite/TransformationRegistry.h"
 #include "autoprof/Rewrite/UnifiedDiff.h"
@@ -40,6 +40,24 @@ std::string autoprof::tool::shownPath(StringRef File) {
   if (Rest.consume_front(Cwd) && Rest.consume_front("/") && !Rest.empty())
     return Rest.str();
   return Abs;
+}
+
+Expected<std::unique_ptr<LLMRewriter>>
+autoprof::tool::llmRewriter(const char *Argv0, bool Send) {
+  OptimizeOptions &O = optimizeOptions();
+  LLMRewriterOptions L;
+  L.BaseURL = O.LLMBaseURL;
+  L.Model = O.LLMModel;
+  L.Retries = O.LLMRetries;
+  L.TimeoutSeconds = O.LLMTimeout;
+  L.Cache = O.LLMCache;
+  L.ReplayOnly = O.LLMReplayOnly;
+  L.Prompts = O.LLMPrompts;
+  L.Catalog = catalogPath(Argv0, "");
+  L.Send = Send;
+  L.Parse = sourceSettings(ArgsAfterDashDash);
+  L.Messages = toolMessages();
+  return LLMRewriter::create(std::move(L));
 }
 
 OptimizeOptions &autoprof::tool::optimizeOptions() {
@@ -385,7 +403,7 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   std::unique_ptr<LLMRewriter> LLM;
   if (UseLLM) {
     Expected<std::unique_ptr<LLMRewriter>> R =
-        LLMRewriter::create(Argv0, /*Send=*/!O.LLMShowPrompt);
+        llmRewriter(Argv0, /*Send=*/!O.LLMShowPrompt);
     if (!R) {
       reportError(toString(R.takeError()));
       return 1;

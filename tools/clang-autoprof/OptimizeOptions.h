@@ -20,9 +20,9 @@
 #include <string>
 
 namespace autoprof {
+class LLMRewriter;
 class RewriteEngine;
 namespace tool {
-class LLMRewriter;
 
 struct OptimizeOptions {
   llvm::cl::opt<bool> DryRun{
@@ -213,6 +213,11 @@ std::string shownPath(llvm::StringRef File);
 
 /// The options, registered with the `optimize` subcommand on first use.
 OptimizeOptions &optimizeOptions();
+
+/// The model rewriter the options describe (--llm-*); with \p Send false
+/// (--llm-show-prompt) no server is needed.
+llvm::Expected<std::unique_ptr<LLMRewriter>> llmRewriter(const char *Argv0,
+                                                         bool Send);
 
 /// Runs `optimize` without --dry-run on \p Source, whose kernels and
 /// proposals \p Engine holds: measures the original, profiles it with the

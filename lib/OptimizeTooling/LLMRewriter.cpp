@@ -1,50 +1,47 @@
-//===- LLMRewriter.cpp - optimize --rewriter=llm --------------------------===//
+//===- LLMRewriter.cpp - The model as a rewriter --------------------------===//
 //
 // Part of clang-autoprof.
 //
 //===----------------------------------------------------------------------===//
 
-#include "LLMRewriter.h"
-#include "OptimizeOptions.h"
+#include "autoprof/OptimizeTooling/LLMRewriter.h"
 
 #include "autoprof/LLM/KernelReply.h"
 #include "autoprof/Rewrite/KernelReach.h"
 #include "autoprof/Rewrite/KernelSplice.h"
+#include "autoprof/Verify/Verifier.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
 using namespace autoprof;
-using namespace autoprof::tool;
 using verify::Verdict;
 
-Expected<std::unique_ptr<LLMRewriter>> LLMRewriter::create(const char *Argv0,
-                                                           bool Send) {
-  OptimizeOptions &O = optimizeOptions();
+Expected<std::unique_ptr<LLMRewriter>>
+LLMRewriter::create(LLMRewriterOptions O) {
   std::unique_ptr<LLMRewriter> R(new LLMRewriter());
   R->Config = ChatConfig::fromEnvironment();
-  if (!O.LLMBaseURL.empty())
-    R->Config.BaseURL = O.LLMBaseURL;
-  if (!O.LLMModel.empty())
-    R->Config.Model = O.LLMModel;
-  R->Config.MaxRetries = O.LLMRetries;
-  if (O.LLMTimeout)
-    R->Config.Timeout = std::chrono::milliseconds(1000ull * O.LLMTimeout);
-  if (O.LLMReplayOnly && O.LLMCache.empty())
+  if (!O.BaseURL.empty())
+    R->Config.BaseURL = O.BaseURL;
+  if (!O.Model.empty())
+    R->Config.Model = O.Model;
+  R->Config.MaxRetries = O.Retries;
+  if (O.TimeoutSeconds)
+    R->Config.Timeout = std::chrono::milliseconds(1000ull * O.TimeoutSeconds);
+  if (O.ReplayOnly && O.Cache.empty())
     return createStringError("--llm-replay-only answers from a reply cache: "
                              "give --llm-cache=<dir>");
-  if (Send && R->Config.Model.empty())
+  if (O.Send && R->Config.Model.empty())
     return createStringError("no LLM model configured: give --llm-model=<name> "
                              "or set AUTOPROF_LLM_MODEL");
-  if (Send && R->Config.BaseURL.empty() && !O.LLMReplayOnly)
+  if (O.Send && R->Config.BaseURL.empty() && !O.ReplayOnly)
     return createStringError(
         "no LLM server configured: give --llm-base-url=<url> or set "
         "AUTOPROF_LLM_BASE_URL (for example https://api.openai.com/v1)");
 
-  std::string Catalog = catalogPath(Argv0, "");
-  std::string Prompts = O.LLMPrompts;
+  std::string Prompts = O.Prompts;
   if (Prompts.empty()) {
-    SmallString<256> P(sys::path::parent_path(Catalog));
+    SmallString<256> P(sys::path::parent_path(O.Catalog));
     sys::path::append(P, "prompts");
     Prompts = std::string(P);
   }
@@ -52,15 +49,35 @@ Expected<std::unique_ptr<LLMRewriter>> LLMRewriter::create(const char *Argv0,
   if (!T)
     return T.takeError();
   R->Templates = std::move(*T);
-  Expected<MetricCatalog> C = MetricCatalog::load(Catalog);
+  Expected<MetricCatalog> C = MetricCatalog::load(O.Catalog);
   if (!C)
     return C.takeError();
   R->Catalog = std::move(*C);
   R->Client = std::make_unique<ChatClient>(R->Config);
-  if (!O.LLMCache.empty())
-    R->Cache.emplace(O.LLMCache, O.LLMReplayOnly ? ReplyCache::Mode::ReplayOnly
-                                                 : ReplyCache::Mode::ReadWrite);
+  if (!O.Cache.empty())
+    R->Cache.emplace(O.Cache, O.ReplayOnly ? ReplyCache::Mode::ReplayOnly
+                                           : ReplyCache::Mode::ReadWrite);
+  R->Parse = std::move(O.Parse);
+  R->Parse.Jobs = 1;
+  R->Parse.Parallel = false;
+  R->Parse.SearchBuildDirs = false;
+  R->Messages = std::move(O.Messages);
   return std::move(R);
+}
+
+int LLMRewriter::parse(RewriteEngine &Engine, const std::string &Source,
+                       std::map<std::string, std::string> Texts,
+                       clang::DiagnosticConsumer &Diagnostics) const {
+  SourceSettings S = Parse;
+  S.Files = std::move(Texts);
+  S.Diagnostics = &Diagnostics;
+  auto Factory = Engine.newActionFactory();
+  return runSources(
+      S, {Source},
+      [&](size_t) -> clang::tooling::FrontendActionFactory & {
+        return *Factory;
+      },
+      [](size_t) {}, Messages, nullptr, errs());
 }
 
 std::vector<ChatMessage>
@@ -130,12 +147,9 @@ LLMRound LLMRewriter::handle(const RewriteEngine &Engine, size_t Kernel,
     return R;
   }
 
-  std::vector<std::string> Inputs = {Source};
   if (!AllKernels) {
     RewriteEngine All({}, nullptr);
     FirstErrorConsumer Quiet;
-    SourceOverrides Ov;
-    Ov.Diagnostics = &Quiet;
     OriginalReach.assign(Engine.kernelSources().size(), std::nullopt);
     All.onTranslationUnit([&](clang::ASTContext &Ctx) {
       for (size_t I = 0; I < Engine.kernelSources().size(); ++I) {
@@ -144,18 +158,13 @@ LLMRound LLMRewriter::handle(const RewriteEngine &Engine, size_t Kernel,
           OriginalReach[I] = kernelReach(Ctx, S.File, S.Begin, S.End);
       }
     });
-    auto Factory = All.newActionFactory();
-    runOnSources(*Factory, Inputs, ArgsAfterDashDash,
-                 /*SearchBuildDirs=*/false, &Ov);
+    parse(All, Source, {}, Quiet);
     AllKernels = All.kernels();
   }
   RewriteEngine Check({}, nullptr);
   // Errors elsewhere than the source are not quoted: the reason goes back
   // to the model's server.
   FirstErrorConsumer Errors(KS.File);
-  SourceOverrides Ov;
-  Ov.Files[KS.File] = *Text;
-  Ov.Diagnostics = &Errors;
   // The candidate's kernel spans from the original's start to the end of
   // the code put there.
   unsigned NewEnd =
@@ -165,9 +174,7 @@ LLMRound LLMRewriter::handle(const RewriteEngine &Engine, size_t Kernel,
     if (!Reach)
       Reach = kernelReach(Ctx, KS.File, KS.Begin, NewEnd);
   });
-  auto Factory = Check.newActionFactory();
-  int Status = runOnSources(*Factory, Inputs, ArgsAfterDashDash,
-                            /*SearchBuildDirs=*/false, &Ov);
+  int Status = parse(Check, Source, {{KS.File, *Text}}, Errors);
   if (Status != 0 || Check.translationUnitsWithErrors() ||
       !Errors.firstError().empty()) {
     R.V = Verdict::CompileError;
@@ -203,13 +210,41 @@ LLMRound LLMRewriter::handle(const RewriteEngine &Engine, size_t Kernel,
   return R;
 }
 
-std::optional<std::string>
-autoprof::tool::llmUnsupported(const RewriteEngine &Engine, size_t Kernel,
-                               const std::string &Source) {
+std::optional<std::string> autoprof::llmUnsupported(const RewriteEngine &Engine,
+                                                    size_t Kernel,
+                                                    const std::string &Source) {
   const KernelSource &KS = Engine.kernelSources()[Kernel];
   if (!KS.valid())
     return std::string("its definition starts or ends inside a macro");
-  if (KS.File != absolutePath(Source))
+  if (KS.File != verify::normalPath(Source))
     return "it is defined in '" + KS.File + "', not in '" + Source + "'";
   return std::nullopt;
+}
+
+Expected<optimize::ModelRound>
+LLMRounds::round(const optimize::SessionKernel &K,
+                 const optimize::ProfiledKernel &P,
+                 const std::optional<optimize::RoundFailure> &Previous) {
+  std::optional<PromptFailure> Failed;
+  if (Previous)
+    Failed = PromptFailure{Previous->Verdict, Previous->Reason, Previous->Code};
+  Expected<ChatReply> Reply = LLM.ask(LLM.prompt(
+      Engine, K.Index, KernelProfile{P.Leaf, P.Focus, P.Values}, Failed));
+  if (!Reply)
+    return Reply.takeError();
+  LLMRound R =
+      LLM.handle(Engine, K.Index, Source, Reply->Text, Reply->FinishReason);
+  optimize::ModelRound Out;
+  Out.Code = R.Code;
+  Out.V = R.V;
+  Out.Reason = R.Reason;
+  if (R.Candidate) {
+    FileEdits E;
+    consumeError(
+        addEdit(kernelReplacement(Engine.kernelSources()[K.Index], R.Code), E));
+    // The text the model rewriter checked.
+    Out.C = Edits.candidate("", std::move(E),
+                            {{verify::normalPath(Source), *R.Candidate}});
+  }
+  return Out;
 }
