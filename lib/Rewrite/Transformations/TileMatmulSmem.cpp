@@ -55,6 +55,61 @@ void factors(const Expr *E, std::vector<const Expr *> &Out) {
   Out.push_back(E);
 }
 
+/// An element read or written as `P[I]` or `*(P + I)` (the offsets added
+/// in any order, `*(A + r * K + k)`): the expression, its pointer, the
+/// value of the index as written (from the pointer), and the index's type.
+struct Element {
+  const Expr *E = nullptr;
+  const Expr *Base = nullptr;
+  ModelValue Idx;
+  QualType IdxType;
+};
+
+/// \p X as an Element; nullopt for other expressions, or a dereference of
+/// a sum that is not one pointer plus integers.
+std::optional<Element> elementOf(const KernelModel &M, const Expr *X) {
+  X = X->IgnoreParenImpCasts();
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X))
+    return Element{AS, AS->getBase(), M.value(AS->getIdx()),
+                   AS->getIdx()->getType()};
+  const auto *U = dyn_cast<UnaryOperator>(X);
+  if (!U || U->getOpcode() != UO_Deref)
+    return std::nullopt;
+  Element Out;
+  Out.E = U;
+  Out.Idx.Value = Polynomial::constant(0);
+  std::vector<const Expr *> Terms = {U->getSubExpr()};
+  while (!Terms.empty()) {
+    const Expr *T = Terms.back()->IgnoreParens();
+    Terms.pop_back();
+    if (const auto *B = dyn_cast<BinaryOperator>(T);
+        B && B->getOpcode() == BO_Add && B->getType()->isPointerType()) {
+      Terms.push_back(B->getRHS());
+      Terms.push_back(B->getLHS());
+      continue;
+    }
+    if (T->getType()->isPointerType()) {
+      if (Out.Base)
+        return std::nullopt;
+      Out.Base = T;
+      continue;
+    }
+    ModelValue V = M.value(T);
+    if (!V || !T->getType()->isIntegerType())
+      return std::nullopt;
+    Out.Idx.Value = Polynomial::add(*Out.Idx.Value, *V.Value);
+    if (!Out.Idx.Value)
+      return std::nullopt;
+    QualType Ty = T->IgnoreParenImpCasts()->getType();
+    if (Out.IdxType.isNull() || M.context().getTypeSize(Ty) >
+                                    M.context().getTypeSize(Out.IdxType))
+      Out.IdxType = Ty;
+  }
+  if (!Out.Base || Out.IdxType.isNull())
+    return std::nullopt;
+  return Out;
+}
+
 /// The naive product, read from the kernel model, and its tiled text.
 class MatmulTiler {
 public:
@@ -201,10 +256,10 @@ bool MatmulTiler::run() {
   factors(R->Term, Fs);
   if (R->Factor)
     factors(R->Factor, Fs);
-  std::vector<const ArraySubscriptExpr *> Loads;
+  std::vector<Element> Loads;
   for (const Expr *X : Fs) {
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
-      Loads.push_back(AS);
+    if (std::optional<Element> El = elementOf(M, X)) {
+      Loads.push_back(*El);
       continue;
     }
     bool Fixed =
@@ -225,7 +280,7 @@ bool MatmulTiler::run() {
                        "of B");
   Symbol K = Symbol::loopVar(LI, "");
   struct Side {
-    const ArraySubscriptExpr *AS = nullptr;
+    const Element *AS = nullptr;
     const ModelAccess *Acc = nullptr;
   } SA, SB;
   unsigned RowDim = 0, ColDim = 0;
@@ -237,9 +292,9 @@ bool MatmulTiler::run() {
   bool OwnRowA = false, OwnColB = false;
   bool Found = false;
   for (bool Swap : {false, true}) {
-    const ArraySubscriptExpr *AE = Loads[Swap], *BE = Loads[!Swap];
-    const ModelAccess *AAcc = accessOf(AE), *BAcc = accessOf(BE);
-    ModelValue VA = M.value(AE->getIdx()), VB = M.value(BE->getIdx());
+    const Element *AE = &Loads[Swap], *BE = &Loads[!Swap];
+    const ModelAccess *AAcc = accessOf(AE->E), *BAcc = accessOf(BE->E);
+    const ModelValue &VA = AE->Idx, &VB = BE->Idx;
     if (!VA || !VB || !AAcc || !BAcc || !AAcc->Index || !BAcc->Index)
       continue;
     // The indices from the start of the arrays.
@@ -290,8 +345,8 @@ bool MatmulTiler::run() {
     // otherwise (`Ar = A + row`): say so.
     for (bool Swap : {false, true})
       for (unsigned D : {1u, 0u}) {
-        const ArraySubscriptExpr *AE = Loads[Swap], *BE = Loads[!Swap];
-        ModelValue VA = M.value(AE->getIdx()), VB = M.value(BE->getIdx());
+        const Element *AE = &Loads[Swap], *BE = &Loads[!Swap];
+        const ModelValue &VA = AE->Idx, &VB = BE->Idx;
         if (!VA || !VB)
           continue;
         auto SAx = VA.Value->coefficient(Symbol::threadIdx(D));
@@ -304,14 +359,14 @@ bool MatmulTiler::run() {
             *Polynomial::mul(Polynomial::symbol(K), *SBx), globalIndex(1 - D));
         if (!WantA || !WantB || *WantA != *VA.Value || *WantB != *VB.Value)
           continue;
-        for (const ArraySubscriptExpr *X : {AE, BE}) {
-          const ModelAccess *XA = accessOf(X);
-          ModelValue W = M.value(X->getIdx());
+        for (const Element *X : {AE, BE}) {
+          const ModelAccess *XA = accessOf(X->E);
+          const ModelValue &W = X->Idx;
           auto Offset = XA && XA->Index ? Polynomial::sub(*XA->Index, *W.Value)
                                         : std::nullopt;
           if (!Offset || !isUniform(*Offset))
-            return refuse("the pointer `" + M.text(X->getBase()) + "` at " +
-                          M.where(X) +
+            return refuse("the pointer `" + M.text(X->Base) + "` at " +
+                          M.where(X->E) +
                           " moves with the thread: the tiles "
                           "need one matrix per block");
         }
@@ -328,8 +383,8 @@ bool MatmulTiler::run() {
   // (`c = C + row * N; c[col]`): its index from the array's start is what
   // counts, up to an offset fixed for the block (a batch's matrix).
   auto IsC = [&](const Expr *E) -> const ModelAccess * {
-    const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
-    const ModelAccess *A = AS ? accessOf(AS) : nullptr;
+    std::optional<Element> El = elementOf(M, E);
+    const ModelAccess *A = El ? accessOf(El->E) : nullptr;
     auto Want = Polynomial::add(*Polynomial::mul(Row, StrideB), Col);
     if (!A || !A->Array || A->Shared || !A->Index || !Want)
       return nullptr;
@@ -442,9 +497,9 @@ bool MatmulTiler::run() {
   QualType Elem = C->E->getType().getCanonicalType().getUnqualifiedType();
   if (Elem != Ctx.FloatTy && Elem != Ctx.DoubleTy)
     return refuse("the matrices hold neither float nor double");
-  for (const ArraySubscriptExpr *X : {SA.AS, SB.AS})
-    if (X->getType().getCanonicalType().getUnqualifiedType() != Elem ||
-        X->getType().isVolatileQualified())
+  for (const Element *X : {SA.AS, SB.AS})
+    if (X->E->getType().getCanonicalType().getUnqualifiedType() != Elem ||
+        X->E->getType().isVolatileQualified())
       return refuse("A, B and C do not hold one element type");
   if (AccVar && AccVar->getType().getCanonicalType() != Elem)
     return refuse("the sum's type is not the matrices' element type");
@@ -538,7 +593,14 @@ bool MatmulTiler::run() {
     }
     EarlyExit = EveryEarly;
   }
-  auto ABase = text(SA.AS->getBase()), BBase = text(SB.AS->getBase());
+  // A pointer written as a sum (`*(A + r * K + k)`) is parenthesized.
+  auto BaseText = [&](const Expr *B) -> std::optional<std::string> {
+    auto T = text(B);
+    if (!T)
+      return std::nullopt;
+    return parenthesize(B->IgnoreParenImpCasts(), *T);
+  };
+  auto ABase = BaseText(SA.AS->Base), BBase = BaseText(SB.AS->Base);
   if (!Guard || !ABase || !BBase || !GS->getBeginLoc().isFileID())
     return refuse("the product is written through a macro");
   std::string Ind = lineIndent(SM, GS->getBeginLoc());
@@ -576,12 +638,12 @@ bool MatmulTiler::run() {
     return Ctx.getTypeSize(Idx) > 32 ? "(" + Idx.getAsString(PP) + ")"
                                      : std::string();
   };
-  std::string ACast = CastTo(SA.AS->getIdx()->getType());
-  std::string BCast = CastTo(SB.AS->getIdx()->getType());
+  std::string ACast = CastTo(SA.AS->IdxType);
+  std::string BCast = CastTo(SB.AS->IdxType);
   // The term (and a fused multiply-add's second factor) with the two loads
   // read from the tiles.
-  std::vector<std::pair<const ArraySubscriptExpr *, std::string>> Subs = {
-      {SA.AS, ARead}, {SB.AS, BRead}};
+  std::vector<std::pair<const Expr *, std::string>> Subs = {
+      {SA.AS->E, ARead}, {SB.AS->E, BRead}};
   llvm::sort(Subs, [&](const auto &X, const auto &Y) {
     return SM.isBeforeInTranslationUnit(Y.first->getBeginLoc(),
                                         X.first->getBeginLoc());
