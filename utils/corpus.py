@@ -30,6 +30,8 @@ MANIFEST = os.path.join(CORPUS, "manifest.json")
 FIELDS = {"name": str, "source": str, "category": str, "bottleneck": str,
           "nvcc_flags": list, "args": list, "kernels": list,
           "tolerance": (int, float), "description": str}
+# Optional fields and their values.
+OPTIONAL = {"precision": ("double",)}
 SUMMARY = re.compile(r"^corpus: (\S+) (PASS|FAIL) max_err=(\S+) tol=(\S+)(.*)$")
 
 
@@ -68,7 +70,11 @@ def check_manifest(programs):
                 errors.append("%s: missing '%s'" % (where, key))
             elif not isinstance(p[key], ty):
                 errors.append("%s.%s: wrong type" % (where, key))
-        extra = set(p) - set(FIELDS)
+        for key, values in OPTIONAL.items():
+            if key in p and p[key] not in values:
+                errors.append("%s.%s: expected one of %s" %
+                              (where, key, ", ".join(values)))
+        extra = set(p) - set(FIELDS) - set(OPTIONAL)
         if extra:
             errors.append("%s: unknown keys %s" % (where, sorted(extra)))
         name = p.get("name")

@@ -8,8 +8,10 @@
       copy is changed, headers that hold kernels included), then
       re-checks a kept rewrite independently: builds it and runs its own
       check with seeds 11 and 12, which verification never used. A kept
-      rewrite that fails that check counts as wrong. Results are appended to
-      the output file as they come, so an interrupted run keeps them.
+      rewrite that fails that check counts as wrong. A kept rewrite that
+      passes it is profiled (`clang-autoprof profile --metrics=` DRAM bytes,
+      duration and FLOPs) for its share of the bound. Results are appended
+      to the output file as they come, so an interrupted run keeps them.
   optimize_corpus.py run --try-all ... -o capture.json
       The same with --tree=fixed-full --try-all: every proposal of every
       kernel is verified, triggered or not, and the full profile is kept:
@@ -26,9 +28,10 @@
       `run` does.
   optimize_corpus.py table results.json [more.json ...]
       Prints per kernel the route's leaf, the number of metrics collected,
-      the rewrite kept and its speedup, then fast_1, the geometric-mean
-      speedup and the count of wrong accepted rewrites, side by side for
-      each results file (one per tree).
+      the rewrite kept, its speedup and the share of the bound the
+      rewritten kernel reaches (see bound_share), then fast_1, the
+      geometric-mean speedup and the count of wrong accepted rewrites, side
+      by side for each results file (one per tree).
 """
 import argparse
 import concurrent.futures
@@ -36,15 +39,27 @@ import fcntl
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
 import threading
 import time
 
+# Programs whose kernels compute in double (manifest "precision").
+DOUBLE_PROGRAMS = set()
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "bench", "corpus")
 
+
+# The H200's peaks (NVIDIA's H200 SXM datasheet): HBM3e bandwidth, and
+# FP32 and FP64 arithmetic without tensor cores, in FLOP/s.
+PEAK_DRAM_BYTES_PER_S = 4.8e12
+PEAK_FP32_FLOPS = 67e12
+PEAK_FP64_FLOPS = 34e12
+BOUND_METRICS = ["dram__bytes_read.sum", "dram__bytes_write.sum",
+                 "gpu__time_duration.sum", "derived__flops"]
 
 # optimize's --rtol and --atol defaults (docs/rewrites.md).
 DEFAULT_RTOL = 1e-4
@@ -152,7 +167,73 @@ def optimize_program(p, tool, tree, scratch, lock_path, try_all=False,
                         env=dict(os.environ, AUTOPROF_SEED=seed))
                 ok = c.returncode == 0
             entry["recheck"] = "pass" if ok else "fail"
+            if ok:
+                entry["bound"] = profile_bound(
+                    tool, entry["report"], rexe, p["args"], work, lock_path)
     return entry
+
+
+def profile_bound(tool, report, exe, args, work, lock_path):
+    """The DRAM bytes, duration and FLOPs of the first launch of each kernel
+    with a kept rewrite, from `clang-autoprof profile --metrics=` on the
+    rewritten program; {kernel: {metric: value}}, or {kernel: {"error":
+    line}}. Without FLOPs (the SASS metrics unavailable) it profiles again
+    for the bytes and the duration alone."""
+    out = {}
+    for k in report["kernels"]:
+        if not k.get("kept"):
+            continue
+        name = k["kernel"].split("<")[0]
+        # A template's instantiations are named with their arguments.
+        regex = "^" + re.escape(name) + "($|<)"
+        got = {}
+        for metrics in (BOUND_METRICS, BOUND_METRICS[:3]):
+            prof = os.path.join(work, "bound.json")
+            if os.path.exists(prof):
+                os.remove(prof)
+            with open(lock_path, "a") as lk:
+                fcntl.flock(lk, fcntl.LOCK_EX)
+                r = subprocess.run(
+                    [tool, "profile", "--metrics=" + ",".join(metrics),
+                     "--kernel=" + regex, "--launch-count=1", "-o", prof,
+                     "--timeout=300", "--", exe] + args,
+                    capture_output=True, text=True,
+                    env=dict(os.environ, AUTOPROF_SEED="1"))
+            got = {"error": (r.stderr.strip().splitlines() or ["exit %d" %
+                                                            r.returncode])[-1]}
+            if os.path.exists(prof):
+                with open(prof) as f:
+                    recs = json.load(f).get("records", [])
+                if recs:
+                    got = {m: v.get("value") for m, v in
+                           recs[0].get("metrics", {}).items()
+                           if v.get("value") is not None}
+            # FLOPs missing (the SASS metrics unavailable): the bytes and
+            # the duration are enough; nothing at all: try without FLOPs.
+            if all(m in got for m in BOUND_METRICS[:3]):
+                break
+        out[k["kernel"]] = got
+    return out
+
+
+def bound_share(m, double):
+    """The share of the bound a profiled kernel reaches: its DRAM bytes over
+    what the peak bandwidth moves in its duration, or its FLOPs over what
+    the FP32 (FP64 when \p double) peak does, whichever is larger; with
+    which one binds. None without the bytes and the duration."""
+    t = (m or {}).get("gpu__time_duration.sum")
+    rd, wr = (m or {}).get("dram__bytes_read.sum"), (m or {}).get(
+        "dram__bytes_write.sum")
+    if not t or rd is None or wr is None:
+        return None
+    secs = t * 1e-9
+    mem = (rd + wr) / (secs * PEAK_DRAM_BYTES_PER_S)
+    flops = m.get("derived__flops")
+    if flops is None:
+        return mem, "DRAM"
+    comp = flops / (secs * (PEAK_FP64_FLOPS if double else PEAK_FP32_FLOPS))
+    return (mem, "DRAM") if mem >= comp else (comp,
+                                              "FP64" if double else "FP32")
 
 
 def run(args):
@@ -298,21 +379,27 @@ def replay(args):
 
 
 def rows(data):
-    """(program, kernel, leaf, n metrics, kept, speedup or None, wrong)."""
+    """(program, kernel, leaf, n metrics, kept, speedup or None, wrong,
+    share of the bound as text)."""
     out = []
     for e in data["programs"]:
         rep = e.get("report")
         if not rep:
             out.append((e["program"], "-", "-", 0, "error: " +
-                        " ".join(e.get("stderr", []))[:60], None, False))
+                        " ".join(e.get("stderr", []))[:60], None, False, "-"))
             continue
         wrong = e.get("recheck") == "fail"
+        double = e["program"] in DOUBLE_PROGRAMS
         for k in rep["kernels"]:
             sp = k.get("speedup") if k.get("kept") else None
+            b = (e.get("bound") or {}).get(k["kernel"])
+            share = bound_share(b, double) if k.get("kept") else None
+            share_text = ("%.0f%% %s" % (100 * share[0], share[1])
+                          if share else "-")
             out.append((e["program"], k["kernel"], k.get("leaf") or "-",
                         k.get("metric_count", len(k.get("metrics", {}))),
                         k.get("kept") or "no rewrite",
-                        sp, wrong and bool(k.get("kept"))))
+                        sp, wrong and bool(k.get("kept")), share_text))
     return out
 
 
@@ -326,6 +413,9 @@ def summary(rs):
 
 
 def table(args):
+    global DOUBLE_PROGRAMS
+    DOUBLE_PROGRAMS = {p["name"] for p in manifest()
+                       if p.get("precision") == "double"}
     datas = []
     for path in args.files:
         with open(path) as f:
@@ -337,15 +427,16 @@ def table(args):
                if d.get("try_all") else "")
         print("### tree `%s`%s: %s, driver %s, %s\n" % (
             d["tree"], how, d["gpu"], d["driver"], d["date"]))
-        print("| program | kernel | leaf | metrics | kept | speedup |")
-        print("| --- | --- | --- | ---: | --- | ---: |")
+        print("| program | kernel | leaf | metrics | kept | speedup | "
+              "share of the bound |")
+        print("| --- | --- | --- | ---: | --- | ---: | ---: |")
         rs = rows(d)
         for r in rs:
             sp = ("%.2fx" % r[5]) if r[5] else "-"
             if r[6]:
                 sp += " (wrong)"
-            print("| %s | %s | %s | %d | %s | %s |" % (r[0], r[1], r[2], r[3],
-                                                      r[4], sp))
+            print("| %s | %s | %s | %d | %s | %s | %s |" % (
+                r[0], r[1], r[2], r[3], r[4], sp, r[7]))
         near = {p["name"] for p in manifest() if p["bottleneck"] == "near-limit"}
         for label, sel in (("naive", [r for r in rs if r[0] not in near]),
                            ("near-limit", [r for r in rs if r[0] in near])):
