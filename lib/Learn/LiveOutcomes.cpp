@@ -8,7 +8,6 @@
 #include "autoprof/Verify/OptimizeReport.h"
 
 #include "autoprof/Profile/Profile.h"
-#include "autoprof/Verify/ChildProcess.h"
 
 #include "autoprof/JSON/BoundedParse.h"
 #include "llvm/ADT/SmallString.h"
@@ -213,28 +212,16 @@ Expected<std::pair<double, bool>> LiveOutcomes::gain(const DatasetKernel &K,
   std::string Run = quote(std::string(Exe));
   for (const std::string &A : P.Args)
     Run += " " + quote(A);
-  verify::ChildOptions C;
-  C.Argv = {O.Tool,
-            "optimize",
-            std::string(Src),
-            "--rewriter=llm",
-            "--attempts=1",
-            "--kernel=^" + K.Kernel + "$",
-            "--profile=" + std::string(Prof),
-            "--build",
-            Build,
-            "--run",
-            Run,
-            "--report=" + std::string(Report)};
-  C.Argv.insert(C.Argv.end(), O.OptimizeArgs.begin(), O.OptimizeArgs.end());
-  C.Argv.insert(C.Argv.end(), {"--", "-std=c++17", "-I" + std::string(Work)});
-  C.OutputFile = std::string(Log);
-  C.NewProcessGroup = true;
-  Expected<verify::ChildResult> Res = verify::runChild(C);
-  if (!Res)
-    return Res.takeError();
-  if (Res->Interrupted)
-    return llvm::createStringError("interrupted");
+  LiveTrial T{std::string(Src),
+              std::string(Work),
+              K.Kernel,
+              std::string(Prof),
+              Build,
+              Run,
+              std::string(Log)};
+  Expected<std::optional<verify::OptimizeReport>> Rep = O.Optimize(T);
+  if (!Rep)
+    return Rep.takeError();
   ++Runs;
   Seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
@@ -242,16 +229,10 @@ Expected<std::pair<double, bool>> LiveOutcomes::gain(const DatasetKernel &K,
 
   // The kept rewrite of the report, if any; no report is no rewrite.
   std::pair<double, bool> Out = {1.0, false};
-  if (auto Buf = llvm::MemoryBuffer::getFile(Report, /*IsText=*/true)) {
-    if (llvm::Expected<verify::OptimizeReport> R =
-            verify::readOptimizeReportJSON((*Buf)->getBuffer())) {
-      for (const verify::KernelReport &K : R->Kernels)
-        if (!K.Kept.empty() && K.Speedup && *K.Speedup > Out.first)
-          Out = {*K.Speedup, true};
-    } else {
-      llvm::consumeError(R.takeError());
-    }
-  }
+  if (*Rep)
+    for (const verify::KernelReport &KR : (*Rep)->Kernels)
+      if (!KR.Kept.empty() && KR.Speedup && *KR.Speedup > Out.first)
+        Out = {*KR.Speedup, true};
   Known[Key] = Out;
   if (!O.CacheFile.empty()) {
     rapidjson::StringBuffer B;
@@ -263,8 +244,8 @@ Expected<std::pair<double, bool>> LiveOutcomes::gain(const DatasetKernel &K,
     W.Double(Out.first);
     W.Key("win");
     W.Bool(Out.second);
-    W.Key("status");
-    W.Int(Res->Status);
+    W.Key("report");
+    W.Bool(Rep->has_value());
     W.EndObject();
     std::error_code WE;
     llvm::raw_fd_ostream OS(O.CacheFile, WE, llvm::sys::fs::OF_Append);

@@ -23,6 +23,7 @@
 #include "autoprof/Learn/LiveOutcomes.h"
 #include "autoprof/Learn/Replay.h"
 #include "autoprof/Learn/SearchProposer.h"
+#include "autoprof/OptimizeTooling/ModelTrial.h"
 #include "autoprof/Rewrite/TransformationRegistry.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -81,11 +82,6 @@ struct LearnOptions_ {
       cl::desc("With --rewriter=llm: keep each measured outcome here (JSON "
                "lines) and reuse it"),
       cl::value_desc("file"), cl::sub(learnCommand())};
-  cl::opt<std::string> LiveTool{
-      "optimize-tool",
-      cl::desc("With --rewriter=llm: the clang-autoprof that runs optimize "
-               "(default: this one)"),
-      cl::value_desc("path"), cl::sub(learnCommand())};
   cl::opt<unsigned> Timeout{
       "timeout",
       cl::desc("With --rewriter=llm: seconds one run of a program may take"),
@@ -471,28 +467,23 @@ private:
       return false;
     }
     LiveOptions LO;
-    static int Anchor;
-    LO.Tool = O.LiveTool.empty() ? sys::fs::getMainExecutable(Argv0, &Anchor)
-                                 : std::string(O.LiveTool);
     const char *Cuda = std::getenv("CUDAToolkit_ROOT");
     SmallString<256> Nvcc(Cuda && *Cuda ? Cuda : "/usr/local/cuda");
     sys::path::append(Nvcc, "bin", "nvcc");
     LO.Nvcc = std::string(Nvcc);
     LO.CacheFile = O.OutcomeCache;
     LO.WorkDir = std::string(LiveDir);
-    for (const auto &[Flag, Value] :
-         {std::pair<const char *, std::string>{"--llm-base-url=", O.LLMBaseURL},
-          {"--llm-model=", O.LLMModel},
-          {"--llm-cache=", O.LLMCache}})
-      if (!Value.empty())
-        LO.OptimizeArgs.push_back(Flag + Value);
-    if (O.LLMReplayOnly)
-      LO.OptimizeArgs.push_back("--llm-replay-only");
-    if (O.LLMTimeout)
-      LO.OptimizeArgs.push_back("--llm-timeout=" +
-                                std::to_string(O.LLMTimeout));
-    if (O.Timeout)
-      LO.OptimizeArgs.push_back("--timeout=" + std::to_string(O.Timeout));
+    // The model's settings are checked before anything runs.
+    LLMRewriterOptions LLM = trialModel();
+    if (Expected<std::unique_ptr<LLMRewriter>> R = LLMRewriter::create(LLM);
+        !R) {
+      reportError(toString(R.takeError()));
+      return false;
+    }
+    LO.Optimize = [this, LLM](const LiveTrial &T)
+        -> Expected<std::optional<verify::OptimizeReport>> {
+      return runTrial(T, LLM);
+    };
     Expected<std::unique_ptr<LiveOutcomes>> L =
         LiveOutcomes::create(std::move(*Specs), std::move(LO));
     if (!L) {
@@ -504,6 +495,39 @@ private:
       return Outcomes->gain(K, Seen);
     };
     return true;
+  }
+
+  /// The model of --rewriter=llm's trials: the --llm-* options.
+  LLMRewriterOptions trialModel() const {
+    LLMRewriterOptions L;
+    L.BaseURL = O.LLMBaseURL;
+    L.Model = O.LLMModel;
+    L.Cache = O.LLMCache;
+    L.ReplayOnly = O.LLMReplayOnly;
+    L.TimeoutSeconds = O.LLMTimeout;
+    L.Catalog = catalogPath(Argv0, O.Catalog);
+    return L;
+  }
+
+  /// One trial of the model, in-process; its progress in the trial's log.
+  Expected<std::optional<verify::OptimizeReport>>
+  runTrial(const LiveTrial &T, const LLMRewriterOptions &LLM) const {
+    std::error_code EC;
+    raw_fd_ostream Log(T.Log, EC);
+    if (EC)
+      return createStringError("cannot write '" + T.Log + "': " + EC.message());
+    ModelTrialOptions MO;
+    MO.Source = T.Source;
+    MO.Kernel = T.Kernel;
+    MO.ProfileFile = T.ProfileFile;
+    MO.Build = T.Build;
+    MO.Run = T.Run;
+    MO.InjectLibrary = injectionLibrary(Argv0);
+    MO.Timeout = O.Timeout;
+    MO.Parse =
+        sourceSettings(std::vector<std::string>{"-std=c++17", "-I" + T.Dir});
+    MO.LLM = LLM;
+    return runModelTrial(MO, Log);
   }
 
   const LiveGain *livePtr() const { return LiveLLM ? &Live : nullptr; }

@@ -21,6 +21,10 @@ The model named in a request chooses the answer (by prefix):
   fail500-then-file:PATH 500 on the first request, then as file:PATH
   seq:P1,P2,...          the text of P1 for the first request, P2 for the
                          second, ..., the last one again after that
+  route:PATH             the reply of the first rule of the JSON file PATH,
+                         a list of {"contains": [s, ...], "reply": file},
+                         whose strings all appear in the request's messages
+                         (the file relative to PATH's folder); 400 when none
 
 Requests to a path that does not end in /chat/completions get 404.
 
@@ -32,6 +36,7 @@ answered at the time.
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
@@ -99,6 +104,17 @@ def answer(model, body, headers, count):
         if count == 1:
             return error(500, "the server is overloaded")
         return file_reply(model, model[len("fail500-then-file:"):])
+    if model.startswith("route:"):
+        path = model[len("route:"):]
+        with open(path) as f:
+            rules = json.load(f)
+        text = "\n".join(str(m.get("content", ""))
+                         for m in body.get("messages", []))
+        for rule in rules:
+            if all(s in text for s in rule["contains"]):
+                return file_reply(model, os.path.join(
+                    os.path.dirname(path), rule["reply"]))
+        return error(400, "no rule of " + path + " matches the request")
     if model.startswith("seq:"):
         paths = model[len("seq:"):].split(",")
         return file_reply(model, paths[min(count, len(paths)) - 1])

@@ -6,11 +6,12 @@
 ///
 /// \file
 /// With the LLM rewriter, what a kernel gains from the metrics it is shown
-/// is not in the dataset: it is measured by running `clang-autoprof optimize
-/// --rewriter=llm --attempts=1 --profile=<those metrics>` on a copy of the
-/// kernel's program, built and run as a corpus manifest says. Each outcome
-/// is kept in a JSON-lines file keyed by the kernel and the metric values
-/// shown, so that learning again costs no run.
+/// is not in the dataset: it is measured by a trial of the model on a copy
+/// of the kernel's program, built and run as a corpus manifest says: what
+/// `optimize --rewriter=llm --attempts=1 --profile=<those metrics>` does,
+/// run by the caller in-process. Each outcome is kept in a JSON-lines file
+/// keyed by the kernel and the metric values shown, so that learning again
+/// costs no run.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -18,11 +19,14 @@
 #define AUTOPROF_LEARN_LIVEOUTCOMES_H
 
 #include "autoprof/Learn/Replay.h"
+#include "autoprof/Verify/OptimizeReport.h"
 
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,12 +46,23 @@ struct ProgramSpec {
 llvm::Expected<std::map<std::string, ProgramSpec>>
 loadProgramManifest(llvm::StringRef Path);
 
+/// One trial: the model rewrites Kernel of the copy Source (its headers
+/// beside it, in Dir) shown the profile ProfileFile, the program built and
+/// run by Build and Run; progress goes to the file Log.
+struct LiveTrial {
+  std::string Source, Dir, Kernel, ProfileFile, Build, Run, Log;
+};
+
+/// Runs a trial: its report, or nullopt when it stopped without one (it
+/// says why in the trial's log); an error stops learning.
+using LiveOptimize =
+    std::function<llvm::Expected<std::optional<verify::OptimizeReport>>(
+        const LiveTrial &)>;
+
 struct LiveOptions {
-  /// The clang-autoprof that runs optimize.
-  std::string Tool;
+  /// Runs the trials.
+  LiveOptimize Optimize;
   std::string Nvcc = "/usr/local/cuda/bin/nvcc";
-  /// Passed to optimize as they are (--llm-model=..., --llm-cache=...).
-  std::vector<std::string> OptimizeArgs;
   /// The outcomes measured so far (JSON lines); empty for none.
   std::string CacheFile;
   /// Where the copies are made.
