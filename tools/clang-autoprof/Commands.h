@@ -18,6 +18,7 @@
 #include "autoprof/Metrics/MetricCatalog.h"
 #include "autoprof/Metrics/ProfilerHost.h"
 #include "autoprof/Profiling/ProfileProgram.h"
+#include "autoprof/Profiling/TreeFiles.h"
 #include "autoprof/Tooling/Compilations.h"
 #include "autoprof/Tooling/CudaCommand.h"
 #include "autoprof/Tooling/SourceDriver.h"
@@ -93,19 +94,6 @@ std::optional<std::vector<std::string>> sourcesToRun(bool FromDatabase);
 int extractSources(
     FeatureReport &Report, const std::vector<std::string> *Sources = nullptr,
     const std::optional<std::vector<std::string>> *FixedArgs = nullptr);
-
-/// Finds a tree by path, or by name among the .json files of \p ModelsDir,
-/// listing the available names when there is none.
-/// The tree profile and optimize use without --tree: the one learned from
-/// the shipped dataset (docs/learn.md).
-constexpr const char *DefaultTreeName = "learned";
-
-llvm::Expected<std::string> findTree(llvm::StringRef NameOrPath,
-                                     llvm::StringRef ModelsDir);
-
-/// Reads and parses the tree at \p Path and checks its structure; the
-/// error names the first problem.
-llvm::Error loadCheckedTree(llvm::StringRef Path, ProfilingTree &T);
 
 /// Sets \p Filter to the --kernel filter; reports an invalid regular
 /// expression and returns false.
@@ -187,23 +175,6 @@ struct TempDir {
   TempDir &operator=(const TempDir &) = delete;
   ~TempDir();
 };
-
-/// The metric values of a profile by mangled name and by name: the first
-/// record of each kernel.
-struct SampleTable {
-  std::map<std::string, std::map<std::string, double>> ByMangled, ByName;
-  /// The samples of \p K: by mangled name, else by name; null when none.
-  const std::map<std::string, double> *find(const KernelRecord &K) const {
-    auto It = ByMangled.find(K.MangledName);
-    if (!K.MangledName.empty() && It != ByMangled.end())
-      return &It->second;
-    auto N = ByName.find(K.Name);
-    return N == ByName.end() ? nullptr : &N->second;
-  }
-};
-
-/// Reads the profile at \p Path (a `profile` output) as a SampleTable.
-llvm::Expected<SampleTable> loadSamples(llvm::StringRef Path);
 
 int runProfile(const char *Argv0);
 

@@ -170,7 +170,8 @@ bool askModelDryRun(LLMRewriter &LLMR, const RewriteEngine &Engine,
     }
     KernelProfile KP;
     if (Samples) {
-      if (const std::map<std::string, double> *Values = Samples->find(K)) {
+      if (const std::map<std::string, double> *Values =
+              Samples->find(K.MangledName, K.Name)) {
         Route R = routeKernel(Tree, K.Features, Values);
         KP.Metrics = shownMetrics(Tree, R.Leaf, *Values);
         if (R.Leaf) {
@@ -304,7 +305,8 @@ void listProposals(const RewriteEngine &Engine,
        << K.Line << ":" << K.Column << "\n";
     std::optional<MetricValues> Seen;
     if (Samples) {
-      const std::map<std::string, double> *Values = Samples->find(K);
+      const std::map<std::string, double> *Values =
+          Samples->find(K.MangledName, K.Name);
       if (!Values) {
         OS << "  not in the profile\n";
       } else {

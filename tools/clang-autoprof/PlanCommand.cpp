@@ -59,67 +59,6 @@ PlanOptions &planOptions() {
 
 } // namespace
 
-Expected<std::string> autoprof::tool::findTree(StringRef NameOrPath,
-                                               StringRef ModelsDir) {
-  if (sys::fs::exists(NameOrPath))
-    return NameOrPath.str();
-  SmallString<256> P(ModelsDir);
-  sys::path::append(P, NameOrPath + ".json");
-  if (sys::fs::exists(P))
-    return std::string(P);
-  std::vector<std::string> Names;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(ModelsDir, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    StringRef F = sys::path::filename(It->path());
-    if (F.ends_with(".json") && F != "metric-catalog.json")
-      Names.push_back(F.drop_back(5).str());
-  }
-  std::sort(Names.begin(), Names.end());
-  return createStringError("tree '%s' not found; available trees: %s",
-                           NameOrPath.str().c_str(), join(Names, ", ").c_str());
-}
-
-Error autoprof::tool::loadCheckedTree(StringRef Path, ProfilingTree &T) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return createStringError("cannot read '%s': %s", Path.str().c_str(),
-                             Buf.getError().message().c_str());
-  std::vector<TreeProblem> Problems;
-  if (parseTree((*Buf)->getBuffer().str(), T, Problems))
-    checkTreeStructure(T, Problems);
-  if (!Problems.empty())
-    return createStringError(
-        "%s:%s: %s (run 'clang-autoprof tree validate' for every problem)",
-        Path.str().c_str(), Problems.front().Path.c_str(),
-        Problems.front().Message.c_str());
-  return Error::success();
-}
-
-Expected<SampleTable> autoprof::tool::loadSamples(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return createStringError("cannot read '%s': %s", Path.str().c_str(),
-                             Buf.getError().message().c_str());
-  Profile P;
-  std::string Err;
-  if (!parseProfileJSON((*Buf)->getBuffer().str(), P, Err))
-    return createStringError("%s: %s", Path.str().c_str(), Err.c_str());
-  SampleTable T;
-  for (const ProfileRecord &R : P.Records) {
-    std::map<std::string, double> Values;
-    for (const auto &[Name, V] : R.Metrics)
-      if (!std::isnan(V.Value)) // null: CUPTI could not evaluate it.
-        Values[Name] = V.Value;
-    T.ByName.emplace(R.Kernel, Values);
-    if (!R.MangledName.empty())
-      T.ByMangled.emplace(R.MangledName, Values);
-  }
-  return T;
-}
-
 namespace {
 
 struct KernelPlan {
@@ -243,8 +182,9 @@ int autoprof::tool::runPlan(const char *Argv0) {
   for (const KernelRecord &K : Report.Kernels) {
     if (K.Template == TemplateKind::Primary)
       continue; // Only instantiations run.
-    KernelPlan P{
-        &K, routeKernel(T, K.Features, Samples ? Samples->find(K) : nullptr)};
+    KernelPlan P{&K, routeKernel(T, K.Features,
+                                 Samples ? Samples->find(K.MangledName, K.Name)
+                                         : nullptr)};
     std::vector<std::string> Counted;
     if (P.R.Leaf) {
       P.Collect = P.R.Leaf->Metrics;
