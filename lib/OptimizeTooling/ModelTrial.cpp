@@ -28,15 +28,18 @@ private:
 } // namespace
 
 Expected<std::optional<verify::OptimizeReport>>
-autoprof::runModelTrial(const ModelTrialOptions &O, raw_ostream &Log) {
+autoprof::runModelTrial(const ModelTrialOptions &O, raw_ostream &Log,
+                        std::string *Why) {
   auto Line = [&Log](const std::string &Prefix) {
     return [&Log, Prefix](const std::string &M) {
       Log << "clang-autoprof: " << Prefix << M << "\n";
     };
   };
   SourceMessages Messages{Line("error: "), Line("warning: ")};
-  auto Stop = [&](const Twine &Why) {
-    Messages.Error(Why.str());
+  auto Stop = [&](const Twine &Reason) {
+    Messages.Error(Reason.str());
+    if (Why)
+      *Why = Reason.str();
     return std::optional<verify::OptimizeReport>();
   };
   Expected<optimize::ProfiledKernels> Shown =
@@ -95,10 +98,10 @@ autoprof::runModelTrial(const ModelTrialOptions &O, raw_ostream &Log) {
   };
   Expected<VerifiedOptimizeResult> R = verifiedOptimize(VO, Engine, Hooks, Log);
   if (!R) {
-    std::string Why = toString(R.takeError());
-    if (Why == "interrupted")
-      return createStringError(Why);
-    return Stop(Why);
+    std::string Error = toString(R.takeError());
+    if (Error == "interrupted")
+      return createStringError(Error);
+    return Stop(Error);
   }
   return std::move(R->Report);
 }

@@ -511,7 +511,7 @@ private:
 
   /// One trial of the model, in-process; its progress in the trial's log.
   Expected<std::optional<verify::OptimizeReport>>
-  runTrial(const LiveTrial &T, const LLMRewriterOptions &LLM) const {
+  runTrial(const LiveTrial &T, const LLMRewriterOptions &LLM) {
     std::error_code EC;
     raw_fd_ostream Log(T.Log, EC);
     if (EC)
@@ -527,7 +527,14 @@ private:
     MO.Parse =
         sourceSettings(std::vector<std::string>{"-std=c++17", "-I" + T.Dir});
     MO.LLM = LLM;
-    return runModelTrial(MO, Log);
+    std::string Why;
+    Expected<std::optional<verify::OptimizeReport>> R =
+        runModelTrial(MO, Log, &Why);
+    // A trial without a report gains nothing: say why, once per reason.
+    if (R && !*R && TrialProblems.insert(Why).second)
+      reportWarning("a trial on '" + T.Kernel +
+                    "' ended without a report, so it gains nothing: " + Why);
+    return R;
   }
 
   const LiveGain *livePtr() const { return LiveLLM ? &Live : nullptr; }
@@ -771,6 +778,8 @@ private:
   }
 
   const char *Argv0;
+  /// Why trials ended without a report, each said once.
+  std::set<std::string> TrialProblems;
   LearnOptions_ &O;
   bool LiveLLM = false;
   std::unique_ptr<ChatClient> Client;

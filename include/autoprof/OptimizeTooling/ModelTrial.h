@@ -43,12 +43,14 @@ struct ModelTrialOptions {
 };
 
 /// Runs the trial; progress and the reason a trial ends without a report
-/// go to \p Log. Returns the report, or nullopt when the run stopped
-/// without one (the source does not parse, the kernel is not found, the
-/// original cannot be measured); fails only when the model cannot be set
-/// up or the run was interrupted ("interrupted").
+/// go to \p Log, the reason also to \p Why when given. Returns the report,
+/// or nullopt when the run stopped without one (the source does not parse,
+/// the kernel is not found, the original cannot be measured); fails only
+/// when the model cannot be set up or the run was interrupted
+/// ("interrupted").
 llvm::Expected<std::optional<verify::OptimizeReport>>
-runModelTrial(const ModelTrialOptions &O, llvm::raw_ostream &Log);
+runModelTrial(const ModelTrialOptions &O, llvm::raw_ostream &Log,
+              std::string *Why = nullptr);
 
 } // namespace autoprof
 
