@@ -6,6 +6,10 @@
 
 #include "autoprof/Check/CheckConfig.h"
 
+#include "autoprof/Check/CheckEngine.h"
+#include "autoprof/Check/CheckRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -69,4 +73,59 @@ llvm::Expected<CheckConfig> autoprof::findCheckConfig(llvm::StringRef Source) {
     return parseCheckConfig((*Buf)->getBuffer(), File);
   }
   return CheckConfig();
+}
+
+using namespace llvm;
+
+Expected<GlobList> autoprof::parseCheckGlobs(StringRef Text, StringRef Origin) {
+  Expected<GlobList> L = GlobList::parse(Text);
+  if (!L)
+    return createStringError("invalid %s: %s", Origin.str().c_str(),
+                             toString(L.takeError()).c_str());
+  std::vector<std::string> Unmatched = L->unmatched(CheckRegistry::names());
+  if (!Unmatched.empty())
+    return createStringError("no check matches '%s' in %s; checks: %s",
+                             Unmatched.front().c_str(), Origin.str().c_str(),
+                             join(CheckRegistry::names(), ", ").c_str());
+  return L;
+}
+
+Expected<CheckSelection>
+autoprof::checkSelectionFor(StringRef Source, const std::string *CommandChecks,
+                            const std::string *CommandPromoted,
+                            StringRef Name) {
+  Expected<CheckConfig> Config = findCheckConfig(Source);
+  if (!Config)
+    return Config.takeError();
+  std::string Checks = "autoprof-*";
+  std::string Promoted;
+  if (Config->Checks) {
+    if (Error E =
+            parseCheckGlobs(*Config->Checks, "Checks of '" + Config->Path + "'")
+                .takeError())
+      return std::move(E);
+    Checks += "," + *Config->Checks;
+  }
+  if (Config->WarningsAsErrors) {
+    if (Error E = parseCheckGlobs(*Config->WarningsAsErrors,
+                                  "WarningsAsErrors of '" + Config->Path + "'")
+                      .takeError())
+      return std::move(E);
+    Promoted = *Config->WarningsAsErrors;
+  }
+  if (CommandChecks)
+    Checks += "," + *CommandChecks;
+  if (CommandPromoted)
+    Promoted += "," + *CommandPromoted;
+  CheckSelection S;
+  GlobList Enabled = cantFail(GlobList::parse(Checks));
+  for (const Check *C : CheckRegistry::all())
+    if (Enabled.contains(C->name()))
+      S.Checks.push_back(C);
+  if (S.Checks.empty())
+    return createStringError("no check is enabled for %s",
+                             Name.empty() ? ("'" + Source + "'").str().c_str()
+                                          : Name.str().c_str());
+  S.WarningsAsErrors = cantFail(GlobList::parse(Promoted));
+  return S;
 }

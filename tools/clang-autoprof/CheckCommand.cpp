@@ -133,59 +133,13 @@ std::string absolute(StringRef Path) {
   return std::string(P);
 }
 
-/// Parses \p Text (from \p Origin) into a glob list that must select at
-/// least one known check per glob.
-Expected<GlobList> parseGlobs(StringRef Text, StringRef Origin) {
-  Expected<GlobList> L = GlobList::parse(Text);
-  if (!L)
-    return createStringError("invalid %s: %s", Origin.str().c_str(),
-                             toString(L.takeError()).c_str());
-  std::vector<std::string> Unmatched = L->unmatched(CheckRegistry::names());
-  if (!Unmatched.empty())
-    return createStringError("no check matches '%s' in %s; checks: %s",
-                             Unmatched.front().c_str(), Origin.str().c_str(),
-                             join(CheckRegistry::names(), ", ").c_str());
-  return L;
-}
-
-/// The checks and promoted warnings for \p Source: the default, then the
-/// configuration file's keys, then the command line's.
+/// The checks and promoted warnings for \p Source with the command line's.
 Expected<CheckSelection> selectionFor(StringRef Source, StringRef Name = "") {
   CheckOptions &O = checkOptions();
-  Expected<CheckConfig> Config = findCheckConfig(Source);
-  if (!Config)
-    return Config.takeError();
-  std::string Checks = "autoprof-*";
-  std::string Promoted;
-  if (Config->Checks) {
-    if (Error E =
-            parseGlobs(*Config->Checks, "Checks of '" + Config->Path + "'")
-                .takeError())
-      return std::move(E);
-    Checks += "," + *Config->Checks;
-  }
-  if (Config->WarningsAsErrors) {
-    if (Error E = parseGlobs(*Config->WarningsAsErrors,
-                             "WarningsAsErrors of '" + Config->Path + "'")
-                      .takeError())
-      return std::move(E);
-    Promoted = *Config->WarningsAsErrors;
-  }
-  if (O.Checks.getNumOccurrences())
-    Checks += "," + O.Checks;
-  if (O.WarningsAsErrors.getNumOccurrences())
-    Promoted += "," + O.WarningsAsErrors;
-  CheckSelection S;
-  GlobList Enabled = cantFail(GlobList::parse(Checks));
-  for (const Check *C : CheckRegistry::all())
-    if (Enabled.contains(C->name()))
-      S.Checks.push_back(C);
-  if (S.Checks.empty())
-    return createStringError("no check is enabled for %s",
-                             Name.empty() ? ("'" + Source + "'").str().c_str()
-                                          : Name.str().c_str());
-  S.WarningsAsErrors = cantFail(GlobList::parse(Promoted));
-  return S;
+  std::string Checks = O.Checks, Promoted = O.WarningsAsErrors;
+  return checkSelectionFor(
+      Source, O.Checks.getNumOccurrences() ? &Checks : nullptr,
+      O.WarningsAsErrors.getNumOccurrences() ? &Promoted : nullptr, Name);
 }
 
 /// `--list-checks`: the checks enabled for the first source, or for a file
@@ -424,12 +378,12 @@ std::optional<int> readInputs(const char *Argv0, CheckInputs &In) {
   // Options first: bad globs are errors even without a configuration file
   // or a source.
   if (O.Checks.getNumOccurrences())
-    if (Error E = parseGlobs(O.Checks, "--checks").takeError()) {
+    if (Error E = parseCheckGlobs(O.Checks, "--checks").takeError()) {
       reportError(toString(std::move(E)));
       return 2;
     }
   if (O.WarningsAsErrors.getNumOccurrences())
-    if (Error E = parseGlobs(O.WarningsAsErrors, "--warnings-as-errors")
+    if (Error E = parseCheckGlobs(O.WarningsAsErrors, "--warnings-as-errors")
                       .takeError()) {
       reportError(toString(std::move(E)));
       return 2;

@@ -49,6 +49,25 @@ llvm::Expected<CheckConfig> parseCheckConfig(llvm::StringRef Text,
 /// when there is none.
 llvm::Expected<CheckConfig> findCheckConfig(llvm::StringRef Source);
 
+struct CheckSelection;
+class GlobList;
+
+/// Parses \p Text (from \p Origin, named in the error) into a glob list
+/// whose every glob selects at least one known check.
+llvm::Expected<GlobList> parseCheckGlobs(llvm::StringRef Text,
+                                         llvm::StringRef Origin);
+
+/// The checks and the promoted warnings for \p Source, as clang-tidy
+/// layers them: every check, then the `.clang-autoprof` file found from the
+/// source's folder up (its `Checks` and `WarningsAsErrors`), then the
+/// command line's \p Checks and \p WarningsAsErrors (null when not given).
+/// \p Name names the source in the error when no check is left (empty:
+/// the source's path).
+llvm::Expected<CheckSelection>
+checkSelectionFor(llvm::StringRef Source, const std::string *Checks,
+                  const std::string *WarningsAsErrors,
+                  llvm::StringRef Name = "");
+
 } // namespace autoprof
 
 #endif // AUTOPROF_CHECK_CHECKCONFIG_H
