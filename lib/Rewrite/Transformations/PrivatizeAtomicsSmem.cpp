@@ -377,15 +377,23 @@ bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
     if (!Block || (*Block)[0] <= 0 || (*Block)[1] != 1 || (*Block)[2] != 1)
       return Refuse(At + " has a block that is not a constant number of "
                          "threads in x");
-    if (!L.Grid->getType()->isIntegerType() || L.Grid->HasSideEffects(Ctx))
-      return Refuse(At + " has a grid that is not an integer without side "
-                         "effects");
+    if (!L.Grid->getType()->isIntegerType())
+      return Refuse(At + " has a grid that is not an integer");
     auto GridText = sourceText(Ctx, L.Grid);
     if (!GridText)
       return Refuse(At + " writes its grid through a macro");
     std::string G = parenthesize(L.Grid, *GridText);
-    auto R = replaceExpr(Ctx, L.Grid,
-                         "(" + G + " < " + Cap + " ? " + G + " : " + Cap + ")");
+    std::string Capped = "(" + G + " < " + Cap + " ? " + G + " : " + Cap + ")";
+    // A grid with side effects (a call: `cdiv(n, 256)`) is evaluated once,
+    // as it was, into a name it does not mention.
+    if (L.Grid->HasSideEffects(Ctx)) {
+      std::string V = "Grid";
+      while (GridText->find(V) != std::string::npos)
+        V += "_";
+      Capped = "[&] { auto " + V + " = " + G + "; return " + V + " < " + Cap +
+               " ? " + V + " : " + Cap + "; }()";
+    }
+    auto R = replaceExpr(Ctx, L.Grid, Capped);
     if (!R)
       return Refuse(At + " writes its grid through a macro");
     Edits.push_back(*R);
