@@ -21,8 +21,6 @@ EngineModel::EngineModel(const RewriteEngine &Engine, std::string Source,
                          SourceMessages Messages)
     : Engine(Engine), Source(std::move(Source)), Parse(std::move(Parse)),
       Original(std::move(Original)), Messages(std::move(Messages)) {
-  this->Parse.Jobs = 1;
-  this->Parse.Parallel = false;
   this->Parse.SearchBuildDirs = false;
 }
 
@@ -34,12 +32,7 @@ bool EngineModel::runOver(RewriteEngine &E, const SourceTexts &Texts) const {
     S.Files[normalPath(File)] = Text;
   S.Diagnostics = &Quiet;
   auto Factory = E.newActionFactory();
-  int Status = runSources(
-      S, {Source},
-      [&](size_t) -> clang::tooling::FrontendActionFactory & {
-        return *Factory;
-      },
-      [](size_t) {}, Messages, nullptr, errs());
+  int Status = runSource(S, Source, *Factory, Messages);
   return Status == 0 && !E.translationUnitsWithErrors();
 }
 

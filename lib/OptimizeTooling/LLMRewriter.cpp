@@ -58,8 +58,6 @@ LLMRewriter::create(LLMRewriterOptions O) {
     R->Cache.emplace(O.Cache, O.ReplayOnly ? ReplyCache::Mode::ReplayOnly
                                            : ReplyCache::Mode::ReadWrite);
   R->Parse = std::move(O.Parse);
-  R->Parse.Jobs = 1;
-  R->Parse.Parallel = false;
   R->Parse.SearchBuildDirs = false;
   R->Messages = std::move(O.Messages);
   return std::move(R);
@@ -72,12 +70,7 @@ int LLMRewriter::parse(RewriteEngine &Engine, const std::string &Source,
   S.Files = std::move(Texts);
   S.Diagnostics = &Diagnostics;
   auto Factory = Engine.newActionFactory();
-  return runSources(
-      S, {Source},
-      [&](size_t) -> clang::tooling::FrontendActionFactory & {
-        return *Factory;
-      },
-      [](size_t) {}, Messages, nullptr, errs());
+  return runSource(S, Source, *Factory, Messages);
 }
 
 std::vector<ChatMessage>

@@ -58,16 +58,8 @@ autoprof::runModelTrial(const ModelTrialOptions &O, raw_ostream &Log,
       {}, [Kernel](const std::string &Name, const std::string &Qualified) {
         return Name == Kernel || Qualified == Kernel;
       });
-  SourceSettings S = O.Parse;
-  S.Jobs = 1;
-  S.Parallel = false;
   auto Factory = Engine.newActionFactory();
-  int Status = runSources(
-      S, {O.Source},
-      [&](size_t) -> clang::tooling::FrontendActionFactory & {
-        return *Factory;
-      },
-      [](size_t) {}, Messages, nullptr, Log);
+  int Status = runSource(O.Parse, O.Source, *Factory, Messages, Log);
   if (Status != 0 || Engine.translationUnitsWithErrors())
     return Stop("'" + O.Source + "' does not compile; nothing is proposed");
   if (Engine.kernels().empty())

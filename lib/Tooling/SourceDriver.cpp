@@ -179,6 +179,20 @@ int autoprof::runSources(
   return Status;
 }
 
+int autoprof::runSource(const SourceSettings &S, const std::string &Input,
+                        clang::tooling::FrontendActionFactory &Factory,
+                        const SourceMessages &Messages, raw_ostream &Log) {
+  SourceSettings One = S;
+  One.Jobs = 1;
+  One.Parallel = false;
+  return runSources(
+      One, {Input},
+      [&](size_t) -> clang::tooling::FrontendActionFactory & {
+        return Factory;
+      },
+      [](size_t) {}, Messages, nullptr, Log);
+}
+
 Expected<std::vector<std::string>>
 autoprof::databaseSources(StringRef BuildPath) {
   CompilationOptions CO;

@@ -96,6 +96,14 @@ int runSources(
     const std::function<void(size_t)> &Done, const SourceMessages &Messages,
     SourceRunSummary *Summary = nullptr, llvm::raw_ostream &Log = llvm::errs());
 
+/// runSources() over the one input \p Input with \p Factory's action,
+/// serially whatever \p S says: a parse of one source (and its rewritten
+/// files, S.Files) by an engine.
+int runSource(const SourceSettings &S, const std::string &Input,
+              clang::tooling::FrontendActionFactory &Factory,
+              const SourceMessages &Messages,
+              llvm::raw_ostream &Log = llvm::errs());
+
 /// Every CUDA source the compilation database at \p BuildPath lists, in
 /// its order; fails with one line when it cannot be read or lists none.
 llvm::Expected<std::vector<std::string>>
