@@ -47,7 +47,7 @@ public:
 
   /// Fails with a message listing the supported chips when \p Chip is not
   /// one of them.
-  llvm::Error checkChip(const std::string &Chip);
+  llvm::Error checkChip(const std::string &Chip) override;
 
   /// The replay passes that collecting \p Metrics together costs on \p Chip.
   /// Fails when a metric is not valid there (validate first).

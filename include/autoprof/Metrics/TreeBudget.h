@@ -36,6 +36,12 @@ public:
   virtual llvm::Expected<unsigned>
   passCount(const std::string &Chip,
             const std::vector<std::string> &Metrics) = 0;
+  /// Fails when \p Chip is not one this counter knows; a counter that
+  /// prices every chip alike accepts any.
+  virtual llvm::Error checkChip(const std::string &Chip) {
+    (void)Chip;
+    return llvm::Error::success();
+  }
 };
 
 /// The range-profiler metrics a kernel routed to \p Leaf collects: the
