@@ -11,6 +11,7 @@
 
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <chrono>
@@ -177,6 +178,20 @@ int autoprof::runSources(
             .count();
   }
   return Status;
+}
+
+void autoprof::writeRunSummary(raw_ostream &Log, const SourceRunSummary &Sum,
+                               unsigned Jobs) {
+  if (Jobs <= 1)
+    return;
+  Log << "clang-autoprof: ran " << Sum.Ran;
+  if (Sum.Ran != Sum.Inputs)
+    Log << " of " << Sum.Inputs;
+  Log << (Sum.Inputs == 1 ? " file" : " files") << " in "
+      << format("%.1f", Sum.Seconds) << " s with " << Jobs << " jobs";
+  if (Sum.Failed)
+    Log << "; " << Sum.Failed << " failed";
+  Log << "\n";
 }
 
 int autoprof::runSource(const SourceSettings &S, const std::string &Input,

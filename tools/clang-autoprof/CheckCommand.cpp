@@ -10,20 +10,18 @@
 #include "autoprof/Check/CheckEngine.h"
 #include "autoprof/Check/CheckOutput.h"
 #include "autoprof/Check/CheckRegistry.h"
+#include "autoprof/Check/CheckRun.h"
 #include "autoprof/Check/ExportFixes.h"
 #include "autoprof/Check/FixMerge.h"
 #include "autoprof/Check/PerfGate.h"
-#include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Verify/PerfBaseline.h"
 #include "autoprof/Verify/Verifier.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cmath>
 #include <map>
-#include <set>
 
 using namespace llvm;
 using namespace autoprof;
@@ -126,30 +124,26 @@ CheckOptions &checkOptions() {
 // Register the options before the command line is parsed.
 [[maybe_unused]] const CheckOptions &Registered = checkOptions();
 
-std::string absolute(StringRef Path) {
-  SmallString<256> P(Path);
-  sys::fs::make_absolute(P);
-  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
-
-/// The checks and promoted warnings for \p Source with the command line's.
-Expected<CheckSelection> selectionFor(StringRef Source, StringRef Name = "") {
+/// The check run's options that --list-checks needs: the globs.
+CheckRunOptions globOptions() {
   CheckOptions &O = checkOptions();
-  std::string Checks = O.Checks, Promoted = O.WarningsAsErrors;
-  return checkSelectionFor(
-      Source, O.Checks.getNumOccurrences() ? &Checks : nullptr,
-      O.WarningsAsErrors.getNumOccurrences() ? &Promoted : nullptr, Name);
+  CheckRunOptions R;
+  if (O.Checks.getNumOccurrences())
+    R.Checks = O.Checks;
+  if (O.WarningsAsErrors.getNumOccurrences())
+    R.WarningsAsErrors = O.WarningsAsErrors;
+  return R;
 }
 
 /// `--list-checks`: the checks enabled for the first source, or for a file
 /// in the current directory, one per line as clang-tidy lists them.
 int listChecks() {
   SourceOptions &S = sourceOptions();
-  std::string Where =
-      S.Sources.empty() ? absolute(CheckConfigFileName) : S.Sources.front();
-  Expected<CheckSelection> Sel =
-      selectionFor(Where, S.Sources.empty() ? "the current directory" : "");
+  std::string Where = S.Sources.empty()
+                          ? absoluteSourcePath(CheckConfigFileName)
+                          : S.Sources.front();
+  Expected<CheckSelection> Sel = selectChecks(
+      globOptions(), Where, S.Sources.empty() ? "the current directory" : "");
   if (!Sel) {
     reportError(toString(Sel.takeError()));
     return 2;
@@ -213,7 +207,7 @@ perfOptionsProblem(const std::vector<std::string> &Inputs) {
     return std::string("--perf-tolerance must be a non-negative fraction "
                        "(0.05 allows 5%)");
   if (!O.PerfRecord.empty() && !O.PerfBaseline.empty() &&
-      absolute(O.PerfRecord) == absolute(O.PerfBaseline))
+      absoluteSourcePath(O.PerfRecord) == absoluteSourcePath(O.PerfBaseline))
     return "--perf-record '" + O.PerfRecord +
            "' would replace the baseline it is compared with";
   if (!O.PerfRecord.empty() && sys::fs::exists(O.PerfRecord))
@@ -236,131 +230,6 @@ Expected<PerfBaseline> loadBaseline(StringRef Path) {
 
 std::string plural(unsigned N, StringRef One, StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
-}
-
-/// The performance gate over the kernels \p Engine checked: times them in
-/// runs of --run, writes --perf-record and compares with \p Baseline,
-/// adding the findings of autoprof-perf-regression to \p Findings.
-/// \p Selection gives the checks of a translation unit by its main file.
-/// Returns 0, 2 after reporting a tool error, or 130 when interrupted.
-int runPerfGate(
-    const CheckEngine &Engine,
-    const std::function<const CheckSelection &(StringRef)> &Selection,
-    const std::optional<PerfBaseline> &Baseline, const std::string &Inject,
-    std::vector<Finding> &Findings) {
-  CheckOptions &O = checkOptions();
-  const Check *Perf = CheckRegistry::find(PerfRegressionCheckName);
-
-  // What launches of each kernel, where it is declared and which
-  // translation unit's selection applies to it.
-  std::vector<GateKernel> Kernels;
-  std::set<std::string> Seen;
-  bool AnyLaunchable = false;
-  for (const CheckedKernel &K : Engine.checkedKernels()) {
-    const CheckSelection &Sel = Selection(K.MainFile);
-    bool Compare = Baseline && llvm::is_contained(Sel.Checks, Perf);
-    AnyLaunchable |= !K.Launchable.empty();
-    if (K.Launchable.empty() && O.Verbose)
-      errs() << "clang-autoprof: perf gate: kernel template '"
-             << K.QualifiedName << "' is instantiated nowhere; not timed\n";
-    if (!Compare && O.PerfRecord.empty())
-      continue;
-    for (const KernelRecord &R : K.Launchable) {
-      if (Seen.insert(R.MangledName).second)
-        Kernels.push_back(
-            {signatureOf(R), K.Where, false, &Sel.WarningsAsErrors});
-      // A kernel of several units is compared when one of them asks.
-      if (Compare)
-        for (GateKernel &G : Kernels)
-          if (G.Signature.MangledName == R.MangledName)
-            G.Compare = true;
-    }
-  }
-  if (Kernels.empty()) {
-    if (AnyLaunchable) {
-      errs() << "clang-autoprof: perf gate: " << PerfRegressionCheckName
-             << " is enabled for no source; nothing is timed\n";
-      return 0;
-    }
-    reportError(
-        Twine("the performance gate has no kernel to time: the "
-              "sources define none") +
-        (sourceOptions().Kernel.empty() ? "" : " that --kernel selects"));
-    return 2;
-  }
-
-  TempDir Work;
-  if (std::error_code EC =
-          sys::fs::createUniqueDirectory("clang-autoprof-check", Work.Path)) {
-    reportError("cannot create a temporary directory: " + EC.message());
-    return 2;
-  }
-  PerfGateOptions G;
-  G.RunCommand = O.Run;
-  G.InjectLibrary = Inject;
-  G.Runs = O.PerfRuns;
-  G.Timeout = O.Timeout;
-  G.DeviceLock = O.DeviceLock;
-  G.WorkDir = std::string(Work.Path);
-  G.Tolerance = O.PerfTolerance;
-  G.Verbose = O.Verbose;
-  if (!O.PerfRecord.empty())
-    G.Record = [&](const PerfBaseline &Current) -> Error {
-      if (Error E = writeOutput(O.PerfRecord, writePerfBaselineJSON(Current)))
-        return E;
-      errs() << "clang-autoprof: perf gate: recorded "
-             << plural(Current.Kernels.size(), "kernel", "kernels") << " in '"
-             << O.PerfRecord << "' (" << O.PerfRuns << " runs)\n";
-      return Error::success();
-    };
-  G.Warn = [](const std::string &W) { reportWarning(W); };
-  ProcessRunner Runner;
-  Expected<PerfGateRun> Run = timeAndGate(Kernels, Baseline, G, Runner, errs());
-  if (!Run) {
-    std::string Msg = toString(Run.takeError());
-    reportError(Msg);
-    return Msg == "interrupted" ? 130 : 2;
-  }
-  llvm::append_range(Findings, std::move(Run->Findings));
-  return 0;
-}
-
-/// `--fix`: writes \p Fixes into the sources \p Engine read, each only
-/// when it is unchanged since; returns false after reporting a failure.
-bool applyFixes(const CheckEngine &Engine, const MergedFixes &Fixes) {
-  if (!Engine.filesWithErrors().empty()) {
-    reportError("no fix is applied: a translation unit does not compile");
-    return false;
-  }
-  bool Ok = true;
-  for (const auto &[File, Edits] : Fixes.Edits) {
-    auto Buf = MemoryBuffer::getFile(File);
-    if (!Buf) {
-      reportError("cannot read '" + File + "': " + Buf.getError().message());
-      Ok = false;
-      continue;
-    }
-    if ((*Buf)->getBuffer() != Engine.fileText(File) &&
-        !Engine.fileText(File).empty()) {
-      reportError("'" + File + "' changed while it was checked; not fixed");
-      Ok = false;
-      continue;
-    }
-    Expected<std::string> New = applyEdits((*Buf)->getBuffer(), Edits);
-    if (!New) {
-      reportError("cannot apply the fixes to '" + File +
-                  "': " + toString(New.takeError()));
-      Ok = false;
-      continue;
-    }
-    if (Error E = writeOutput(File, *New)) {
-      reportError(toString(std::move(E)));
-      Ok = false;
-    }
-  }
-  errs() << "clang-autoprof: applied " << Fixes.Merged << " of "
-         << Fixes.Suggested << " suggested fixes\n";
-  return Ok;
 }
 
 /// What `check` runs over, read from its options before anything runs.
@@ -437,7 +306,7 @@ std::string renderFindings(const CheckEngine &Engine,
   CheckOptions &O = checkOptions();
   std::map<std::string, std::string> Shown;
   for (const std::string &In : Inputs)
-    Shown.emplace(absolute(In), In);
+    Shown.emplace(absoluteSourcePath(In), In);
   auto Text = [&](StringRef File) { return Engine.fileText(File); };
   if (O.Format == CheckFormat::Sarif)
     return formatFindingsSarif(Findings, CheckRegistry::all(), Text,
@@ -454,6 +323,31 @@ std::string renderFindings(const CheckEngine &Engine,
       Color);
 }
 
+/// The gate's settings from the options; --perf-record written as the
+/// gate asks.
+PerfGateOptions gateOptions(const std::string &Inject) {
+  CheckOptions &O = checkOptions();
+  PerfGateOptions G;
+  G.RunCommand = O.Run;
+  G.InjectLibrary = Inject;
+  G.Runs = O.PerfRuns;
+  G.Timeout = O.Timeout;
+  G.DeviceLock = O.DeviceLock;
+  G.Tolerance = O.PerfTolerance;
+  G.Verbose = O.Verbose;
+  if (!O.PerfRecord.empty())
+    G.Record = [&O](const PerfBaseline &Current) -> Error {
+      if (Error E = writeOutput(O.PerfRecord, writePerfBaselineJSON(Current)))
+        return E;
+      errs() << "clang-autoprof: perf gate: recorded "
+             << plural(Current.Kernels.size(), "kernel", "kernels") << " in '"
+             << O.PerfRecord << "' (" << O.PerfRuns << " runs)\n";
+      return Error::success();
+    };
+  G.Warn = [](const std::string &W) { reportWarning(W); };
+  return G;
+}
+
 } // namespace
 
 int autoprof::tool::runCheck(const char *Argv0) {
@@ -463,70 +357,29 @@ int autoprof::tool::runCheck(const char *Argv0) {
     return *Exit;
   const std::vector<std::string> &Inputs = In.Sources;
 
-  std::map<std::string, CheckSelection> Selections;
-  for (const std::string &Src : Inputs) {
-    if (!sys::fs::exists(Src))
-      continue; // runOnSources reports it
-    Expected<CheckSelection> Sel = selectionFor(Src);
-    if (!Sel) {
-      reportError(toString(Sel.takeError()));
-      return 2;
-    }
-    Selections[absolute(Src)] = std::move(*Sel);
-  }
-  CheckSelection Default;
-  Default.Checks = CheckRegistry::all();
-  if (!Selections.empty())
-    Default = Selections.begin()->second;
-
-  KernelFilter Filter;
-  if (!kernelFilter(Filter))
+  CheckRunOptions Run = globOptions();
+  Run.Sources = sourceSettings(ArgsAfterDashDash);
+  Run.Sources.Jobs = jobs();
+  Run.Inputs = Inputs;
+  if (!kernelFilter(Run.Filter))
     return 2;
-  auto Selection = [&](StringRef MainFile) -> const CheckSelection & {
-    auto It = Selections.find(MainFile.str());
-    return It == Selections.end() ? Default : It->second;
-  };
-  // One engine per input, merged in input order into the first.
-  CheckEngine Engine(Selection, Filter);
-  Engine.collectKernels(perfGate());
-  std::vector<std::unique_ptr<CheckEngine>> Engines;
-  std::vector<std::unique_ptr<clang::tooling::FrontendActionFactory>> Factories;
-  for (size_t I = 0; I < Inputs.size(); ++I) {
-    Engines.push_back(std::make_unique<CheckEngine>(Selection, Filter));
-    Engines.back()->collectKernels(perfGate());
-    Factories.push_back(Engines.back()->newActionFactory());
+  Run.KernelGiven = !sourceOptions().Kernel.empty();
+  Run.Verbose = O.Verbose;
+  if (perfGate())
+    Run.Gate = gateOptions(In.Inject);
+  Run.Baseline = std::move(In.Baseline);
+  ProcessRunner Runner;
+  Expected<CheckRunResult> R =
+      autoprof::runCheck(Run, Runner, toolMessages(), errs());
+  if (!R) {
+    reportError(toString(R.takeError()));
+    return 2;
   }
-  int Status = runOnSourcesInParallel(
-      jobs(), Inputs, ArgsAfterDashDash, /*SearchBuildDirs=*/true,
-      [&](size_t I) -> clang::tooling::FrontendActionFactory & {
-        return *Factories[I];
-      },
-      [&](size_t I) {
-        Engine.merge(std::move(*Engines[I]));
-        Factories[I].reset();
-        Engines[I].reset();
-      });
-  bool ToolError = Status != 0;
-  for (const std::string &F : Engine.filesWithErrors())
-    reportError("'" + F + "' does not compile; it was not checked");
-  std::vector<Finding> Findings = Engine.findings();
-
-  // The performance gate, over the kernels of the sources that compiled.
-  if (perfGate()) {
-    if (ToolError) {
-      reportError("the performance gate did not run: a source was not "
-                  "checked");
-    } else {
-      int Gate =
-          runPerfGate(Engine, Selection, In.Baseline, In.Inject, Findings);
-      if (Gate == 130)
-        return 130;
-      ToolError = Gate != 0;
-      sortFindings(Findings);
-    }
-  }
-
-  std::string Report = renderFindings(Engine, Findings, Inputs, Argv0);
+  if (R->Interrupted)
+    return 130;
+  bool ToolError = R->ToolError;
+  const std::vector<Finding> &Findings = R->Findings;
+  std::string Report = renderFindings(*R->Engine, Findings, Inputs, Argv0);
   if (!Report.empty() || O.Output != "-")
     if (Error E = writeOutput(O.Output, Report)) {
       reportError(toString(std::move(E)));
@@ -535,7 +388,7 @@ int autoprof::tool::runCheck(const char *Argv0) {
 
   MergedFixes Fixes = mergeFixes(Findings);
   if (!O.ExportFixes.empty()) {
-    std::string Main = Inputs.empty() ? "" : absolute(Inputs.front());
+    std::string Main = Inputs.empty() ? "" : absoluteSourcePath(Inputs.front());
     SmallString<256> Cwd;
     sys::fs::current_path(Cwd);
     if (Error E = writeOutput(
@@ -546,7 +399,8 @@ int autoprof::tool::runCheck(const char *Argv0) {
     }
   }
 
-  if (O.Fix && !Fixes.Edits.empty() && !applyFixes(Engine, Fixes))
+  if (O.Fix && !Fixes.Edits.empty() &&
+      !applyFixes(*R->Engine, Fixes, toolMessages(), errs()))
     ToolError = true;
   if (ToolError)
     return 2;

@@ -93,16 +93,8 @@ int runWithSourceOptions(
   SourceRunSummary Sum;
   int Status =
       autoprof::runSources(S, Inputs, FactoryFor, Done, Messages, &Sum);
-  if (Status != 2 && Jobs > 1) {
-    errs() << "clang-autoprof: ran " << Sum.Ran;
-    if (Sum.Ran != Sum.Inputs)
-      errs() << " of " << Sum.Inputs;
-    errs() << (Sum.Inputs == 1 ? " file" : " files") << " in "
-           << format("%.1f", Sum.Seconds) << " s with " << Jobs << " jobs";
-    if (Sum.Failed)
-      errs() << "; " << Sum.Failed << " failed";
-    errs() << "\n";
-  }
+  if (Status != 2)
+    writeRunSummary(errs(), Sum, Jobs);
   return Status;
 }
 
