@@ -155,7 +155,7 @@ public:
         FD->isInvalidDecl() || !inUserCode(FD->getLocation()))
       return true;
     std::string Qualified = qualifiedName(*FD);
-    if (!Filter(FD->getNameAsString(), Qualified))
+    if (Filter && !Filter(FD->getNameAsString(), Qualified))
       return true;
     if (hasError(*FD)) {
       // Through Clang's diagnostics, beside the errors it follows.
@@ -187,7 +187,7 @@ public:
     LaunchSite L;
     L.Kernel = K->getNameAsString();
     L.QualifiedKernel = qualifiedName(*K);
-    if (!Filter(L.Kernel, L.QualifiedKernel))
+    if (Filter && !Filter(L.Kernel, L.QualifiedKernel))
       return true;
     L.Caller = Caller ? qualifiedName(*Caller) : "";
     PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(CE->getBeginLoc()));
@@ -242,4 +242,27 @@ autoprof::newFeatureActionFactory(FeatureReport &Report, KernelFilter Filter) {
       [&Report, Filter = std::move(Filter)](const ParsedUnit &U) {
         extractFeatures(U.Ctx, Filter, Report, U.Errors);
       });
+}
+
+int autoprof::extractSourceFeatures(const SourceSettings &S,
+                                    llvm::ArrayRef<std::string> Inputs,
+                                    const KernelFilter &Filter,
+                                    FeatureReport &Report,
+                                    const SourceMessages &Messages,
+                                    SourceRunSummary *Summary,
+                                    llvm::raw_ostream &Log) {
+  std::vector<FeatureReport> Reports(Inputs.size());
+  std::vector<std::unique_ptr<clang::tooling::FrontendActionFactory>> Factories;
+  for (FeatureReport &R : Reports)
+    Factories.push_back(newFeatureActionFactory(R, Filter));
+  return runSources(
+      S, Inputs,
+      [&](size_t I) -> clang::tooling::FrontendActionFactory & {
+        return *Factories[I];
+      },
+      [&](size_t I) {
+        mergeFeatureReport(Report, std::move(Reports[I]));
+        Reports[I] = FeatureReport();
+      },
+      Messages, Summary, Log);
 }

@@ -183,21 +183,15 @@ int autoprof::tool::extractSources(
   KernelFilter Filter;
   if (!kernelFilter(Filter))
     return 2;
-  // One report per input, merged in input order: the serial run's report.
-  std::vector<FeatureReport> Reports(Inputs.size());
-  std::vector<std::unique_ptr<clang::tooling::FrontendActionFactory>> Factories;
-  for (FeatureReport &R : Reports)
-    Factories.push_back(newFeatureActionFactory(R, Filter));
-  return runOnSourcesInParallel(
-      jobs(), Inputs, FixedArgs ? *FixedArgs : ArgsAfterDashDash,
-      /*SearchBuildDirs=*/false,
-      [&](size_t I) -> clang::tooling::FrontendActionFactory & {
-        return *Factories[I];
-      },
-      [&](size_t I) {
-        mergeFeatureReport(Report, std::move(Reports[I]));
-        Reports[I] = FeatureReport();
-      });
+  SourceSettings S = sourceSettings(FixedArgs ? *FixedArgs : ArgsAfterDashDash);
+  S.Jobs = jobs();
+  S.Parallel = true;
+  SourceRunSummary Sum;
+  int Status = extractSourceFeatures(S, Inputs, Filter, Report, toolMessages(),
+                                     &Sum, errs());
+  if (Status != 2)
+    writeRunSummary(errs(), Sum, S.Jobs);
+  return Status;
 }
 
 int autoprof::tool::runFeatures() {

@@ -16,15 +16,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "autoprof/JSON/BoundedParse.h"
 #include "autoprof/Profiling/ProfileProgram.h"
+#include "autoprof/Profiling/ProfileSetup.h"
 #include "autoprof/Verify/ChildProcess.h"
 #include "autoprof/Verify/Verifier.h"
 
 #include "autoprof/Metrics/MetricCatalog.h"
 #include "autoprof/Metrics/ProfilerHost.h"
 #include "autoprof/Profile/Profile.h"
-#include "autoprof/Tree/Plan.h"
 #include "autoprof/Tree/ProfilingTree.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -105,40 +104,6 @@ void splitProgram(const ProfileOptions &O, ProfileRequest &R,
   R.Program = A;
 }
 
-Error readPlan(StringRef Path, StringRef ModelsDir, ProfileRequest &R) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return createStringError("cannot read '%s': %s", Path.str().c_str(),
-                             Buf.getError().message().c_str());
-  Plan P;
-  std::string Why;
-  if (!parsePlanJSON((*Buf)->getBuffer().str(), P, Why))
-    return createStringError("%s: %s", Path.str().c_str(), Why.c_str());
-  // The tree's file where it still is, else its name.
-  std::string Tree =
-      !P.TreeFile.empty() && sys::fs::exists(P.TreeFile) ? P.TreeFile : P.Tree;
-  if (Tree.empty())
-    return createStringError("%s: $.tree: missing, and the tree_file '%s' "
-                             "does not exist",
-                             Path.str().c_str(),
-                             json::printableText(P.TreeFile).c_str());
-  Expected<std::string> TreePath = findTree(Tree, ModelsDir);
-  if (!TreePath)
-    return TreePath.takeError();
-  R.TreePath = *TreePath;
-  for (PlanKernel &K : P.Kernels) {
-    StaticKernel S;
-    S.Name = std::move(K.Name);
-    S.QualifiedName = std::move(K.QualifiedName);
-    S.MangledName = std::move(K.MangledName);
-    for (auto &[Name, V] : K.Features)
-      S.Features[Name] = V;
-    R.Kernels.push_back(std::move(S));
-  }
-  return Error::success();
-}
-
 /// Reports each error \p E holds on its own line; returns 1.
 int reportAll(Error E) {
   handleAllErrors(std::move(E),
@@ -146,40 +111,18 @@ int reportAll(Error E) {
   return 1;
 }
 
-/// The options' fixed metric list, each once.
-std::vector<std::string> fixedMetrics(StringRef List) {
-  std::vector<std::string> Out;
-  SmallVector<StringRef> Names;
-  List.split(Names, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef N : Names) {
-    std::string M = N.trim().str();
-    if (!M.empty() && !is_contained(Out, M))
-      Out.push_back(M);
-  }
-  return Out;
-}
-
 /// Fills \p R's metrics or tree from the options.
 Error chooseMetrics(const ProfileOptions &O, StringRef ModelsDir,
                     ProfileRequest &R) {
   if (!O.Metrics.empty()) {
-    R.Metrics = fixedMetrics(O.Metrics);
+    R.Metrics = profiling::parseMetricList(O.Metrics);
     if (R.Metrics.empty())
       return createStringError("--metrics names no metric");
     return Error::success();
   }
-  if (!O.Plan.empty()) {
-    if (Error E = readPlan(O.Plan, ModelsDir, R))
-      return E;
-  } else {
-    Expected<std::string> P = findTree(
-        O.Tree.empty() ? std::string(DefaultTreeName) : std::string(O.Tree),
-        ModelsDir);
-    if (!P)
-      return P.takeError();
-    R.TreePath = *P;
-  }
-  return loadCheckedTree(R.TreePath, R.Tree);
+  if (!O.Plan.empty())
+    return profiling::usePlan(O.Plan, ModelsDir, R);
+  return profiling::useTree(O.Tree, ModelsDir, R);
 }
 
 } // namespace
@@ -192,14 +135,7 @@ Error autoprof::tool::addSourceKernels(
   std::vector<std::string> Srcs = Sources;
   if (extractSources(Report, &Srcs, CompilerArgs) != 0)
     return createStringError("the sources could not be read");
-  for (const KernelRecord &K : Report.Kernels) {
-    if (K.Template == TemplateKind::Primary)
-      continue;
-    StaticKernel S{K.Name, K.QualifiedName, K.MangledName, {}};
-    for (const auto &[Name, V] : K.Features.values())
-      S.Features[Name] = V;
-    Out.push_back(std::move(S));
-  }
+  profiling::addReportKernels(Report, Out);
   return Error::success();
 }
 
@@ -209,10 +145,7 @@ Error autoprof::tool::checkProfilingDevice(
   Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
   if (!Host)
     return Host.takeError();
-  Expected<std::vector<std::string>> Chips = (*Host)->deviceChips();
-  if (!Chips)
-    return Chips.takeError();
-  return profiling::checkDevice(R, Classes, *Chips, **Host);
+  return profiling::checkDeviceWith(**Host, R, Classes);
 }
 
 std::string autoprof::tool::injectionLibrary(const char *Argv0) {

@@ -16,10 +16,9 @@
 #include "OptimizeOptions.h"
 
 #include "autoprof/Optimize/Session.h"
+#include "autoprof/OptimizeTooling/KernelProfilers.h"
 #include "autoprof/OptimizeTooling/LLMRewriter.h"
 #include "autoprof/OptimizeTooling/VerifiedOptimize.h"
-#include "autoprof/Profile/Profile.h"
-#include "autoprof/Profiling/ProfileProgram.h"
 #include "autoprof/Rewrite/KernelSplice.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Rewrite/UnifiedDiff.h"
@@ -28,7 +27,6 @@
 #include "autoprof/Verify/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -41,130 +39,28 @@ using namespace autoprof::verify;
 
 namespace {
 
-/// Profiles the original, built, with the tree, in-process: the kernels'
-/// static features from \p Source, the program the run command, its output
-/// in \p Dir's profile.log; writes \p Dir's profile.json and returns the
-/// profiled kernels by mangled name.
-Expected<optimize::ProfiledKernels>
-profileKernels(CommandRunner &Runner, const char *Argv0,
-               const OptimizeOptions &O, const std::string &Source,
-               StringRef Dir, uint64_t Seed) {
-  auto Failed = [&](const Twine &Why) {
-    return createStringError("profiling with tree '" + O.Tree +
-                             "' failed: " + Why);
-  };
-  std::string CatalogPath = catalogPath(Argv0, "");
-  Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
-  if (!Catalog)
-    return Catalog.takeError();
-  profiling::ProfileRequest R;
-  Expected<std::string> Tree =
-      findTree(O.Tree, sys::path::parent_path(CatalogPath));
-  if (!Tree)
-    return Tree.takeError();
-  R.TreePath = *Tree;
-  if (Error E = loadCheckedTree(R.TreePath, R.Tree))
-    return std::move(E);
-  Expected<profiling::MetricClasses> Classes =
-      profiling::classifyMetrics(R, *Catalog);
-  if (!Classes)
-    return Classes.takeError();
-  if (Error E = addSourceKernels({Source}, &ArgsAfterDashDash, R.Kernels))
-    return Failed(toString(std::move(E)));
-  if (Error E = checkProfilingDevice(R, *Classes))
-    return Failed(toString(std::move(E)));
-  R.InjectionLibrary = injectionLibrary(Argv0);
-  if (!sys::fs::exists(R.InjectionLibrary))
-    return Failed("cannot find the injection library '" + R.InjectionLibrary +
-                  "'; set AUTOPROF_INJECT_LIBRARY");
-  R.Program = {"/bin/sh", "-c", O.Run};
-  R.Env["AUTOPROF_SEED"] = std::to_string(Seed);
-  R.KernelRegex = sourceOptions().Kernel;
-  R.Timeout = O.Timeout;
-  SmallString<256> Log(Dir), Out(Dir);
-  sys::path::append(Log, "profile.log");
-  sys::path::append(Out, "profile.json");
-  R.OutputFile = std::string(Log);
-  R.NewProcessGroup = true;
-  R.DeviceLock = O.DeviceLock;
-  Expected<profiling::ProfileRun> Run =
-      profiling::profileProgram(R, *Catalog, *Classes, Runner, nulls());
-  if (!Run)
-    return Failed(toString(Run.takeError()));
-  const ChildResult &First = Run->First;
-  if (First.Interrupted)
-    return createStringError("interrupted");
-  if (First.TimedOut)
-    return Failed("the program ran past --timeout=" +
-                  std::to_string(O.Timeout.getValue()) + " s");
-  if (First.Status != 0)
-    return Failed("the program exited with status " +
-                  std::to_string(First.Status));
-  if (!Run->P.Errors.empty())
-    return Failed(Run->P.Errors.front());
-  if (Error E = writeOutput(Out, writeProfileJSON(Run->P)))
-    return std::move(E);
-  return optimize::readProfiledKernels(Out);
+/// The tree profiler's options from the tool's; false after reporting a
+/// bad --kernel.
+std::optional<TreeProfilerOptions>
+treeProfilerOptions(const char *Argv0, const OptimizeOptions &O,
+                    const std::string &Source) {
+  TreeProfilerOptions T;
+  T.CatalogPath = catalogPath(Argv0, "");
+  T.Tree = O.Tree;
+  T.Source = Source;
+  T.Parse = sourceSettings(ArgsAfterDashDash);
+  if (!kernelFilter(T.Filter))
+    return std::nullopt;
+  T.KernelRegex = sourceOptions().Kernel;
+  T.InjectLibrary = injectionLibrary(Argv0);
+  T.Run = O.Run;
+  T.Timeout = O.Timeout;
+  T.DeviceLock = O.DeviceLock;
+  T.KeepProfile = O.KeepProfile;
+  T.CheckDevice = checkProfilingDevice;
+  T.Messages = toolMessages();
+  return T;
 }
-
-/// Copies the profile \p From to --keep-profile, when given.
-Error keepProfile(const OptimizeOptions &O, StringRef From) {
-  if (O.KeepProfile.empty())
-    return Error::success();
-  auto Buf = MemoryBuffer::getFile(From, /*IsText=*/true);
-  if (!Buf)
-    return createStringError("cannot read the profile");
-  return writeOutput(O.KeepProfile, (*Buf)->getBuffer());
-}
-
-/// Profiles the original with the tree.
-class TreeProfiler : public optimize::KernelProfiler {
-public:
-  TreeProfiler(CommandRunner &Runner, const char *Argv0,
-               const OptimizeOptions &O, const std::string &Source,
-               StringRef Dir)
-      : Runner(Runner), Argv0(Argv0), O(O), Source(Source), Dir(Dir) {}
-  std::string describe() const override {
-    return "profiling with tree '" + O.Tree + "'";
-  }
-  Expected<optimize::ProfiledKernels> profile(uint64_t Seed) override {
-    Expected<optimize::ProfiledKernels> P =
-        profileKernels(Runner, Argv0, O, Source, Dir, Seed);
-    if (!P)
-      return P.takeError();
-    SmallString<256> File(Dir);
-    sys::path::append(File, "profile.json");
-    if (Error E = keepProfile(O, File))
-      return std::move(E);
-    return P;
-  }
-
-private:
-  CommandRunner &Runner;
-  const char *Argv0;
-  const OptimizeOptions &O;
-  const std::string &Source;
-  std::string Dir;
-};
-
-/// The profile --profile names.
-class GivenProfiler : public optimize::KernelProfiler {
-public:
-  GivenProfiler(const OptimizeOptions &O, optimize::ProfiledKernels P)
-      : O(O), P(std::move(P)) {}
-  std::string describe() const override {
-    return "using the profile '" + O.ProfileFile + "'";
-  }
-  Expected<optimize::ProfiledKernels> profile(uint64_t) override {
-    if (Error E = keepProfile(O, O.ProfileFile))
-      return std::move(E);
-    return P;
-  }
-
-private:
-  const OptimizeOptions &O;
-  optimize::ProfiledKernels P;
-};
 
 /// The --candidate files, read.
 Expected<std::vector<std::pair<std::string, std::string>>>
@@ -272,12 +168,17 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
   }
   VO.Candidates = std::move(*Given);
   VO.InjectLibrary = injectionLibrary(Argv0);
+  std::optional<TreeProfilerOptions> TreeOptions =
+      treeProfilerOptions(Argv0, O, Source);
+  if (!TreeOptions)
+    return 1;
   VerifiedOptimizeHooks Hooks;
   Hooks.Profiler = [&](CommandRunner &Runner, StringRef Dir)
       -> Expected<std::unique_ptr<optimize::KernelProfiler>> {
     if (GivenProfile)
-      return std::make_unique<GivenProfiler>(O, std::move(*GivenProfile));
-    return std::make_unique<TreeProfiler>(Runner, Argv0, O, Source, Dir);
+      return newGivenProfiler(O.ProfileFile, std::move(*GivenProfile),
+                              O.KeepProfile);
+    return newTreeProfiler(*TreeOptions, Runner, Dir);
   };
   if (LLM) {
     Hooks.Model = [&](EngineModel &Edits) {

@@ -15,6 +15,7 @@
 
 #include "autoprof/Features/IndexForm.h"
 #include "autoprof/Features/KernelRecord.h"
+#include "autoprof/Tooling/SourceDriver.h"
 
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -38,7 +39,8 @@ namespace autoprof {
 
 class KernelModel;
 
-/// Decides whether a kernel is reported, given its name and qualified name.
+/// Decides whether a kernel is reported, given its name and qualified name;
+/// an empty filter reports every kernel.
 using KernelFilter =
     std::function<bool(const std::string &Name, const std::string &Qualified)>;
 
@@ -123,6 +125,18 @@ void mergeFeatureReport(FeatureReport &Into, FeatureReport &&From);
 /// An action factory that runs extractFeatures on each translation unit.
 std::unique_ptr<clang::tooling::FrontendActionFactory>
 newFeatureActionFactory(FeatureReport &Report, KernelFilter Filter);
+
+/// The features of the kernels of \p Inputs that \p Filter accepts, into
+/// \p Report: each input by its own action under \p S, the reports merged
+/// in input order (the serial run's report whatever S.Jobs is). Returns
+/// runSources()' status: 0, 1 (some inputs failed; the rest is in the
+/// report) or 2 (nothing ran).
+int extractSourceFeatures(const SourceSettings &S,
+                          llvm::ArrayRef<std::string> Inputs,
+                          const KernelFilter &Filter, FeatureReport &Report,
+                          const SourceMessages &Messages,
+                          SourceRunSummary *Summary = nullptr,
+                          llvm::raw_ostream &Log = llvm::errs());
 
 } // namespace autoprof
 

@@ -56,6 +56,9 @@ struct PlanKernel {
   /// Static features in the order written; null for a feature with no
   /// value.
   std::vector<std::pair<std::string, std::optional<double>>> Features;
+  /// Where the kernel is defined, for the text; not part of the JSON.
+  std::string File;
+  unsigned Line = 0;
 };
 
 struct Plan {
