@@ -13,6 +13,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <functional>
@@ -94,19 +95,83 @@ const Expr *followLocals(ASTContext &Ctx, const Expr *E) {
   return E->IgnoreParenImpCasts();
 }
 
+/// The dimension a field name of dim3 stands for, or -1.
+int fieldDim(StringRef Field) {
+  return Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : -1;
+}
+
+/// A local dim3 and how its statements set it: its initializer, then the
+/// fields its block assigns right after its declaration (`dim3 block;
+/// block.x = 32; block.y = 8;`), before anything else reads or changes it.
+struct RecordVar {
+  const VarDecl *V = nullptr;
+  /// Per dimension, the expression last assigned to it; null when the
+  /// initializer's stands.
+  std::array<const Expr *, 3> Assigned{};
+  /// The field references the assignments write.
+  llvm::SmallPtrSet<const Expr *, 4> Written;
+};
+
+/// The dimension `V.f = e` assigns, with e in \p Value, when \p S is that
+/// statement for the dim3 \p V; else -1.
+int fieldAssignment(const Stmt *S, const VarDecl *V, const Expr *&Value,
+                    const MemberExpr *&Field) {
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  if (!BO || BO->getOpcode() != BO_Assign)
+    return -1;
+  const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParens());
+  if (!ME || ME->isArrow() || !ME->getMemberDecl()->getIdentifier())
+    return -1;
+  const auto *DR = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParens());
+  if (!DR || DR->getDecl() != V)
+    return -1;
+  if (!referencesTo(BO->getRHS(), V).empty())
+    return -1;
+  Value = BO->getRHS()->IgnoreImpCasts();
+  Field = ME;
+  return fieldDim(ME->getMemberDecl()->getName());
+}
+
 /// The local variable of record type (a dim3) that \p E refers to, when
-/// every reference to it copies it whole or reads a field; null otherwise.
-const VarDecl *unchangedRecordVar(ASTContext &Ctx, const Expr *E) {
+/// its declaration and the field assignments right after it set it and
+/// every other reference copies it whole or reads a field; nullopt
+/// otherwise.
+std::optional<RecordVar> unchangedRecordVar(ASTContext &Ctx, const Expr *E) {
   const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
   if (!V || !V->isLocalVarDecl() || !V->getInit() ||
       !V->getType()->isRecordType())
-    return nullptr;
-  // Every reference is copied whole, never changed.
+    return std::nullopt;
   const auto *FD =
       dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
   if (!FD || !FD->getBody())
-    return nullptr;
+    return std::nullopt;
+  RecordVar R;
+  R.V = V;
+  // The assignments that follow the declaration, as statements of its
+  // block: they run once each, in order, before the statements after them.
+  auto DeclParents = Ctx.getParents(*V);
+  const auto *DS =
+      DeclParents.size() == 1 ? DeclParents[0].get<DeclStmt>() : nullptr;
+  const CompoundStmt *Block = nullptr;
+  if (DS) {
+    auto BlockParents = Ctx.getParents(*DS);
+    if (BlockParents.size() == 1)
+      Block = BlockParents[0].get<CompoundStmt>();
+  }
+  if (Block) {
+    auto It = llvm::find(Block->body(), DS);
+    for (++It; It != Block->body_end(); ++It) {
+      const Expr *Value = nullptr;
+      const MemberExpr *Field = nullptr;
+      int D = fieldAssignment(*It, V, Value, Field);
+      if (D < 0)
+        break;
+      R.Assigned[D] = Value;
+      R.Written.insert(Field);
+    }
+  }
+  // Every other reference is copied whole or reads a field.
   for (const DeclRefExpr *D : referencesTo(FD->getBody(), V)) {
     const Stmt *S = D;
     const Stmt *P = nullptr;
@@ -117,20 +182,22 @@ const VarDecl *unchangedRecordVar(ASTContext &Ctx, const Expr *E) {
         break;
       S = P;
     }
-    // A read of one of its fields (`block.x`) leaves it unchanged too.
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
+      if (R.Written.count(ME))
+        continue;
+      // A read of one of its fields (`block.x`) leaves it unchanged too.
       auto Up = Ctx.getParents(*ME);
       const auto *Read =
           Up.size() == 1 ? Up[0].get<ImplicitCastExpr>() : nullptr;
       if (Read && Read->getCastKind() == CK_LValueToRValue)
         continue;
-      return nullptr;
+      return std::nullopt;
     }
     const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(P);
     if (!Copy || !Copy->getConstructor()->isCopyOrMoveConstructor())
-      return nullptr;
+      return std::nullopt;
   }
-  return V;
+  return R;
 }
 
 /// The value of the integer \p E of a launch's host code: a constant
@@ -142,8 +209,7 @@ std::optional<int64_t> launchInt(ASTContext &Ctx, const Expr *E) {
   const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
   if (!ME || !ME->getMemberDecl()->getIdentifier())
     return std::nullopt;
-  StringRef Field = ME->getMemberDecl()->getName();
-  int Dim = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : -1;
+  int Dim = fieldDim(ME->getMemberDecl()->getName());
   if (Dim < 0 || ME->isArrow())
     return std::nullopt;
   if (std::optional<Dim3> D = constantDims(Ctx, ME->getBase()))
@@ -176,9 +242,16 @@ dimExprs(ASTContext &Ctx, const Expr *E, unsigned Depth = 0) {
     }
     return Out;
   }
-  if (const VarDecl *V = unchangedRecordVar(Ctx, E))
-    return dimExprs(Ctx, V->getInit(), Depth + 1);
-  return std::nullopt;
+  std::optional<RecordVar> R = unchangedRecordVar(Ctx, E);
+  if (!R)
+    return std::nullopt;
+  auto Dims = dimExprs(Ctx, R->V->getInit(), Depth + 1);
+  if (!Dims)
+    return std::nullopt;
+  for (unsigned D = 0; D < 3; ++D)
+    if (R->Assigned[D])
+      (*Dims)[D] = R->Assigned[D];
+  return Dims;
 }
 
 /// Whether the dimension \p D of dimExprs() is 1.
@@ -462,10 +535,20 @@ std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
     }
     return D;
   }
-  const VarDecl *V = unchangedRecordVar(Ctx, E);
-  if (!V)
+  std::optional<RecordVar> R = unchangedRecordVar(Ctx, E);
+  if (!R)
     return std::nullopt;
-  return constantDims(Ctx, V->getInit(), Depth + 1);
+  std::optional<Dim3> Dims = constantDims(Ctx, R->V->getInit(), Depth + 1);
+  if (!Dims)
+    return std::nullopt;
+  for (unsigned D = 0; D < 3; ++D)
+    if (R->Assigned[D]) {
+      auto V = evaluateInt(followLocals(Ctx, R->Assigned[D]), Ctx);
+      if (!V)
+        return std::nullopt;
+      (*Dims)[D] = *V;
+    }
+  return Dims;
 }
 
 std::optional<std::array<const Expr *, 3>>
