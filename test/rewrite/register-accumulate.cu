@@ -188,8 +188,9 @@ __global__ void inner_index(float *__restrict__ s, const float *in, int n) {
   }
 }
 
-// Refused: the reads may overlap the element and the loop changes a variable
-// declared before it, so it could not run again.
+// The reads may overlap the element and the loop counts in a variable
+// declared before it: the count is saved before the register loop and
+// restored before the original loop runs again.
 __global__ void counts_too(float *s, const float *in, int *hits, int n) {
   int seen = 0;
   for (int i = 0; i < n; ++i) {
@@ -198,6 +199,67 @@ __global__ void counts_too(float *s, const float *in, int *hits, int n) {
   }
   hits[threadIdx.x] = seen;
 }
+// CHECK:      __global__ void counts_too(float *s, const float *in, int *hits, int n) {
+// CHECK-NEXT:   int seen = 0;
+// CHECK-NEXT:   if (((int)(0)) < n) {
+// CHECK-NEXT:     auto *const accAt = &s[threadIdx.x];
+// CHECK-NEXT:     auto acc = *accAt;
+// CHECK-NEXT:     bool accOverlap = false;
+// CHECK-NEXT:     auto seenStart = seen;
+// CHECK-NEXT:     for (int i = 0; i < n; ++i) {
+// CHECK-NEXT:       acc += watchRead_counts_too(in[i], accAt, sizeof(*accAt), accOverlap);
+// CHECK-NEXT:       seen++;
+// CHECK-NEXT:     }
+// CHECK-NEXT:     if (!accOverlap)
+// CHECK-NEXT:       *accAt = acc;
+// CHECK-NEXT:     else {
+// CHECK-NEXT:       seen = seenStart;
+// CHECK-NEXT:       for (int i = 0; i < n; ++i) {
+// CHECK-NEXT:         s[threadIdx.x] += in[i];
+// CHECK-NEXT:         seen++;
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   hits[threadIdx.x] = seen;
+// CHECK-NEXT: }
+
+// Row sums into the output by a `while` loop whose column counter is
+// declared before it, rows as unsigned, the pointers unqualified: the new
+// code runs under the loop's condition as it stands, and the counter starts
+// again from its saved value when a read reaches the element.
+__global__ void rowTotals(const double *M, double *totals, unsigned rows,
+                          unsigned cols) {
+  unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  unsigned c = 0;
+  while (c < cols) {
+    totals[r] += M[r * cols + c];
+    ++c;
+  }
+}
+// CHECK:      __global__ void rowTotals(const double *M, double *totals, unsigned rows,
+// CHECK:        unsigned c = 0;
+// CHECK-NEXT:   if (c < cols) {
+// CHECK-NEXT:     auto *const accAt = &totals[r];
+// CHECK-NEXT:     auto acc = *accAt;
+// CHECK-NEXT:     bool accOverlap = false;
+// CHECK-NEXT:     auto cStart = c;
+// CHECK-NEXT:     while (c < cols) {
+// CHECK-NEXT:       acc += watchRead_rowTotals(M[r * cols + c], accAt, sizeof(*accAt), accOverlap);
+// CHECK-NEXT:       ++c;
+// CHECK-NEXT:     }
+// CHECK-NEXT:     if (!accOverlap)
+// CHECK-NEXT:       *accAt = acc;
+// CHECK-NEXT:     else {
+// CHECK-NEXT:       c = cStart;
+// CHECK-NEXT:       while (c < cols) {
+// CHECK-NEXT:         totals[r] += M[r * cols + c];
+// CHECK-NEXT:         ++c;
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
 
 // The loop's counter declared before it and set by the loop itself: the
 // loop run again starts from the same value, and nothing else reads the
@@ -220,8 +282,9 @@ __global__ void counter_outside(float *C, const float *A, const float *B,
 // CHECK-NEXT:       for (k = 0; k < n; ++k)
 // CHECK-NEXT:         C[i * n + j] += A[i * n + k] * B[k * n + j];
 
-// Refused: the counter is read after the loop, which a loop that does not
-// start would leave unset.
+// Refused: the counter is read after the loop, which the loop sets first
+// even when it does not start; skipped whole under its condition, it would
+// be left unset.
 __global__ void counter_read(float *C, const float *A, int *last, int n) {
   int k;
   for (k = 0; k < n; ++k)
@@ -257,13 +320,14 @@ __global__ void moving(float *__restrict__ s, const float *in, int n) {
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   register-accumulate: not applied: the element s[slot] names 'slot', declared inside the loop at line {{[0-9]+}}
 // WHY: kernel counts_too at {{.*}}
-// WHY-NEXT:   no proposal
-// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} changes 'seen', declared before it, so it cannot run again when the element overlaps what it reads; declare s __restrict__
+// WHY-NEXT:   register-accumulate: {{.*}}
+// WHY: kernel rowTotals at {{.*}}
+// WHY-NEXT:   register-accumulate: {{.*}}
 // WHY: kernel counter_outside at {{.*}}
 // WHY-NEXT:   register-accumulate: {{.*}}
 // WHY: kernel counter_read at {{.*}}
 // WHY-NEXT:   no proposal
-// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} changes 'k', declared before it, so it cannot run again when the element overlaps what it reads; declare C __restrict__
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} may run zero times, and 'k', which it sets first, is read outside it: skipped whole, it would leave it unset
 // WHY: kernel moving at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   register-accumulate: not applied: the kernel model shows no loop that accumulates into one global element

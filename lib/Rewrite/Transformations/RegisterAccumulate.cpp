@@ -98,8 +98,13 @@ public:
   /// A variable declared before the loop that the loop may change: its own
   /// variable when the loop sets it again before it starts.
   const VarDecl *Exempt = nullptr;
-  /// A variable declared before the loop that it changes, or null.
+  /// A variable declared before the loop that it changes and that cannot
+  /// be saved and restored, or null.
   const VarDecl *Outside = nullptr;
+  /// The local numbers and pointers declared before the loop that it
+  /// changes: saved before the register loop, restored before the original
+  /// loop runs again.
+  std::vector<const VarDecl *> Restored;
   /// A write the scan cannot tie to a variable (through `->` of a local
   /// struct pointer).
   bool Untracked = false;
@@ -142,8 +147,16 @@ private:
     auto [F, Off] = SM.getDecomposedLoc(SM.getFileLoc(V->getLocation()));
     (void)F;
     // A reference may name anything, wherever it is declared.
-    if (Off < Begin || Off >= End || V->getType()->isReferenceType())
-      Outside = V;
+    if (Off < Begin || Off >= End || V->getType()->isReferenceType()) {
+      QualType T = V->getType();
+      bool Scalar = T->isIntegerType() || T->isRealFloatingType() ||
+                    T->isPointerType();
+      if (!V->hasLocalStorage() || T->isReferenceType() || !Scalar ||
+          T.isVolatileQualified())
+        Outside = V;
+      else if (!llvm::is_contained(Restored, V))
+        Restored.push_back(V);
+    }
   }
 
   const KernelModel &M;
@@ -434,7 +447,18 @@ std::string Accumulate::plan(const ModelReduction &R) {
   // When the loop may run zero times, the new code runs under the loop's
   // condition at its first value.
   std::string Guard;
-  if (!L.TripCount || *L.TripCount < 1) {
+  if (const auto *W = dyn_cast<WhileStmt>(L.S);
+      W && (!L.TripCount || *L.TripCount < 1)) {
+    // A `while` tests its condition on the state it starts from: when it
+    // fails there, the original loop does nothing at all.
+    if (!M.isPure(W->getCond()))
+      return "the loop" + At +
+             " may run zero times, and its condition has side effects";
+    std::optional<std::string> Text = sourceText(Ctx, W->getCond());
+    if (!Text)
+      return "the condition of the loop" + At + " is not plain text";
+    Guard = *Text;
+  } else if (!L.TripCount || *L.TripCount < 1) {
     // A `for` that declares its one variable: when its condition fails at
     // the first value, the original loop does nothing at all.
     // Or one that sets a variable declared before it (`for (k = 0; ...)`).
@@ -446,6 +470,18 @@ std::string Accumulate::plan(const ModelReduction &R) {
     const Expr *Init = V ? V->getInit() : nullptr;
     if (!DS && (V = setByInit(M, L)))
       Init = cast<BinaryOperator>(F->getInit())->getRHS();
+    const auto *Sets =
+        F && !DS ? dyn_cast_or_null<BinaryOperator>(F->getInit()) : nullptr;
+    if (!V && Sets && Sets->getOpcode() == BO_Assign && L.Var &&
+        isReferenceTo(Sets->getLHS(), L.Var) &&
+        llvm::any_of(referencesTo(M.kernel().getBody(), L.Var),
+                     [&](const DeclRefExpr *DR) {
+                       return !isWithin(Ctx, DR, L.S);
+                     }))
+      return "the loop" + At + " may run zero times, and '" +
+             L.Var->getName().str() +
+             "', which it sets first, is read outside it: skipped whole, "
+             "it would leave it unset";
     const Expr *Cond = F ? F->getCond() : nullptr;
     if (!V || !Init || !Cond)
       return "the loop" + At +
@@ -489,6 +525,28 @@ std::string Accumulate::plan(const ModelReduction &R) {
   std::string Hit = freshName(M.kernel(), "accOverlap", {Acc, Ptr});
   std::string Watch = freshName(
       M.kernel(), "watchRead_" + M.kernel().getNameAsString(), {Acc, Ptr, Hit});
+  // The variables the original loop starts from again, and their copies;
+  // a `for` that sets its own variable (`for (k = 0; ...)`) sets it again.
+  std::vector<std::pair<std::string, std::string>> Saves;
+  if (!Proven) {
+    std::vector<std::string> Names = {Acc, Ptr, Hit, Watch};
+    const auto *F = dyn_cast<ForStmt>(L.S);
+    const auto *Init =
+        F ? dyn_cast_or_null<BinaryOperator>(F->getInit()) : nullptr;
+    const VarDecl *SetAtStart = nullptr;
+    if (Init && Init->getOpcode() == BO_Assign && L.Var &&
+        isReferenceTo(Init->getLHS(), L.Var) && M.isPure(Init->getRHS()) &&
+        !mentions(Init->getRHS(), L.Var))
+      SetAtStart = L.Var;
+    for (const VarDecl *V : Scan.Restored) {
+      if (V == SetAtStart)
+        continue;
+      std::string Copy =
+          freshName(M.kernel(), V->getName().str() + "Start", Names);
+      Names.push_back(Copy);
+      Saves.emplace_back(V->getName().str(), Copy);
+    }
+  }
 
   // The loop's own edits: the element becomes the register, and each
   // watched read says whether it reached the element.
@@ -528,6 +586,8 @@ std::string Accumulate::plan(const ModelReduction &R) {
   T += Ind + In + "auto " + Acc + " = *" + Ptr + ";\n";
   if (!Proven)
     T += Ind + In + "bool " + Hit + " = false;\n";
+  for (const auto &[Var, Copy] : Saves)
+    T += Ind + In + "auto " + Copy + " = " + Var + ";\n";
   T += Ind + In + indented(NewLoop, In) + "\n";
   if (Proven) {
     T += Ind + In + "*" + Ptr + " = " + Acc + ";\n";
@@ -536,8 +596,17 @@ std::string Accumulate::plan(const ModelReduction &R) {
     // the original loop runs from the start.
     T += Ind + In + "if (!" + Hit + ")\n";
     T += Ind + In + "  *" + Ptr + " = " + Acc + ";\n";
-    T += Ind + In + "else\n";
-    T += Ind + In + "  " + indented(Original, In + "  ") + "\n";
+    if (Saves.empty()) {
+      T += Ind + In + "else\n";
+      T += Ind + In + "  " + indented(Original, In + "  ") + "\n";
+    } else {
+      // From the state it started from.
+      T += Ind + In + "else {\n";
+      for (const auto &[Var, Copy] : Saves)
+        T += Ind + In + "  " + Var + " = " + Copy + ";\n";
+      T += Ind + In + "  " + indented(Original, In + "  ") + "\n";
+      T += Ind + In + "}\n";
+    }
   }
   if (!Guard.empty())
     T += Ind + Open + "}" + (Braces ? "\n" : "");
