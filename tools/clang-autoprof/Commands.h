@@ -35,7 +35,9 @@
 #include <vector>
 
 namespace clang {
-class DiagnosticConsumer;
+namespace tooling {
+class FrontendActionFactory;
+} // namespace tooling
 } // namespace clang
 
 namespace autoprof {
@@ -103,41 +105,12 @@ bool kernelFilter(KernelFilter &Filter);
 /// injection library uses too; reports an invalid one and returns nullopt.
 std::optional<std::regex> compileKernelRegex(const std::string &Pattern);
 
-/// What runOnSources may change: texts that replace files on disk (by
-/// absolute path), and where Clang's diagnostics go (printed when null;
-/// when set, nothing is printed, not even the count of errors).
-struct SourceOverrides {
-  std::map<std::string, std::string> Files;
-  clang::DiagnosticConsumer *Diagnostics = nullptr;
-};
-
 /// Runs \p Factory over \p Inputs with the shared source options and
 /// \p FixedArgs, the compiler arguments given after `--`. Returns 0, 1
 /// (some sources failed or had compile errors) or 2 (a bad database).
-/// With \p SearchBuildDirs, a database in `build/` next to the sources is
-/// found too, and sources it does not list get the command of the nearest
-/// one it does (CompilationOptions::SearchBuildDirs and InferMissing).
 int runOnSources(clang::tooling::FrontendActionFactory &Factory,
                  const std::vector<std::string> &Inputs,
-                 const std::optional<std::vector<std::string>> &FixedArgs,
-                 bool SearchBuildDirs = false,
-                 const SourceOverrides *Overrides = nullptr);
-
-/// runOnSources() over \p Inputs, \p Jobs at a time, with the factory
-/// \p FactoryFor(I) for input I: what its actions collect must serve that
-/// input only, and \p Done(I) (called in input order, never concurrently,
-/// also for an input that could not run) merges it. Each file's
-/// diagnostics are printed whole, in input order, whatever \p Jobs is
-/// (without the compiler's count of errors). With \p Jobs > 1, a
-/// progress line is kept on stderr when it is a terminal, and one summary
-/// line ends the run.
-int runOnSourcesInParallel(
-    unsigned Jobs, const std::vector<std::string> &Inputs,
-    const std::optional<std::vector<std::string>> &FixedArgs,
-    bool SearchBuildDirs,
-    const std::function<clang::tooling::FrontendActionFactory &(size_t)>
-        &FactoryFor,
-    const std::function<void(size_t)> &Done);
+                 const std::optional<std::vector<std::string>> &FixedArgs);
 
 /// The shared source options as the source driver's settings, with
 /// \p FixedArgs as the arguments after `--`.
@@ -166,15 +139,6 @@ addSourceKernels(const std::vector<std::string> &Sources,
 /// the CUPTI profiler host.
 llvm::Error checkProfilingDevice(const profiling::ProfileRequest &R,
                                  const profiling::MetricClasses &Classes);
-
-/// A temporary folder, removed with everything in it when this goes.
-struct TempDir {
-  llvm::SmallString<128> Path;
-  TempDir() = default;
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-  ~TempDir();
-};
 
 int runProfile(const char *Argv0);
 

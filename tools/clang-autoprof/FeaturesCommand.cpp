@@ -70,36 +70,6 @@ bool autoprof::tool::kernelFilter(KernelFilter &Filter) {
   return true;
 }
 
-namespace {
-
-/// runOnSources() and runOnSourcesInParallel() in one: the shared source
-/// options as the driver's settings, its messages as the tool's.
-int runWithSourceOptions(
-    unsigned Jobs, bool Parallel, const std::vector<std::string> &Inputs,
-    const std::optional<std::vector<std::string>> &FixedArgs,
-    bool SearchBuildDirs, const SourceOverrides *Overrides,
-    const std::function<clang::tooling::FrontendActionFactory &(size_t)>
-        &FactoryFor,
-    const std::function<void(size_t)> &Done) {
-  SourceSettings S = sourceSettings(FixedArgs);
-  S.SearchBuildDirs = SearchBuildDirs;
-  S.Jobs = Jobs;
-  S.Parallel = Parallel;
-  if (Overrides) {
-    S.Files = Overrides->Files;
-    S.Diagnostics = Overrides->Diagnostics;
-  }
-  SourceMessages Messages = toolMessages();
-  SourceRunSummary Sum;
-  int Status =
-      autoprof::runSources(S, Inputs, FactoryFor, Done, Messages, &Sum);
-  if (Status != 2)
-    writeRunSummary(errs(), Sum, Jobs);
-  return Status;
-}
-
-} // namespace
-
 SourceSettings autoprof::tool::sourceSettings(
     const std::optional<std::vector<std::string>> &FixedArgs) {
   SourceOptions &O = sourceOptions();
@@ -127,25 +97,13 @@ unsigned autoprof::tool::jobs() {
 int autoprof::tool::runOnSources(
     clang::tooling::FrontendActionFactory &Factory,
     const std::vector<std::string> &Inputs,
-    const std::optional<std::vector<std::string>> &FixedArgs,
-    bool SearchBuildDirs, const SourceOverrides *Overrides) {
-  return runWithSourceOptions(
-      1, /*Parallel=*/false, Inputs, FixedArgs, SearchBuildDirs, Overrides,
+    const std::optional<std::vector<std::string>> &FixedArgs) {
+  return runSources(
+      sourceSettings(FixedArgs), Inputs,
       [&](size_t) -> clang::tooling::FrontendActionFactory & {
         return Factory;
       },
-      [](size_t) {});
-}
-
-int autoprof::tool::runOnSourcesInParallel(
-    unsigned Jobs, const std::vector<std::string> &Inputs,
-    const std::optional<std::vector<std::string>> &FixedArgs,
-    bool SearchBuildDirs,
-    const std::function<clang::tooling::FrontendActionFactory &(size_t)>
-        &FactoryFor,
-    const std::function<void(size_t)> &Done) {
-  return runWithSourceOptions(Jobs, /*Parallel=*/true, Inputs, FixedArgs,
-                              SearchBuildDirs, nullptr, FactoryFor, Done);
+      [](size_t) {}, toolMessages());
 }
 
 std::optional<std::vector<std::string>>

@@ -136,11 +136,6 @@ VerifiedOptimizeOptions verifiedOptimizeOptions(const OptimizeOptions &O,
 
 } // namespace
 
-TempDir::~TempDir() {
-  if (!Path.empty())
-    sys::fs::remove_directories(Path);
-}
-
 int autoprof::tool::runVerifiedOptimize(const char *Argv0,
                                         const RewriteEngine &Engine,
                                         const std::string &Source,
