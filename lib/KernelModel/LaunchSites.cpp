@@ -70,8 +70,10 @@ const Expr *writtenConfigArg(const CallExpr *Config, unsigned I) {
     for (unsigned A = 1; A < CE->getNumArgs(); ++A)
       if (!isa<CXXDefaultArgExpr>(CE->getArg(A)))
         return E;
+    // A number of blocks: an integer, or a floating value the launch
+    // converts (`ceil(n / 256.0)`).
     const Expr *Arg = CE->getArg(0)->IgnoreImpCasts();
-    if (Arg->getType()->isIntegerType())
+    if (Arg->getType()->isIntegerType() || Arg->getType()->isRealFloatingType())
       return Arg;
   }
   return E;
@@ -218,7 +220,8 @@ std::optional<int64_t> launchInt(ASTContext &Ctx, const Expr *E) {
 }
 
 /// The expressions of the x, y and z dimensions of the launch argument
-/// \p E: an integer (x), `dim3(x)`, `dim3(x, y[, z])`, or a dim3 local so
+/// \p E: a number (x: an integer, or a floating value the launch converts),
+/// `dim3(x)`, `dim3(x, y[, z])`, or a dim3 local so
 /// initialised and only copied or read field by field; a dimension left
 /// out (1) is null. Nullopt for anything else.
 std::optional<std::array<const Expr *, 3>>
@@ -228,7 +231,7 @@ dimExprs(ASTContext &Ctx, const Expr *E, unsigned Depth = 0) {
   E = E->IgnoreImplicit()->IgnoreParens();
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
     E = FC->getSubExpr()->IgnoreImplicit();
-  if (E->getType()->isIntegerType())
+  if (E->getType()->isIntegerType() || E->getType()->isRealFloatingType())
     return std::array<const Expr *, 3>{E, nullptr, nullptr};
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 1)
@@ -317,6 +320,8 @@ public:
   /// The term N, or null.
   const Expr *term(const Expr *G, unsigned Depth = 0) {
     G = stripCasts(followLocals(Ctx, G));
+    if (const Expr *N = ceilOfQuotient(G))
+      return arg(N);
     if (const auto *Call = dyn_cast<CallExpr>(G); Call && !Inlined && Depth < 2)
       return throughCall(Call, Depth);
     const auto *BO = dyn_cast<BinaryOperator>(G);
@@ -357,6 +362,44 @@ public:
   }
 
 private:
+  /// N of `ceil(N / B)` computed in double (`ceil(n / 256.0)`,
+  /// `ceil((double)n / 256)`) for an integer N of at most 32 bits: every
+  /// such quotient is exact or at least 2^-31 from an integer, so the
+  /// rounded quotient has the same ceiling. In float it has not (n above
+  /// 2^24 rounds first), so `ceilf` is not read.
+  const Expr *ceilOfQuotient(const Expr *G) {
+    const auto *Call = dyn_cast<CallExpr>(G);
+    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+    if (!FD || !FD->getIdentifier() || FD->getName() != "ceil" ||
+        Call->getNumArgs() != 1 ||
+        !Ctx.hasSameUnqualifiedType(Call->getType(), Ctx.DoubleTy))
+      return nullptr;
+    const auto *Div = dyn_cast<BinaryOperator>(Call->getArg(0)->IgnoreParens());
+    if (!Div || Div->getOpcode() != BO_Div ||
+        !Ctx.hasSameUnqualifiedType(Div->getType(), Ctx.DoubleTy))
+      return nullptr;
+    // The numerator: an integer converted to double.
+    // `(double)n` is a no-op cast around the conversion.
+    const Expr *Num = Div->getLHS()->IgnoreParens();
+    while (const auto *NoOp = dyn_cast<CastExpr>(Num))
+      if (NoOp->getCastKind() == CK_NoOp)
+        Num = NoOp->getSubExpr()->IgnoreParens();
+      else
+        break;
+    const auto *Conv = dyn_cast<CastExpr>(Num);
+    if (!Conv || Conv->getCastKind() != CK_IntegralToFloating)
+      return nullptr;
+    const Expr *N = Conv->getSubExpr()->IgnoreParens();
+    if (!N->getType()->isIntegerType() || Ctx.getTypeSize(N->getType()) > 32)
+      return nullptr;
+    // The denominator: the block, a constant.
+    llvm::APFloat B(0.0);
+    if (!Div->getRHS()->EvaluateAsFloat(B, Ctx) ||
+        B.convertToDouble() != static_cast<double>(Block))
+      return nullptr;
+    return N;
+  }
+
   /// Whether \p E is the constant \p V (a parameter of the helper called
   /// with it, inside a call).
   bool is(const Expr *E, int64_t V) { return intOf(E) == V; }
@@ -554,6 +597,10 @@ std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
 std::optional<std::array<const Expr *, 3>>
 autoprof::launchDimExprs(ASTContext &Ctx, const Expr *E) {
   return dimExprs(Ctx, E);
+}
+
+const Expr *autoprof::launchGridX(ASTContext &Ctx, const Expr *E) {
+  return gridX(Ctx, E);
 }
 
 bool autoprof::hasDepthOne(ASTContext &Ctx, const Expr *E) {
@@ -889,7 +936,7 @@ std::vector<const DeclRefExpr *> autoprof::referencesTo(const Stmt *S,
 
 std::string autoprof::scaledGridText(const Expr *Grid, StringRef Text,
                                      StringRef Factor) {
-  if (Grid->getType()->isIntegerType())
+  if (Grid->getType()->isIntegerType() || Grid->getType()->isRealFloatingType())
     return parenthesize(Grid, Text) + " * " + Factor.str();
   std::string G = isa<DeclRefExpr>(Grid->IgnoreUnlessSpelledInSource())
                       ? Text.str()

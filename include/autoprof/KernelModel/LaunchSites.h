@@ -63,8 +63,9 @@ findLaunches(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
 using Dim3 = std::array<int64_t, 3>;
 
 /// The constant dimensions of the launch argument \p E: an integer, a dim3
-/// of constants, or a local dim3 variable initialised with one and only
-/// copied or read field by field; nullopt otherwise.
+/// of constants, or a local dim3 variable initialised with one (or set
+/// field by field right after its declaration) and only copied or read
+/// field by field; nullopt otherwise.
 std::optional<Dim3> constantDims(clang::ASTContext &Ctx, const clang::Expr *E,
                                  unsigned Depth = 0);
 
@@ -74,6 +75,10 @@ std::optional<Dim3> constantDims(clang::ASTContext &Ctx, const clang::Expr *E,
 /// out (1) is null. Nullopt for anything else.
 std::optional<std::array<const clang::Expr *, 3>>
 launchDimExprs(clang::ASTContext &Ctx, const clang::Expr *E);
+
+/// The x dimension of the launch argument \p E when its y and z are 1
+/// (launchDimExprs()), else null.
+const clang::Expr *launchGridX(clang::ASTContext &Ctx, const clang::Expr *E);
 
 /// Whether the launch argument \p E has a z dimension of 1: an integer,
 /// `dim3(x)`, `dim3(x, y)`, `dim3(x, y, 1)`, or a dim3 local so
@@ -165,8 +170,10 @@ std::vector<const clang::DeclRefExpr *> referencesTo(const clang::Stmt *S,
                                                      const clang::VarDecl *V);
 
 /// The launch argument \p Grid, written \p Text, with its x dimension
-/// multiplied by \p Factor: `(g) * F` for an integer, `dim3(g.x * F, g.y,
-/// g.z)` for a dim3.
+/// multiplied by \p Factor: `(g) * F` for a number (an integer, or a
+/// floating value the launch converts, `ceil(n / 256.0)`), evaluated once
+/// as before; `dim3(g.x * F, g.y, g.z)` for a dim3, which evaluates g
+/// three times.
 std::string scaledGridText(const clang::Expr *Grid, llvm::StringRef Text,
                            llvm::StringRef Factor);
 

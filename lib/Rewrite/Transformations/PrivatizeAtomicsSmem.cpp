@@ -377,21 +377,31 @@ bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
     if (!Block || (*Block)[0] <= 0 || (*Block)[1] != 1 || (*Block)[2] != 1)
       return Refuse(At + " has a block that is not a constant number of "
                          "threads in x");
-    if (!L.Grid->getType()->isIntegerType())
-      return Refuse(At + " has a grid that is not an integer");
+    // A number of blocks (an integer, or a floating value the launch
+    // converts: `ceil(n / 256.0)`), or a dim3 of one dimension.
+    QualType GT = L.Grid->getType();
+    bool Dim3Grid = GT->isRecordType();
+    if (!GT->isIntegerType() && !GT->isRealFloatingType() &&
+        !(Dim3Grid && launchGridX(Ctx, L.Grid)))
+      return Refuse(At + " has a grid that is neither a number of blocks "
+                         "nor a dim3 of one dimension");
     auto GridText = sourceText(Ctx, L.Grid);
     if (!GridText)
       return Refuse(At + " writes its grid through a macro");
     std::string G = parenthesize(L.Grid, *GridText);
     std::string Capped = "(" + G + " < " + Cap + " ? " + G + " : " + Cap + ")";
     // A grid with side effects (a call: `cdiv(n, 256)`) is evaluated once,
-    // as it was, into a name it does not mention.
-    if (L.Grid->HasSideEffects(Ctx)) {
+    // as it was, into a name it does not mention; so is a dim3, whose x
+    // is capped.
+    if (L.Grid->HasSideEffects(Ctx) || Dim3Grid) {
       std::string V = "Grid";
       while (GridText->find(V) != std::string::npos)
         V += "_";
-      Capped = "[&] { auto " + V + " = " + G + "; return " + V + " < " + Cap +
-               " ? " + V + " : " + Cap + "; }()";
+      Capped = Dim3Grid ? "[&] { dim3 " + V + " = " + G + "; " + V +
+                              ".x = " + V + ".x < " + Cap + " ? " + V +
+                              ".x : " + Cap + "; return " + V + "; }()"
+                        : "[&] { auto " + V + " = " + G + "; return " + V +
+                              " < " + Cap + " ? " + V + " : " + Cap + "; }()";
     }
     auto R = replaceExpr(Ctx, L.Grid, Capped);
     if (!R)

@@ -132,7 +132,9 @@ bool Splitter::launches() {
     if ((*Block)[0] <= 0 || (*Block)[0] % 32 != 0)
       return refuse(At + " has blocks of " + std::to_string((*Block)[0]) +
                     " threads, not whole warps");
-    if (KL.Grid->HasSideEffects(Ctx))
+    // A number is scaled as `(g) * F`, evaluated once as before; a dim3's
+    // fields are read three times.
+    if (KL.Grid->getType()->isRecordType() && KL.Grid->HasSideEffects(Ctx))
       return refuse(At + " computes its grid with side effects");
     std::optional<std::string> G = sourceText(Ctx, KL.Grid);
     if (!G)

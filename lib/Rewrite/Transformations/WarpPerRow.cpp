@@ -191,7 +191,9 @@ bool RowsToWarps::launches() {
     if ((*Block)[0] <= 0 || (*Block)[0] % WarpSize != 0)
       return refuse(At + " has blocks of " + std::to_string((*Block)[0]) +
                     " threads in x, not whole warps");
-    if (KL.Grid->HasSideEffects(Ctx))
+    // A number is scaled as `(g) * F`, evaluated once as before; a dim3's
+    // fields are read three times.
+    if (KL.Grid->getType()->isRecordType() && KL.Grid->HasSideEffects(Ctx))
       return refuse(At + " computes its grid with side effects");
     auto Text = sourceText(Ctx, KL.Grid);
     if (!Text)
