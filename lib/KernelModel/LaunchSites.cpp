@@ -631,6 +631,22 @@ static bool isRead(ASTContext &Ctx, const DeclRefExpr *DR) {
       S = P;
       continue;
     }
+    // A struct is read by reading a field (`p.n`, the field itself only
+    // read) or by copying it whole.
+    if (DR->getType()->isRecordType()) {
+      if (const auto *NoOp = dyn_cast_or_null<ImplicitCastExpr>(P);
+          NoOp && NoOp->getCastKind() == CK_NoOp) {
+        S = P;
+        continue;
+      }
+      if (const auto *ME = dyn_cast_or_null<MemberExpr>(P);
+          ME && !ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl())) {
+        S = P;
+        continue;
+      }
+      if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(P))
+        return Copy->getConstructor()->isCopyOrMoveConstructor();
+    }
     const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
     return IC && IC->getCastKind() == CK_LValueToRValue;
   }
@@ -760,6 +776,29 @@ bool autoprof::gridCoversBound(ASTContext &Ctx, const Expr *Grid, int64_t Block,
   const Expr *Term = CeilDiv(Ctx, Block).term(G);
   return Term && sameValue(Ctx, stripCasts(followLocals(Ctx, Term)),
                            stripCasts(followLocals(Ctx, Bound)));
+}
+
+bool autoprof::gridCoversField(ASTContext &Ctx, const Expr *Grid, int64_t Block,
+                               const Expr *Arg, unsigned Field) {
+  if (Block <= 0 || Arg->HasSideEffects(Ctx))
+    return false;
+  const Expr *X = gridX(Ctx, Grid);
+  if (!X)
+    return false;
+  const Expr *Term = CeilDiv(Ctx, Block).term(followLocals(Ctx, X));
+  const auto *ME =
+      Term ? dyn_cast<MemberExpr>(stripCasts(followLocals(Ctx, Term)))
+           : nullptr;
+  const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!FD || ME->isArrow() || FD->getFieldIndex() != Field)
+    return false;
+  // The struct the launch passes, through its copy.
+  const Expr *A = Arg->IgnoreImplicit();
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(A);
+      Copy && Copy->getNumArgs() == 1 &&
+      Copy->getConstructor()->isCopyOrMoveConstructor())
+    A = Copy->getArg(0);
+  return sameValue(Ctx, ME->getBase(), A);
 }
 
 bool autoprof::gridCoversCount(ASTContext &Ctx, const Expr *Grid, int64_t Block,

@@ -393,15 +393,22 @@ bool autoprof::gridCoversAtLaunch(ASTContext &Ctx, const KernelLaunch &L,
                                   int64_t Block, const Polynomial &Bound) {
   if (auto C = Bound.constantValue())
     return gridCoversCount(Ctx, L.Grid, Block, *C);
-  // A parameter, less a constant: the grid covers it when it covers the
-  // parameter.
+  // A parameter or a field of a struct parameter, less a constant: the grid
+  // covers it when it covers the parameter (the field of the argument).
   std::vector<Symbol> Symbols = Bound.symbols();
-  if (Symbols.size() != 1 || Symbols.front().Index >= L.Call->getNumArgs())
+  if (Symbols.size() != 1)
     return false;
-  auto Less = Polynomial::sub(Bound, Polynomial::symbol(Symbols.front()));
+  const Symbol &S = Symbols.front();
+  unsigned Position = S.Kind == Symbol::ParamField ? S.Index / 1024 : S.Index;
+  if (!S.isParameter() || Position >= L.Call->getNumArgs())
+    return false;
+  auto Less = Polynomial::sub(Bound, Polynomial::symbol(S));
   auto Slack = Less ? Less->constantValue() : std::nullopt;
   if (!Slack || *Slack > 0)
     return false;
+  if (S.Kind == Symbol::ParamField)
+    return gridCoversField(Ctx, L.Grid, Block, L.Call->getArg(Position),
+                           S.Index % 1024);
   return gridCoversBound(Ctx, L.Grid, Block,
                          L.Call->getArg(Symbols.front().Index));
 }

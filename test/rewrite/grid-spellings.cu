@@ -1,6 +1,7 @@
 // Grids spelled other ways than `(n + 255) / 256`: the textbook
 // `ceil(n / 256.0)` (in double, for a 32-bit n: exact), a host helper
-// called in the launch, and a dim3 of one dimension for a histogram. The
+// called in the launch, a dim3 of one dimension for a histogram, and the
+// field of a struct passed by value as the bound. The
 // rewrites that change or cap the grid read them as they read the integer
 // forms; `ceilf` is refused (in float, n above 2^24 rounds before the
 // ceiling and the grid may fall short).
@@ -87,3 +88,37 @@ void runShift(int n, float s, float *y) {
 }
 // LIST-LABEL: kernel shift at {{.*}}
 // LIST:       launch-block-size: not applied: the launch at line [[@LINE-3]] has a grid that does not provably cover the bound `n` with blocks of 256
+
+// The bound a field of a struct passed by value: the grid divides the same
+// field of the same struct.
+struct Extent {
+  int count;
+  float scale;
+};
+__global__ void scaleAll(Extent e, float *v) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < e.count)
+    v[i] *= e.scale;
+}
+void runScaleAll(Extent e, float *v) {
+  scaleAll<<<(e.count + 255) / 256, 256>>>(e, v);
+}
+// LIST-LABEL: kernel scaleAll at {{.*}}
+// LIST:       launch-block-size(128): {{.*}}
+// DIFF-LABEL: # launch-block-size(128) on kernel scaleAll
+// DIFF:       +  scaleAll<<<((e).count + 128 - 1) / 128, 128>>>(e, v);
+
+// The grid divides a field of another struct, which the host changed: not
+// the bound the kernel reads.
+__global__ void halveAll(Extent e, float *v) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < e.count)
+    v[i] *= 0.5f;
+}
+void runHalveAll(Extent e, float *v) {
+  Extent other = e;
+  other.count = e.count * 2;
+  halveAll<<<(other.count + 255) / 256, 256>>>(e, v);
+}
+// LIST-LABEL: kernel halveAll at {{.*}}
+// LIST:       launch-block-size: not applied: the launch at line [[@LINE-3]] has a grid that does not provably cover the bound `e.count` with blocks of 256

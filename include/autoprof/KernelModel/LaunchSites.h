@@ -119,6 +119,13 @@ const clang::Expr *valueOnEntry(clang::ASTContext &Ctx, const clang::VarDecl &V,
 bool gridCoversBound(clang::ASTContext &Ctx, const clang::Expr *Grid,
                      int64_t Block, const clang::Expr *Bound);
 
+/// Whether \p Grid blocks of \p Block threads provably cover the field
+/// \p Field (its index) of the struct \p Arg passed to a launch: the grid
+/// is a ceiling division of that field of the same unmodified struct
+/// (`(p.n + 255) / 256` with `p` passed).
+bool gridCoversField(clang::ASTContext &Ctx, const clang::Expr *Grid,
+                     int64_t Block, const clang::Expr *Arg, unsigned Field);
+
 /// Whether \p Grid blocks of \p Block threads provably cover \p Count
 /// threads: the grid is a constant (through unmodified locals) with
 /// Grid * Block >= Count, or `(N + Block - 1) / Block` with N a constant of
