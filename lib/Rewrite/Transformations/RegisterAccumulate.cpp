@@ -149,8 +149,8 @@ private:
     // A reference may name anything, wherever it is declared.
     if (Off < Begin || Off >= End || V->getType()->isReferenceType()) {
       QualType T = V->getType();
-      bool Scalar = T->isIntegerType() || T->isRealFloatingType() ||
-                    T->isPointerType();
+      bool Scalar =
+          T->isIntegerType() || T->isRealFloatingType() || T->isPointerType();
       if (!V->hasLocalStorage() || T->isReferenceType() || !Scalar ||
           T.isVolatileQualified())
         Outside = V;
@@ -474,10 +474,9 @@ std::string Accumulate::plan(const ModelReduction &R) {
         F && !DS ? dyn_cast_or_null<BinaryOperator>(F->getInit()) : nullptr;
     if (!V && Sets && Sets->getOpcode() == BO_Assign && L.Var &&
         isReferenceTo(Sets->getLHS(), L.Var) &&
-        llvm::any_of(referencesTo(M.kernel().getBody(), L.Var),
-                     [&](const DeclRefExpr *DR) {
-                       return !isWithin(Ctx, DR, L.S);
-                     }))
+        llvm::any_of(
+            referencesTo(M.kernel().getBody(), L.Var),
+            [&](const DeclRefExpr *DR) { return !isWithin(Ctx, DR, L.S); }))
       return "the loop" + At + " may run zero times, and '" +
              L.Var->getName().str() +
              "', which it sets first, is read outside it: skipped whole, "

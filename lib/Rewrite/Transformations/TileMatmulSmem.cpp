@@ -101,8 +101,8 @@ std::optional<Element> elementOf(const KernelModel &M, const Expr *X) {
     if (!Out.Idx.Value)
       return std::nullopt;
     QualType Ty = T->IgnoreParenImpCasts()->getType();
-    if (Out.IdxType.isNull() || M.context().getTypeSize(Ty) >
-                                    M.context().getTypeSize(Out.IdxType))
+    if (Out.IdxType.isNull() ||
+        M.context().getTypeSize(Ty) > M.context().getTypeSize(Out.IdxType))
       Out.IdxType = Ty;
   }
   if (!Out.Base || Out.IdxType.isNull())
@@ -642,8 +642,8 @@ bool MatmulTiler::run() {
   std::string BCast = CastTo(SB.AS->IdxType);
   // The term (and a fused multiply-add's second factor) with the two loads
   // read from the tiles.
-  std::vector<std::pair<const Expr *, std::string>> Subs = {
-      {SA.AS->E, ARead}, {SB.AS->E, BRead}};
+  std::vector<std::pair<const Expr *, std::string>> Subs = {{SA.AS->E, ARead},
+                                                            {SB.AS->E, BRead}};
   llvm::sort(Subs, [&](const auto &X, const auto &Y) {
     return SM.isBeforeInTranslationUnit(Y.first->getBeginLoc(),
                                         X.first->getBeginLoc());
