@@ -9,6 +9,7 @@
 #include "autoprof/Check/CheckConfig.h"
 #include "autoprof/Check/CheckRegistry.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
+#include "autoprof/Verify/Files.h"
 
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
@@ -39,15 +40,6 @@ Expected<CheckSelection> autoprof::selectChecks(const CheckRunOptions &O,
 }
 
 namespace {
-
-/// A folder removed with everything in it when this goes.
-struct WorkDir {
-  SmallString<128> Path;
-  ~WorkDir() {
-    if (!Path.empty())
-      sys::fs::remove_directories(Path);
-  }
-};
 
 /// The kernels the gate times: every launchable kernel of a translation
 /// unit whose checks compare it with the baseline, or every one when the
@@ -105,15 +97,14 @@ void runGate(const CheckRunOptions &O,
     R.ToolError = true;
     return;
   }
-  WorkDir Work;
-  if (std::error_code EC =
-          sys::fs::createUniqueDirectory("clang-autoprof-check", Work.Path)) {
-    Messages.Error("cannot create a temporary directory: " + EC.message());
+  ScopedDir Work;
+  if (Error E = Work.create("clang-autoprof-check")) {
+    Messages.Error(toString(std::move(E)));
     R.ToolError = true;
     return;
   }
   PerfGateOptions G = *O.Gate;
-  G.WorkDir = std::string(Work.Path);
+  G.WorkDir = Work.path().str();
   Expected<PerfGateRun> Run = timeAndGate(Kernels, O.Baseline, G, Runner, Log);
   if (!Run) {
     std::string Msg = toString(Run.takeError());
@@ -225,11 +216,8 @@ bool autoprof::applyFixes(const CheckEngine &Engine, const MergedFixes &Fixes,
       Ok = false;
       continue;
     }
-    if (Error E = writeToOutput(File, [&](raw_ostream &OS) {
-          OS << *New;
-          return Error::success();
-        })) {
-      Messages.Error("cannot write '" + File + "': " + toString(std::move(E)));
+    if (Error E = writeFileAtomically(File, *New)) {
+      Messages.Error(toString(std::move(E)));
       Ok = false;
     }
   }

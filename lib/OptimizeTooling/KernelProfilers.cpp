@@ -9,6 +9,7 @@
 #include "autoprof/Metrics/MetricCatalog.h"
 #include "autoprof/Profile/Profile.h"
 #include "autoprof/Profiling/ProfileSetup.h"
+#include "autoprof/Verify/Files.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -21,17 +22,6 @@ using namespace autoprof::verify;
 
 namespace {
 
-/// Writes \p Text to \p Path atomically.
-Error writeFile(StringRef Path, StringRef Text) {
-  if (Error E = writeToOutput(Path, [&](raw_ostream &OS) {
-        OS << Text;
-        return Error::success();
-      }))
-    return createStringError("cannot write '%s': %s", Path.str().c_str(),
-                             toString(std::move(E)).c_str());
-  return Error::success();
-}
-
 /// Copies the profile \p From to \p To, when given.
 Error keepProfile(StringRef To, StringRef From) {
   if (To.empty())
@@ -39,7 +29,7 @@ Error keepProfile(StringRef To, StringRef From) {
   auto Buf = MemoryBuffer::getFile(From, /*IsText=*/true);
   if (!Buf)
     return createStringError("cannot read the profile");
-  return writeFile(To, (*Buf)->getBuffer());
+  return writeFileAtomically(To, (*Buf)->getBuffer());
 }
 
 class TreeProfiler : public optimize::KernelProfiler {
@@ -127,7 +117,7 @@ private:
                     std::to_string(First.Status));
     if (!Run->P.Errors.empty())
       return failed(Run->P.Errors.front());
-    return writeFile(Out, writeProfileJSON(Run->P));
+    return writeFileAtomically(Out, writeProfileJSON(Run->P));
   }
 
   TreeProfilerOptions O;

@@ -6,6 +6,8 @@
 
 #include "autoprof/OptimizeTooling/VerifiedOptimize.h"
 
+#include "autoprof/Verify/Files.h"
+
 #include "autoprof/Check/PerfGate.h"
 #include "autoprof/OptimizeTooling/BuildCommand.h"
 #include "autoprof/Verify/PhaseTimes.h"
@@ -21,15 +23,6 @@ using namespace autoprof;
 using namespace autoprof::verify;
 
 namespace {
-
-/// A temporary folder, removed with everything in it when this goes.
-struct WorkDir {
-  SmallString<128> Path;
-  ~WorkDir() {
-    if (!Path.empty())
-      sys::fs::remove_directories(Path);
-  }
-};
 
 /// How the verifier builds and runs the program.
 VerifierOptions verifierOptions(const VerifiedOptimizeOptions &O,
@@ -150,14 +143,12 @@ Expected<VerifiedOptimizeResult> autoprof::verifiedOptimize(
         "--candidate is judged on one kernel; " + Twine(Kernels.size()) +
         " kernels are selected (choose one with --kernel)");
 
-  WorkDir Work;
-  if (std::error_code EC =
-          sys::fs::createUniqueDirectory("clang-autoprof-optimize", Work.Path))
-    return createStringError("cannot create a temporary directory: " +
-                             EC.message());
+  ScopedDir Work;
+  if (Error E = Work.create("clang-autoprof-optimize"))
+    return std::move(E);
   VerifierOptions VO = verifierOptions(O, Engine, Kernels);
   VO.BuildCommand = Build;
-  VO.WorkDir = std::string(Work.Path);
+  VO.WorkDir = Work.path().str();
   ProcessRunner Processes;
   TimingRunner Runner(Hooks.Runner ? *Hooks.Runner : Processes);
   std::vector<KernelSignature> All;
@@ -168,7 +159,7 @@ Expected<VerifiedOptimizeResult> autoprof::verifiedOptimize(
       Engine, Source, O.Parse,
       [&](StringRef File) { return V.originalText(File); }, O.Messages);
   Expected<std::unique_ptr<optimize::KernelProfiler>> Profiler =
-      Hooks.Profiler(Runner, Work.Path);
+      Hooks.Profiler(Runner, Work.path());
   if (!Profiler)
     return Profiler.takeError();
   std::unique_ptr<optimize::ModelRewriter> Asker;

@@ -12,6 +12,7 @@
 
 #include "Commands.h"
 #include "autoprof/JSON/BoundedParse.h"
+#include "autoprof/Verify/Files.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -180,13 +181,7 @@ Error autoprof::tool::writeOutput(StringRef Path, StringRef Text) {
     outs().flush();
     return Error::success();
   }
-  if (Error E = writeToOutput(Path, [&](raw_ostream &OS) {
-        OS << Text;
-        return Error::success();
-      }))
-    return createStringError("cannot write '%s': %s", Path.str().c_str(),
-                             toString(std::move(E)).c_str());
-  return Error::success();
+  return verify::writeFileAtomically(Path, Text);
 }
 
 namespace {
