@@ -10,6 +10,7 @@
 #include "autoprof/Check/CheckRegistry.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Verify/Files.h"
+#include "autoprof/Verify/Verifier.h"
 
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
@@ -23,13 +24,6 @@
 using namespace llvm;
 using namespace autoprof;
 using namespace autoprof::verify;
-
-std::string autoprof::absoluteSourcePath(StringRef Path) {
-  SmallString<256> P(Path);
-  sys::fs::make_absolute(P);
-  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
 
 Expected<CheckSelection> autoprof::selectChecks(const CheckRunOptions &O,
                                                 StringRef Source,
@@ -130,7 +124,7 @@ Expected<CheckRunResult> autoprof::runCheck(const CheckRunOptions &O,
     Expected<CheckSelection> Sel = selectChecks(O, Src);
     if (!Sel)
       return Sel.takeError();
-    Selections[absoluteSourcePath(Src)] = std::move(*Sel);
+    Selections[normalPath(Src)] = std::move(*Sel);
   }
   auto Default = std::make_shared<CheckSelection>();
   Default->Checks = CheckRegistry::all();

@@ -140,7 +140,7 @@ CheckRunOptions globOptions() {
 int listChecks() {
   SourceOptions &S = sourceOptions();
   std::string Where = S.Sources.empty()
-                          ? absoluteSourcePath(CheckConfigFileName)
+                          ? verify::normalPath(CheckConfigFileName)
                           : S.Sources.front();
   Expected<CheckSelection> Sel = selectChecks(
       globOptions(), Where, S.Sources.empty() ? "the current directory" : "");
@@ -207,7 +207,7 @@ perfOptionsProblem(const std::vector<std::string> &Inputs) {
     return std::string("--perf-tolerance must be a non-negative fraction "
                        "(0.05 allows 5%)");
   if (!O.PerfRecord.empty() && !O.PerfBaseline.empty() &&
-      absoluteSourcePath(O.PerfRecord) == absoluteSourcePath(O.PerfBaseline))
+      verify::normalPath(O.PerfRecord) == verify::normalPath(O.PerfBaseline))
     return "--perf-record '" + O.PerfRecord +
            "' would replace the baseline it is compared with";
   if (!O.PerfRecord.empty() && sys::fs::exists(O.PerfRecord))
@@ -306,7 +306,7 @@ std::string renderFindings(const CheckEngine &Engine,
   CheckOptions &O = checkOptions();
   std::map<std::string, std::string> Shown;
   for (const std::string &In : Inputs)
-    Shown.emplace(absoluteSourcePath(In), In);
+    Shown.emplace(verify::normalPath(In), In);
   auto Text = [&](StringRef File) { return Engine.fileText(File); };
   if (O.Format == CheckFormat::Sarif)
     return formatFindingsSarif(Findings, CheckRegistry::all(), Text,
@@ -388,7 +388,7 @@ int autoprof::tool::runCheck(const char *Argv0) {
 
   MergedFixes Fixes = mergeFixes(Findings);
   if (!O.ExportFixes.empty()) {
-    std::string Main = Inputs.empty() ? "" : absoluteSourcePath(Inputs.front());
+    std::string Main = Inputs.empty() ? "" : verify::normalPath(Inputs.front());
     SmallString<256> Cwd;
     sys::fs::current_path(Cwd);
     if (Error E = writeOutput(

@@ -150,7 +150,7 @@ TEST_F(CheckRunTest, FixesOnlyFilesUnchangedSinceTheyWereChecked) {
   llvm::raw_string_ostream FixLog(LogText);
   EXPECT_FALSE(applyFixes(*R->Engine, Fixes, Messages, FixLog));
   EXPECT_EQ(Errors, (std::vector<std::string>{
-                        "'" + absoluteSourcePath(B) +
+                        "'" + verify::normalPath(B) +
                         "' changed while it was checked; not fixed"}));
   EXPECT_NE(read(A).find("const float *__restrict__ in"), std::string::npos)
       << read(A);

@@ -67,9 +67,6 @@ struct CheckRunResult {
   bool Interrupted = false;
 };
 
-/// The absolute, dot-free spelling of \p Path: how the run keys sources.
-std::string absoluteSourcePath(llvm::StringRef Path);
-
 /// The checks selected for \p Source with \p O's globs; \p Name names the
 /// place in messages when it is not the source ("the current directory").
 llvm::Expected<CheckSelection> selectChecks(const CheckRunOptions &O,
