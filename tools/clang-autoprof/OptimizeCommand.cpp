@@ -7,14 +7,12 @@
 #include "Commands.h"
 #include "OptimizeOptions.h"
 
+#include "autoprof/OptimizeTooling/DryRun.h"
 #include "autoprof/OptimizeTooling/LLMRewriter.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Rewrite/TransformationRegistry.h"
-#include "autoprof/Rewrite/UnifiedDiff.h"
-#include "autoprof/Tree/Routing.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -147,198 +145,6 @@ std::optional<std::string> optionsProblem() {
   return std::nullopt;
 }
 
-/// The paths as the user named them.
-using ShownPath = std::function<std::string(const std::string &)>;
-
-/// A dry run of --rewriter=llm: for each kernel, its prompt
-/// (--llm-show-prompt), or the model's candidate as a diff, or why the
-/// reply was rejected. False after reporting an error.
-bool askModelDryRun(LLMRewriter &LLMR, const RewriteEngine &Engine,
-                    const std::string &Source,
-                    const std::optional<SampleTable> &Samples,
-                    const ProfilingTree &Tree, const ShownPath &Shown,
-                    raw_ostream &OS) {
-  OptimizeOptions &O = optimizeOptions();
-  LLMRewriter *LLM = &LLMR;
-  // One question per kernel: its prompt, or the model's candidate as a
-  // diff, or why the reply was rejected.
-  for (size_t I = 0; I < Engine.kernels().size(); ++I) {
-    const KernelRecord &K = Engine.kernels()[I];
-    if (std::optional<std::string> Why = llmUnsupported(Engine, I, Source)) {
-      reportWarning("kernel '" + K.QualifiedName + "' is left alone: " + *Why);
-      continue;
-    }
-    KernelProfile KP;
-    if (Samples) {
-      if (const std::map<std::string, double> *Values =
-              Samples->find(K.MangledName, K.Name)) {
-        Route R = routeKernel(Tree, K.Features, Values);
-        KP.Metrics = shownMetrics(Tree, R.Leaf, *Values);
-        if (R.Leaf) {
-          KP.Leaf = R.Leaf->Id;
-          KP.Focus = R.Leaf->Focus;
-        }
-      }
-    }
-    std::vector<ChatMessage> Messages =
-        LLM->prompt(Engine, I, KP, std::nullopt);
-    if (O.LLMShowPrompt) {
-      OS << "# prompt for kernel " << K.QualifiedName << "\n";
-      for (const ChatMessage &M : Messages)
-        OS << "## " << M.Role << "\n"
-           << M.Content << (StringRef(M.Content).ends_with("\n") ? "" : "\n");
-      continue;
-    }
-    Expected<ChatReply> Reply = LLM->ask(std::move(Messages));
-    if (!Reply) {
-      reportError(toString(Reply.takeError()));
-      return false;
-    }
-    LLMRound Round =
-        LLM->handle(Engine, I, Source, Reply->Text, Reply->FinishReason);
-    OS << "# llm on kernel " << K.QualifiedName;
-    if (!Round.Candidate) {
-      OS << ": " << verify::verdictName(Round.V) << ": " << Round.Reason
-         << "\n";
-      continue;
-    }
-    const KernelSource &KS = Engine.kernelSources()[I];
-    OS << "\n"
-       << unifiedDiff(Shown(KS.File), Engine.originalText(KS.File),
-                      *Round.Candidate);
-  }
-  return true;
-}
-
-/// --diff: each proposal as a diff of the files it changes.
-void writeDiffs(const RewriteEngine &Engine, const ShownPath &Shown,
-                raw_ostream &OS) {
-  auto Original = [&](StringRef File) { return Engine.originalText(File); };
-  for (const Proposal &P : Engine.proposals()) {
-    auto New = applyFileEdits(P.Edits, Original);
-    if (!New) {
-      reportWarning("cannot apply " + P.name() + " to '" +
-                    Engine.kernels()[P.Kernel].QualifiedName +
-                    "': " + toString(New.takeError()));
-      continue;
-    }
-    OS << "# " << P.name() << " on kernel "
-       << Engine.kernels()[P.Kernel].QualifiedName << "\n";
-    for (const auto &[File, NewText] : *New)
-      OS << unifiedDiff(Shown(File), Engine.originalText(File), NewText);
-  }
-}
-
-/// -o and --export-fixes: the first variant of every proposal, merged.
-int writeProposals(const RewriteEngine &Engine,
-                   const std::vector<std::string> &Inputs) {
-  OptimizeOptions &O = optimizeOptions();
-  // -o writes a copy of the first source: a proposal that changes another
-  // file too cannot be written there whole.
-  std::string Main = absolutePath(Inputs[0]);
-  std::vector<const Proposal *> List;
-  for (const Proposal &P : Engine.proposals()) {
-    // Variants are alternatives: the first of each stands for them.
-    if (!P.Variant.empty() && llvm::any_of(List, [&](const Proposal *Q) {
-          return Q->Kernel == P.Kernel && Q->T == P.T;
-        }))
-      continue;
-    bool Elsewhere = llvm::any_of(P.Edits, [&](const auto &FE) {
-      return !FE.second.empty() && FE.first != Main;
-    });
-    if (!O.Output.empty() && Elsewhere) {
-      reportWarning("skipping " + P.name() + " on kernel '" +
-                    Engine.kernels()[P.Kernel].QualifiedName +
-                    "': it changes files other than '" + Inputs[0] +
-                    "', and -o writes a copy of that one only");
-      continue;
-    }
-    List.push_back(&P);
-  }
-  std::vector<const Proposal *> Skipped;
-  FileEdits Merged = mergeProposals(List, Skipped);
-  for (const Proposal *P : Skipped)
-    reportWarning("skipping " + P->name() + " on kernel '" +
-                  Engine.kernels()[P->Kernel].QualifiedName +
-                  "': its edits overlap another proposal's");
-  if (!O.ExportFixes.empty()) {
-    if (Error E = writeOutput(O.ExportFixes, exportFixesYAML(Main, Merged))) {
-      reportError(toString(std::move(E)));
-      return 1;
-    }
-    return 0;
-  }
-  std::string Patched;
-  if (auto It = Merged.find(Main); It != Merged.end() && !It->second.empty()) {
-    auto New = applyEdits(Engine.originalText(Main), It->second);
-    if (!New) {
-      reportError("cannot apply the proposals to '" + Inputs[0] +
-                  "': " + toString(New.takeError()));
-      return 1;
-    }
-    Patched = *New;
-  } else {
-    auto Buf = MemoryBuffer::getFile(Inputs[0]);
-    if (!Buf) {
-      reportError("cannot read '" + Inputs[0] +
-                  "': " + Buf.getError().message());
-      return 1;
-    }
-    Patched = (*Buf)->getBuffer().str();
-  }
-  if (Error E = writeOutput(O.Output, Patched)) {
-    reportError(toString(std::move(E)));
-    return 1;
-  }
-  return 0;
-}
-
-/// The listing of a dry run: each kernel's proposals and what triggers
-/// them, and with --explain why the others do not apply.
-void listProposals(const RewriteEngine &Engine,
-                   const std::optional<SampleTable> &Samples,
-                   const ProfilingTree &Tree, const ShownPath &Shown,
-                   raw_ostream &OS) {
-  for (size_t I = 0; I < Engine.kernels().size(); ++I) {
-    const KernelRecord &K = Engine.kernels()[I];
-    OS << "kernel " << K.QualifiedName << " at " << Shown(K.File) << ":"
-       << K.Line << ":" << K.Column << "\n";
-    std::optional<MetricValues> Seen;
-    if (Samples) {
-      const std::map<std::string, double> *Values =
-          Samples->find(K.MangledName, K.Name);
-      if (!Values) {
-        OS << "  not in the profile\n";
-      } else {
-        Route R = routeKernel(Tree, K.Features, Values);
-        Seen = shownMetrics(Tree, R.Leaf, *Values);
-        OS << "  leaf: " << (R.Leaf ? R.Leaf->Id : std::string("(pending)"))
-           << ", " << Seen->size() << " metrics\n";
-      }
-    }
-    bool Any = false;
-    for (const Proposal &P : Engine.proposals()) {
-      if (P.Kernel != I)
-        continue;
-      Any = true;
-      OS << "  " << P.name() << ": " << P.T->description() << "\n";
-      if (!Seen) {
-        OS << "    trigger: needs " << joined(P.T->triggerMetrics()) << "\n";
-        continue;
-      }
-      if (std::optional<std::string> Why = P.T->trigger(*Seen))
-        OS << "    triggered: " << *Why << "\n";
-      else
-        OS << "    not triggered by the leaf's metrics\n";
-    }
-    if (!Any)
-      OS << "  no proposal\n";
-    for (const Refusal &R : Engine.refusals())
-      if (R.Kernel == I)
-        OS << "  " << R.T->name() << ": not applied: " << R.Reason << "\n";
-  }
-}
-
 /// The transformations --transformations names (all without it, none for
 /// the model); false after reporting an unknown one.
 bool selectTransformations(bool UseLLM,
@@ -458,25 +264,47 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   std::map<std::string, std::string> ShownPaths;
   for (const std::string &In : Inputs)
     ShownPaths[absolutePath(In)] = In;
-  auto Shown = [&](const std::string &File) {
+  DryRunView V;
+  if (Samples) {
+    V.Samples = &*Samples;
+    V.Tree = &Tree;
+  }
+  V.Shown = [&](const std::string &File) {
     auto It = ShownPaths.find(absolutePath(File));
     return It == ShownPaths.end() ? shownPath(File) : It->second;
   };
+  V.Warn = [](const std::string &W) { reportWarning(W); };
 
   std::string Text;
   raw_string_ostream OS(Text);
+  Error E = Error::success();
   if (LLM) {
-    if (!askModelDryRun(*LLM, Engine, Inputs[0], Samples, Tree, Shown, OS))
-      return 1;
+    E = writeModelDryRun(*LLM, Engine, Inputs[0], O.LLMShowPrompt, V, OS);
   } else if (O.Diff) {
-    writeDiffs(Engine, Shown, OS);
+    writeProposalDiffs(Engine, V, OS);
   } else if (!O.ExportFixes.empty() || !O.Output.empty()) {
-    return writeProposals(Engine, Inputs);
+    std::string Main = absolutePath(Inputs[0]);
+    FileEdits Merged =
+        mergeFirstVariants(Engine, Main, /*MainOnly=*/!O.Output.empty(), V);
+    if (!O.ExportFixes.empty()) {
+      E = writeOutput(O.ExportFixes, exportFixesYAML(Main, Merged));
+    } else if (Expected<std::string> Patched =
+                   patchedText(Engine, Merged, Main)) {
+      E = writeOutput(O.Output, *Patched);
+    } else {
+      E = Patched.takeError();
+    }
+    if (E) {
+      reportError(toString(std::move(E)));
+      return 1;
+    }
+    return 0;
   } else {
-    listProposals(Engine, Samples, Tree, Shown, OS);
+    writeProposalListing(Engine, V, OS);
   }
-  OS.flush();
-  if (Error E = writeOutput("-", Text)) {
+  if (!E)
+    E = writeOutput("-", Text);
+  if (E) {
     reportError(toString(std::move(E)));
     return 1;
   }
