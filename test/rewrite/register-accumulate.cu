@@ -1,11 +1,16 @@
 // register-accumulate: a loop that accumulates into one global element keeps
 // it in a register and stores it once after the loop. With a __restrict__
 // output (or only __shared__ reads beside it) nothing else can reach the
-// element; otherwise every other global read is watched and, when one
-// reaches the element, the untouched original loop runs again. A loop that
-// may run zero times runs the new code under its condition at its first
-// value. Loops that write other memory, leave early, call functions that may
-// touch memory, or whose element moves are left alone, each with its reason.
+// element. Otherwise a read whose address moves by a fixed step with the
+// loop's counter is tested once before the loop, over the span of its
+// first and last addresses, and the register loop runs only when no span
+// reaches the element; any other global read is watched as it is read and,
+// when one reaches the element, the untouched original loop runs again.
+// Unsigned 32-bit index arithmetic may wrap, so its reads are watched. A
+// loop that may run zero times runs the new code under its condition at its
+// first value. Loops that write other memory, leave early, call functions
+// that may touch memory, or whose element moves are left alone, each with
+// its reason.
 
 // RUN: cp %s %t.orig
 // RUN: clang-autoprof optimize --dry-run --transformations=register-accumulate -o %t.cu %s -- -std=c++17
@@ -124,15 +129,21 @@ __global__ void rank1(const float *u, const float *v, float *w, int n) {
 // CHECK-NEXT: __global__ void rank1(const float *u, const float *v, float *w, int n) {
 // CHECK:            w[i * n + j] += u[from + i] * v[from + j];
 
-// Refused without __restrict__: a read that may be the element decides when
-// the loop ends (a stale value could keep it running), or where another read
-// goes (a stale index could fault), or a reference declared in the loop
-// changes a counter declared before it (a second run would count twice).
+// Reads whose spans are tested before the loop may decide when it ends or
+// where another read goes, and the loop may change a counter through a
+// reference: the register loop runs only when no span reaches the element.
 __global__ void drains(int *acc, const int *level) {
   int t = threadIdx.x;
   for (int k = 0; level[t] > k; ++k)
     acc[t] += -1;
 }
+// CHECK:      __global__ void drains(int *acc, const int *level) {
+// CHECK-NEXT:   int t = threadIdx.x;
+// CHECK-NEXT:   if (level[t] > ((int)(0))) {
+// CHECK-NEXT:     auto *const accAt = &acc[t];
+// CHECK-NEXT:     auto acc_ = *accAt;
+// CHECK-NEXT:     bool accOverlap = spanReaches_drains(level[t], level[t], accAt, sizeof(*accAt));
+// CHECK-NEXT:     if (!accOverlap) {
 __global__ void gathers(float *out, const float *table, const int *index,
                         int n) {
   int t = threadIdx.x;
@@ -141,12 +152,48 @@ __global__ void gathers(float *out, const float *table, const int *index,
     out[t] += table[2 * q + pick];
   }
 }
+// CHECK:      __global__ void gathers(float *out, const float *table, const int *index,
+// CHECK:          bool accOverlap = spanReaches_gathers(index[t], index[t], accAt, sizeof(*accAt));
+// CHECK-NEXT:     if (!accOverlap)
+// CHECK-NEXT:       for (int q = 0; q < n; ++q) {
+// CHECK-NEXT:         int pick = index[t];
+// CHECK-NEXT:         acc += watchRead_gathers(table[2 * q + pick], accAt, sizeof(*accAt), accOverlap);
+// CHECK-NEXT:       }
 __global__ void by_reference(float *s, const float *in, int *count, int n) {
   int seen = 0;
   for (int i = 0; i < n; ++i) {
     int &alias = seen;
     alias += 1;
     s[threadIdx.x] += in[i];
+  }
+  count[threadIdx.x] = seen;
+}
+// CHECK:      __global__ void by_reference(float *s, const float *in, int *count, int n) {
+// CHECK:          bool accOverlap = spanReaches_by_reference(in[((int)(0))], in[(((int)(n) - 1))], accAt, sizeof(*accAt));
+
+// Refused without __restrict__: a read watched as it is read (its address
+// is not a fixed step of the counter) that may be the element decides a
+// branch (a stale value could change what runs), or where another read goes
+// (a stale index could fault), or the loop changes a counter through a
+// reference declared in it (a second run would count twice).
+__global__ void skips(int *acc, const int *flag, const int *slot, int n) {
+  int t = threadIdx.x;
+  for (int k = 0; k < n; ++k)
+    acc[t] += flag[slot[k]] ? 1 : -1;
+}
+__global__ void chases(float *out, const float *table, const int *next,
+                       int n) {
+  int t = threadIdx.x;
+  for (int q = 0; q < n; ++q)
+    out[t] += table[next[q * q]];
+}
+__global__ void by_reference_gather(float *s, const float *in, const int *at,
+                                    int *count, int n) {
+  int seen = 0;
+  for (int i = 0; i < n; ++i) {
+    int &alias = seen;
+    alias += 1;
+    s[threadIdx.x] += in[at[i]];
   }
   count[threadIdx.x] = seen;
 }
@@ -189,8 +236,9 @@ __global__ void inner_index(float *__restrict__ s, const float *in, int n) {
 }
 
 // The reads may overlap the element and the loop counts in a variable
-// declared before it: the count is saved before the register loop and
-// restored before the original loop runs again.
+// declared before it: the read's span is tested before the loop, and
+// either the register loop or the original one runs, so the count needs no
+// copy.
 __global__ void counts_too(float *s, const float *in, int *hits, int n) {
   int seen = 0;
   for (int i = 0; i < n; ++i) {
@@ -204,16 +252,14 @@ __global__ void counts_too(float *s, const float *in, int *hits, int n) {
 // CHECK-NEXT:   if (((int)(0)) < n) {
 // CHECK-NEXT:     auto *const accAt = &s[threadIdx.x];
 // CHECK-NEXT:     auto acc = *accAt;
-// CHECK-NEXT:     bool accOverlap = false;
-// CHECK-NEXT:     auto seenStart = seen;
-// CHECK-NEXT:     for (int i = 0; i < n; ++i) {
-// CHECK-NEXT:       acc += watchRead_counts_too(in[i], accAt, sizeof(*accAt), accOverlap);
-// CHECK-NEXT:       seen++;
-// CHECK-NEXT:     }
-// CHECK-NEXT:     if (!accOverlap)
+// CHECK-NEXT:     bool accOverlap = spanReaches_counts_too(in[((int)(0))], in[(((int)(n) - 1))], accAt, sizeof(*accAt));
+// CHECK-NEXT:     if (!accOverlap) {
+// CHECK-NEXT:       for (int i = 0; i < n; ++i) {
+// CHECK-NEXT:         acc += in[i];
+// CHECK-NEXT:         seen++;
+// CHECK-NEXT:       }
 // CHECK-NEXT:       *accAt = acc;
-// CHECK-NEXT:     else {
-// CHECK-NEXT:       seen = seenStart;
+// CHECK-NEXT:     } else {
 // CHECK-NEXT:       for (int i = 0; i < n; ++i) {
 // CHECK-NEXT:         s[threadIdx.x] += in[i];
 // CHECK-NEXT:         seen++;
@@ -276,11 +322,49 @@ __global__ void counter_outside(float *C, const float *A, const float *B,
 }
 // CHECK:      __global__ void counter_outside(float *C, const float *A, const float *B,
 // CHECK:          if (((int)(0)) < n) {
-// CHECK:            for (k = 0; k < n; ++k)
-// CHECK-NEXT:         acc += watchRead_counter_outside(A[i * n + k], accAt, sizeof(*accAt), accOverlap) * watchRead_counter_outside(B[k * n + j], accAt, sizeof(*accAt), accOverlap);
-// CHECK:          else
-// CHECK-NEXT:       for (k = 0; k < n; ++k)
-// CHECK-NEXT:         C[i * n + j] += A[i * n + k] * B[k * n + j];
+// CHECK-NEXT:         auto *const accAt = &C[i * n + j];
+// CHECK-NEXT:         auto acc = *accAt;
+// CHECK-NEXT:         bool accOverlap = spanReaches_counter_outside(A[i * n + ((int)(0))], A[i * n + (((int)(n) - 1))], accAt, sizeof(*accAt)) ||
+// CHECK-NEXT:             spanReaches_counter_outside(B[((int)(0)) * n + j], B[(((int)(n) - 1)) * n + j], accAt, sizeof(*accAt));
+// CHECK-NEXT:         if (!accOverlap) {
+// CHECK-NEXT:           for (k = 0; k < n; ++k)
+// CHECK-NEXT:             acc += A[i * n + k] * B[k * n + j];
+// CHECK-NEXT:           *accAt = acc;
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:           for (k = 0; k < n; ++k)
+// CHECK-NEXT:             C[i * n + j] += A[i * n + k] * B[k * n + j];
+// CHECK-NEXT:         }
+// CHECK-NEXT:       }
+
+// A strided window over a row, both ends inclusive, the step three: the
+// span runs to the last index the loop reads, never past it.
+__global__ void stepped(float *out, const float *w, int lo, int hi) {
+  int row = blockIdx.x;
+  for (int k = lo; k <= hi; k += 3)
+    out[row] += w[row * 64 + k];
+}
+// CHECK:      __global__ void stepped(float *out, const float *w, int lo, int hi) {
+// CHECK:          bool accOverlap = spanReaches_stepped(w[row * 64 + ((int)(lo))], w[row * 64 + (((int)(lo) + ((int)(hi) - (int)(lo)) / 3 * 3))], accAt, sizeof(*accAt));
+
+// A gather beside a stream: the stream's span is tested once; the gathered
+// read, whose address the loop loads, is watched as it is read, and the
+// register loop runs only when the span misses the element.
+__global__ void gathers_too(float *tot, const float *v, const int *pick,
+                            int n) {
+  const int t = threadIdx.x;
+  for (int k = 0; k < n; ++k)
+    tot[t] = tot[t] + v[pick[k]];
+}
+// CHECK:      __global__ void gathers_too(float *tot, const float *v, const int *pick,
+// CHECK:          bool accOverlap = spanReaches_gathers_too(pick[((int)(0))], pick[(((int)(n) - 1))], accAt, sizeof(*accAt));
+// CHECK-NEXT:     if (!accOverlap)
+// CHECK-NEXT:       for (int k = 0; k < n; ++k)
+// CHECK-NEXT:         acc = acc + watchRead_gathers_too(v[pick[k]], accAt, sizeof(*accAt), accOverlap);
+// CHECK-NEXT:     if (!accOverlap)
+// CHECK-NEXT:       *accAt = acc;
+// CHECK-NEXT:     else
+// CHECK-NEXT:       for (int k = 0; k < n; ++k)
+// CHECK-NEXT:         tot[t] = tot[t] + v[pick[k]];
 
 // Refused: the counter is read after the loop, which the loop sets first
 // even when it does not start; skipped whole under its condition, it would
@@ -299,12 +383,18 @@ __global__ void moving(float *__restrict__ s, const float *in, int n) {
 }
 
 // WHY: kernel drains at {{.*}}
-// WHY-NEXT:   no proposal
-// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} decides its control flow from level[t], which may read the element; declare acc __restrict__
+// WHY-NEXT:   register-accumulate: {{.*}}
 // WHY: kernel gathers at {{.*}}
-// WHY-NEXT:   no proposal
-// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} computes the address of table[2 * q + pick] from pick, which may read the element; declare out __restrict__
+// WHY-NEXT:   register-accumulate: {{.*}}
 // WHY: kernel by_reference at {{.*}}
+// WHY-NEXT:   register-accumulate: {{.*}}
+// WHY: kernel skips at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} decides its control flow from flag[slot[k]], which may read the element; declare acc __restrict__
+// WHY: kernel chases at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} computes the address of table[next[q * q]] from next[q * q], which may read the element; declare out __restrict__
+// WHY: kernel by_reference_gather at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} changes 'alias', declared before it, so it cannot run again when the element overlaps what it reads; declare s __restrict__
 // WHY: kernel writes_two at {{.*}}

@@ -186,6 +186,28 @@ const VarDecl *setByInit(const KernelModel &M, const ModelLoop &L) {
   return L.Var;
 }
 
+/// Whether arithmetic in \p E on a value computed from \p Var is done in
+/// an unsigned type narrower than 64 bits, where it may wrap around: an
+/// address that moves in a straight line with the variable in the
+/// polynomial may then jump back in the program.
+bool mayWrap(const ASTContext &Ctx, const Expr *E, const VarDecl *Var) {
+  std::vector<const Stmt *> Work = {E};
+  while (!Work.empty()) {
+    const auto *X = dyn_cast_or_null<Expr>(Work.back());
+    Work.pop_back();
+    if (!X)
+      continue;
+    QualType T = X->getType();
+    if ((isa<BinaryOperator>(X) || isa<UnaryOperator>(X)) &&
+        T->isUnsignedIntegerType() && Ctx.getTypeSize(T) < 64 &&
+        mentions(X, Var))
+      return true;
+    for (const Stmt *C : X->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
 /// Every reference to a declaration in \p S.
 std::vector<const DeclRefExpr *> declRefsIn(const Stmt *S) {
   std::vector<const DeclRefExpr *> Refs;
@@ -248,6 +270,25 @@ private:
   /// the loop \p L; empty when none does.
   std::string staleUse(const ModelLoop &L,
                        llvm::ArrayRef<const ModelAccess *> Watched) const;
+  /// Whether the text of \p E can be evaluated before the loop \p L with
+  /// the value it has in every iteration: pure, and naming only what is
+  /// declared before the loop and not changed by it (its own variable
+  /// aside, when \p AllowVar).
+  bool fixedBefore(const Expr *E, const ModelLoop &L, const LoopScan &Scan,
+                   bool AllowVar) const;
+  /// The read \p A with the loop's variable at its first value and at the
+  /// loop's end, when its address moves in a straight line with the
+  /// variable and nothing else in it changes in the loop: every address
+  /// it reads lies between the two. Nullopt otherwise.
+  /// The loop's variable at its first and last values, as texts that can
+  /// be evaluated just before a loop known to run, converted to the
+  /// variable's type; every value the variable takes lies between the
+  /// two. Nullopt when either is not known.
+  std::optional<std::pair<std::string, std::string>>
+  loopEnds(const ModelLoop &L, const LoopScan &Scan) const;
+  std::optional<std::pair<std::string, std::string>>
+  span(const ModelAccess &A, const ModelLoop &L, const LoopScan &Scan,
+       llvm::StringRef First, llvm::StringRef End) const;
 
   const KernelModel &M;
   ASTContext &Ctx;
@@ -269,6 +310,104 @@ std::optional<std::string> Accumulate::substituted(const Expr *E,
     Subs.push_back({D->Begin, D->End - D->Begin, "(" + By.str() + ")"});
   }
   return editedSlice(Ctx, R->File, R->Begin, R->End, Subs);
+}
+
+bool Accumulate::fixedBefore(const Expr *E, const ModelLoop &L,
+                             const LoopScan &Scan, bool AllowVar) const {
+  if (!E || !M.isPure(E))
+    return false;
+  for (const DeclRefExpr *DR : declRefsIn(E)) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V)
+      continue;
+    if (V == L.Var) {
+      if (!AllowVar)
+        return false;
+      continue;
+    }
+    if (declaredInside(V) || V == Scan.Outside || V == Scan.Exempt ||
+        llvm::is_contained(Scan.Restored, V) ||
+        V->getType()->isReferenceType() || V->getType().isVolatileQualified())
+      return false;
+  }
+  return true;
+}
+
+std::optional<std::pair<std::string, std::string>>
+Accumulate::loopEnds(const ModelLoop &L, const LoopScan &Scan) const {
+  if (!L.Var || !L.EndExpr || !fixedBefore(L.EndExpr, L, Scan, false))
+    return std::nullopt;
+  QualType VT = L.Var->getType();
+  if (!VT->isIntegerType())
+    return std::nullopt;
+  // Where the loop starts: a `for`'s own first value, else the value the
+  // variable holds when the loop is reached.
+  std::optional<std::string> First = L.Var->getName().str();
+  if (const auto *F = dyn_cast<ForStmt>(L.S); F && F->getInit()) {
+    const Expr *Init = nullptr;
+    if (const auto *DS = dyn_cast<DeclStmt>(F->getInit());
+        DS && DS->isSingleDecl() && DS->getSingleDecl() == L.Var)
+      Init = L.Var->getInit();
+    else if (const auto *B = dyn_cast<BinaryOperator>(F->getInit());
+             B && B->getOpcode() == BO_Assign &&
+             isReferenceTo(B->getLHS(), L.Var))
+      Init = B->getRHS();
+    if (!Init || isa<InitListExpr>(Init->IgnoreImplicit()) || !M.isPure(Init) ||
+        mentions(Init, L.Var))
+      return std::nullopt;
+    First = sourceText(Ctx, Init);
+  } else if (!isa<WhileStmt>(L.S) && !isa<ForStmt>(L.S)) {
+    return std::nullopt;
+  }
+  std::optional<std::string> End = sourceText(Ctx, L.EndExpr);
+  // The model's loops count up to their end by a step; the last value is
+  // one the loop itself takes, so that no index is computed here that the
+  // loop does not compute.
+  std::optional<int64_t> Step = L.Step.constantValue();
+  const auto *C = dyn_cast_or_null<BinaryOperator>(
+      loopCond(L) ? loopCond(L)->IgnoreParenImpCasts() : nullptr);
+  if (!First || !End || !Step || *Step <= 0 || !C)
+    return std::nullopt;
+  bool Inclusive = C->getOpcode() == BO_LE || C->getOpcode() == BO_GE;
+  std::string Type =
+      VT.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+  std::string F = "(" + Type + ")(" + *First + ")";
+  std::string E = "(" + Type + ")(" + *End + ")";
+  std::string Last = Inclusive ? E : "(" + E + " - 1)";
+  if (*Step != 1)
+    Last = "(" + F + " + (" + Last + " - " + F + ") / " +
+           std::to_string(*Step) + " * " + std::to_string(*Step) + ")";
+  return std::make_pair(F, Last);
+}
+
+std::optional<std::pair<std::string, std::string>>
+Accumulate::span(const ModelAccess &A, const ModelLoop &L, const LoopScan &Scan,
+                 llvm::StringRef First, llvm::StringRef End) const {
+  // Read in this loop itself, not in one nested in it.
+  int LI = M.loopIndex(L.S);
+  if (!L.Var || !A.Index || LI < 0)
+    return std::nullopt;
+  for (const ModelLoop &Inner : M.loops())
+    if (Inner.S != L.S && isWithin(Ctx, Inner.S, L.S) &&
+        isWithin(Ctx, A.E, Inner.S))
+      return std::nullopt;
+  // An index affine in the loop's variable, with every other symbol fixed
+  // for the loop: the address moves by the same step each iteration.
+  for (const Symbol &S : A.Index->symbols())
+    if (S.Kind == Symbol::Opaque)
+      return std::nullopt;
+  Symbol Var = Symbol::loopVar(LI, L.Var->getName().str());
+  if (!A.Index->coefficient(Var))
+    return std::nullopt;
+  QualType T = A.E->getType();
+  if (T.isVolatileQualified() || !fixedBefore(A.E, L, Scan, true) ||
+      mayWrap(Ctx, A.E, L.Var))
+    return std::nullopt;
+  std::optional<std::string> AtFirst = substituted(A.E, L.Var, First);
+  std::optional<std::string> AtEnd = substituted(A.E, L.Var, End);
+  if (!AtFirst || !AtEnd)
+    return std::nullopt;
+  return std::make_pair(*AtFirst, *AtEnd);
 }
 
 std::string
@@ -407,7 +546,24 @@ std::string Accumulate::plan(const ModelReduction &R) {
       Watched.push_back(A);
   }
   bool Proven = Elem.Array->getType().isRestrictQualified() || Watched.empty();
+  // Reads whose addresses all lie between two that can be computed before
+  // the loop are tested against the element once, there. When every read
+  // is, either the register loop or the original one runs, never both.
+  std::vector<std::pair<std::string, std::string>> Spans;
+  std::vector<const ModelAccess *> PerRead;
   if (!Proven) {
+    std::optional<std::pair<std::string, std::string>> Ends = loopEnds(L, Scan);
+    for (const ModelAccess *A : Watched) {
+      std::optional<std::pair<std::string, std::string>> S =
+          Ends ? span(*A, L, Scan, Ends->first, Ends->second) : std::nullopt;
+      if (S)
+        Spans.push_back(std::move(*S));
+      else
+        PerRead.push_back(A);
+    }
+  }
+  bool Once = !Proven && PerRead.empty();
+  if (!Proven && !Once) {
     if (Scan.ArrowRead)
       return "the loop" + At +
              " reads through '->', which the run-time "
@@ -429,8 +585,8 @@ std::string Accumulate::plan(const ModelReduction &R) {
   // may only flow into the sum (thrown away then): never into an address,
   // the loop's control or a branch, where it could fault or never end
   // before the original loop runs again.
-  if (!Proven)
-    if (std::string T = staleUse(L, Watched); !T.empty())
+  if (!Proven && !Once)
+    if (std::string T = staleUse(L, PerRead); !T.empty())
       return "the loop" + At + " " + T + ", which may read the element; " +
              "declare " + Elem.Array->getName().str() + " __restrict__";
 
@@ -524,10 +680,13 @@ std::string Accumulate::plan(const ModelReduction &R) {
   std::string Hit = freshName(M.kernel(), "accOverlap", {Acc, Ptr});
   std::string Watch = freshName(
       M.kernel(), "watchRead_" + M.kernel().getNameAsString(), {Acc, Ptr, Hit});
+  std::string SpanTest =
+      freshName(M.kernel(), "spanReaches_" + M.kernel().getNameAsString(),
+                {Acc, Ptr, Hit, Watch});
   // The variables the original loop starts from again, and their copies;
   // a `for` that sets its own variable (`for (k = 0; ...)`) sets it again.
   std::vector<std::pair<std::string, std::string>> Saves;
-  if (!Proven) {
+  if (!Proven && !Once) {
     std::vector<std::string> Names = {Acc, Ptr, Hit, Watch};
     const auto *F = dyn_cast<ForStmt>(L.S);
     const auto *Init =
@@ -557,7 +716,7 @@ std::string Accumulate::plan(const ModelReduction &R) {
     Inner.push_back({AR->Begin, AR->End - AR->Begin, Acc});
   }
   if (!Proven)
-    for (const ModelAccess *A : Watched) {
+    for (const ModelAccess *A : PerRead) {
       std::optional<FileRange> AR = rangeOf(Ctx, A->E);
       if (!AR || AR->File != Loop.File)
         return "the read " + M.text(A->E) + " is not plain text";
@@ -583,14 +742,39 @@ std::string Accumulate::plan(const ModelReduction &R) {
   T += Ind + In + "auto *const " + Ptr + " = &" +
        parenthesize(Elem.E, ElemText) + ";\n";
   T += Ind + In + "auto " + Acc + " = *" + Ptr + ";\n";
-  if (!Proven)
-    T += Ind + In + "bool " + Hit + " = false;\n";
+  if (!Proven) {
+    // Whether any read's span reaches the element.
+    std::string Test;
+    for (const auto &[AtFirst, AtEnd] : Spans)
+      Test += (Test.empty() ? "" : " ||\n" + Ind + In + "    ") + SpanTest +
+              "(" + AtFirst + ", " + AtEnd + ", " + Ptr + ", sizeof(*" + Ptr +
+              "))";
+    T += Ind + In + "bool " + Hit + " = " + (Test.empty() ? "false" : Test) +
+         ";\n";
+  }
   for (const auto &[Var, Copy] : Saves)
     T += Ind + In + "auto " + Copy + " = " + Var + ";\n";
-  T += Ind + In + indented(NewLoop, In) + "\n";
+  if (Once) {
+    // The register loop when no read can reach the element, else the
+    // original loop.
+    T += Ind + In + "if (!" + Hit + ") {\n";
+    T += Ind + In + "  " + indented(NewLoop, In + "  ") + "\n";
+    T += Ind + In + "  *" + Ptr + " = " + Acc + ";\n";
+    T += Ind + In + "} else {\n";
+    T += Ind + In + "  " + indented(Original, In + "  ") + "\n";
+    T += Ind + In + "}\n";
+  } else if (!Spans.empty()) {
+    // Reads tested once and reads watched: the register loop runs only
+    // when none of the first can reach the element, so that only the
+    // watched reads can read a stale value.
+    T += Ind + In + "if (!" + Hit + ")\n";
+    T += Ind + In + "  " + indented(NewLoop, In + "  ") + "\n";
+  } else {
+    T += Ind + In + indented(NewLoop, In) + "\n";
+  }
   if (Proven) {
     T += Ind + In + "*" + Ptr + " = " + Acc + ";\n";
-  } else {
+  } else if (!Once) {
     // A read reached the element: the register loop changed no memory, so
     // the original loop runs from the start.
     T += Ind + In + "if (!" + Hit + ")\n";
@@ -615,7 +799,7 @@ std::string Accumulate::plan(const ModelReduction &R) {
                      Loop.End - Loop.Begin, T);
 
   if (!Proven) {
-    // The watch, before the kernel (and before an extern "C" block around
+    // The tests, before the kernel (and before an extern "C" block around
     // it, where a template cannot be).
     const Decl *Outer = &M.kernel();
     const FunctionDecl *Pattern = M.kernel().getTemplateInstantiationPattern();
@@ -630,22 +814,43 @@ std::string Accumulate::plan(const ModelReduction &R) {
     SourceLocation Begin = SM.getFileLoc(Outer->getBeginLoc());
     if (Begin.isInvalid())
       return "the kernel's declaration is not plain text";
-    Edits.emplace_back(
-        SM, Begin, 0,
-        "// Whether a read reaches the element kept in a register.\n"
-        "template <typename T>\n"
-        "__device__ __forceinline__ T &" +
-            Watch +
-            "(T &Read, const void *Element, unsigned long Size, bool &Hit) "
-            "{\n"
-            "  // Any byte in common, for reads narrower or wider than it.\n"
-            "  unsigned long long R = "
-            "reinterpret_cast<unsigned long long>(&Read);\n"
-            "  unsigned long long E = "
-            "reinterpret_cast<unsigned long long>(Element);\n"
-            "  Hit |= R < E + Size && E < R + sizeof(T);\n"
-            "  return Read;\n"
-            "}\n\n");
+    std::string Helpers;
+    if (!Spans.empty())
+      Helpers +=
+          "// Whether a read between First and Last (every read of a loop "
+          "whose\n// address moves by the same step each iteration) may reach "
+          "the\n// element kept in a register. Nothing is read here.\n"
+          "template <typename T>\n"
+          "__device__ __forceinline__ bool " +
+          SpanTest +
+          "(const T &First, const T &Last, const void *Element, unsigned "
+          "long Size) {\n"
+          "  unsigned long long A = "
+          "reinterpret_cast<unsigned long long>(&First);\n"
+          "  unsigned long long B = "
+          "reinterpret_cast<unsigned long long>(&Last);\n"
+          "  unsigned long long E = "
+          "reinterpret_cast<unsigned long long>(Element);\n"
+          "  unsigned long long Lo = A < B ? A : B, Hi = A < B ? B : A;\n"
+          "  return E < Hi + sizeof(T) && Lo < E + Size;\n"
+          "}\n\n";
+    if (!PerRead.empty())
+      Helpers +=
+          "// Whether a read reaches the element kept in a register.\n"
+          "template <typename T>\n"
+          "__device__ __forceinline__ T &" +
+          Watch +
+          "(T &Read, const void *Element, unsigned long Size, bool &Hit) "
+          "{\n"
+          "  // Any byte in common, for reads narrower or wider than it.\n"
+          "  unsigned long long R = "
+          "reinterpret_cast<unsigned long long>(&Read);\n"
+          "  unsigned long long E = "
+          "reinterpret_cast<unsigned long long>(Element);\n"
+          "  Hit |= R < E + Size && E < R + sizeof(T);\n"
+          "  return Read;\n"
+          "}\n\n";
+    Edits.emplace_back(SM, Begin, 0, Helpers);
   }
   return "";
 }
