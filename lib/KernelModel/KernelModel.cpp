@@ -360,9 +360,10 @@ void KernelModel::Builder::build() {
     if (L.Why.empty())
       describeLoop(L);
   // Parents among the model's loops.
+  // (A loop's `#pragma unroll` is the loop itself.)
   for (ModelLoop &L : M.Loops)
     for (const Stmt *S = parentOf(Ctx, L.S); S; S = parentOf(Ctx, S))
-      if (int I = M.loopIndex(S); I >= 0) {
+      if (int I = isa<AttributedStmt>(S) ? -1 : M.loopIndex(S); I >= 0) {
         L.Parent = I;
         break;
       }
@@ -867,7 +868,7 @@ void KernelModel::Builder::addAccess(const Expr *E, const Expr *Base,
     A.Write = !E->getType().isConstQualified();
   }
   for (const Stmt *S = parentOf(Ctx, E); S; S = parentOf(Ctx, S))
-    if (int I = M.loopIndex(S); I >= 0)
+    if (int I = isa<AttributedStmt>(S) ? -1 : M.loopIndex(S); I >= 0)
       A.Loops.insert(A.Loops.begin(), I);
   M.Accesses.push_back(std::move(A));
 }
@@ -1142,6 +1143,9 @@ autoprof::boundedCondition(const ASTContext &Ctx, const ModelLoop &L) {
 }
 
 int KernelModel::loopIndex(const Stmt *S) const {
+  // A loop under `#pragma unroll` (or another loop hint) is that loop.
+  while (const auto *A = dyn_cast_or_null<AttributedStmt>(S))
+    S = A->getSubStmt();
   auto It = LoopOfStmt.find(S);
   return It == LoopOfStmt.end() ? -1 : static_cast<int>(It->second);
 }

@@ -702,6 +702,12 @@ const Expr *autoprof::valueOnEntry(ASTContext &Ctx, const VarDecl &V,
       Cur = Block;
       continue;
     }
+    // A loop under `#pragma unroll` stands in its block as the pragma's
+    // statement.
+    if (isa_and_nonnull<AttributedStmt>(P)) {
+      Cur = P;
+      continue;
+    }
     const auto *If = dyn_cast_or_null<IfStmt>(P);
     if (If && If->getThen() == Cur && !If->getInit() &&
         !If->getConditionVariable() &&

@@ -366,6 +366,33 @@ __global__ void gathers_too(float *tot, const float *v, const int *pick,
 // CHECK-NEXT:       for (int k = 0; k < n; ++k)
 // CHECK-NEXT:         tot[t] = tot[t] + v[pick[k]];
 
+// The loop under an indented `#pragma unroll 2`: the pragma goes with each
+// copy of the loop, right before it.
+__global__ void hinted(float *y, const float *a, int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  #pragma unroll 2
+  for (int c = 0; c < n; ++c)
+    y[r] += a[r * n + c];
+}
+// CHECK:      __global__ void hinted(float *y, const float *a, int n) {
+// CHECK-NEXT:   int r = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:   if (((int)(0)) < n) {
+// CHECK-NEXT:     auto *const accAt = &y[r];
+// CHECK-NEXT:     auto acc = *accAt;
+// CHECK-NEXT:     bool accOverlap = spanReaches_hinted(a[r * n + ((int)(0))], a[r * n + (((int)(n) - 1))], accAt, sizeof(*accAt));
+// CHECK-NEXT:     if (!accOverlap) {
+// CHECK-NEXT:       #pragma unroll 2
+// CHECK-NEXT:       for (int c = 0; c < n; ++c)
+// CHECK-NEXT:         acc += a[r * n + c];
+// CHECK-NEXT:       *accAt = acc;
+// CHECK-NEXT:     } else {
+// CHECK-NEXT:       #pragma unroll 2
+// CHECK-NEXT:       for (int c = 0; c < n; ++c)
+// CHECK-NEXT:         y[r] += a[r * n + c];
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
 // Refused: the counter is read after the loop, which the loop sets first
 // even when it does not start; skipped whole under its condition, it would
 // be left unset.

@@ -228,7 +228,8 @@ public:
   llvm::ArrayRef<const clang::Stmt *> work() const { return Work; }
 
   llvm::ArrayRef<ModelLoop> loops() const { return Loops; }
-  /// The index in loops() of the loop statement \p S, or -1.
+  /// The index in loops() of the loop statement \p S (or of the loop \p S
+  /// attributes, as `#pragma unroll` does), or -1.
   int loopIndex(const clang::Stmt *S) const;
   llvm::ArrayRef<ModelAccess> accesses() const { return Accesses; }
   llvm::ArrayRef<ModelReduction> reductions() const { return Reductions; }

@@ -512,7 +512,15 @@ std::string Accumulate::plan(const ModelReduction &R) {
   std::string At = " at " + M.where(L.S);
   std::string ElemText = M.text(Elem.E);
 
-  std::optional<FileRange> LR = statementRange(Ctx, L.S);
+  // A loop under `#pragma unroll` is replaced with its pragma, which each
+  // copy of the loop keeps.
+  const Stmt *Whole = L.S;
+  auto LoopParents = Ctx.getParents(*L.S);
+  if (const auto *Hint = LoopParents.size() == 1
+                             ? LoopParents[0].get<AttributedStmt>()
+                             : nullptr)
+    Whole = Hint;
+  std::optional<FileRange> LR = statementRange(Ctx, Whole);
   if (!LR)
     return "the loop" + At + " is not plain text of one file (a macro)";
   Loop = *LR;
@@ -728,10 +736,10 @@ std::string Accumulate::plan(const ModelReduction &R) {
   std::string NewLoop =
       editedSlice(Ctx, Loop.File, Loop.Begin, Loop.End, Inner);
 
-  std::string Ind = lineIndent(SM, SM.getComposedLoc(Loop.File, Loop.Begin));
+  std::string Ind = lineIndent(SM, SM.getFileLoc(L.S->getBeginLoc()));
   // In a block the guard's `if` stands alone; elsewhere (the branch of an
   // `if` with an `else`) it is put in braces, so that no `else` binds to it.
-  auto Parents = Ctx.getParents(*L.S);
+  auto Parents = Ctx.getParents(*Whole);
   bool InBlock = Parents.size() == 1 && Parents[0].get<CompoundStmt>();
   bool Braces = Guard.empty() || !InBlock;
   std::string Open = Braces ? "  " : "";

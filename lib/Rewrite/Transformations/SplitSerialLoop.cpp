@@ -14,6 +14,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
@@ -268,7 +269,24 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
          Var->getNameAsString() + " < " +
              parenthesize(L.EndExpr->IgnoreParenImpCasts(), *EndText)});
   }
-  Local.push_back({LR->Begin, 0, "if (" + Active + ")\n" + Ind + "  "});
+  // A loop under `#pragma unroll` keeps the pragma right before it: the
+  // `if` goes on a line of its own before the pragma's.
+  auto Parents = Ctx.getParents(*L.S);
+  const auto *Hint =
+      Parents.size() == 1 ? Parents[0].get<AttributedStmt>() : nullptr;
+  std::optional<FileRange> HR = Hint ? rangeOf(Ctx, Hint) : std::nullopt;
+  if (HR && HR->File == File && HR->Begin < LR->Begin) {
+    StringRef Text = SM.getBufferData(File).take_front(HR->Begin);
+    size_t LineStart = Text.rfind('\n');
+    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+    Local.push_back(
+        {static_cast<unsigned>(LineStart), 0, Ind + "if (" + Active + ")\n"});
+    Local.push_back({LR->Begin, 0, "  "});
+  } else if (Hint) {
+    return refuse(At + " follows a loop hint that is not plain text");
+  } else {
+    Local.push_back({LR->Begin, 0, "if (" + Active + ")\n" + Ind + "  "});
+  }
   std::string After;
   for (const ModelReduction *R : Rs)
     After += combine(*R, Ind);

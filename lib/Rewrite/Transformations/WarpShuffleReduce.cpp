@@ -546,6 +546,10 @@ std::vector<TreeLoop> TreeFinder::find() {
   if (!launchBlocks())
     return Found;
   std::vector<const Stmt *> Body = statementsOf(M.kernel().getBody());
+  // A loop under `#pragma unroll` is edited in place, the pragma kept.
+  for (const Stmt *&S : Body)
+    if (const auto *A = dyn_cast<AttributedStmt>(S); A && M.loopIndex(A) >= 0)
+      S = A->getSubStmt();
   std::string First;
   for (size_t I = 0; I < Body.size(); ++I) {
     int LI = M.loopIndex(Body[I]);
