@@ -12,17 +12,14 @@
 
 #include "Commands.h"
 #include "autoprof/JSON/BoundedParse.h"
+#include "autoprof/Tooling/CommandLine.h"
 #include "autoprof/Verify/Files.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
-#include <unistd.h>
 
 using namespace llvm;
 using namespace autoprof;
@@ -184,80 +181,6 @@ Error autoprof::tool::writeOutput(StringRef Path, StringRef Text) {
   return verify::writeFileAtomically(Path, Text);
 }
 
-namespace {
-
-/// The command-line parser's complaint, which LLVM prints on up to three
-/// lines ("Unknown command line argument ...", "Did you mean ...?"), as the
-/// one line of an error: "unknown command line argument '--formt' (did you
-/// mean '--format'?); try 'clang-autoprof --help'".
-std::string oneLineOptionError(StringRef Raw) {
-  SmallVector<StringRef> Lines;
-  Raw.split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  std::string Out;
-  for (StringRef L : Lines) {
-    L = L.trim();
-    // Each line starts with the program's name.
-    if (L.starts_with("clang-autoprof: "))
-      L = L.drop_front(strlen("clang-autoprof: "));
-    std::string Text = L.str();
-    // "  Try: '<path to the tool> --help'" names the tool by its path.
-    size_t Try = Text.find("  Try: '");
-    if (Try != std::string::npos)
-      Text = Text.substr(0, Try);
-    while (!Text.empty() && (Text.back() == '!' || Text.back() == '.'))
-      Text.pop_back();
-    if (Text.empty())
-      continue;
-    Text[0] = toLower(Text[0]);
-    if (StringRef(Text).starts_with("did you mean") && !Out.empty())
-      Out += " (" + Text + ")";
-    else if (!StringRef(Out).starts_with("unknown subcommand"))
-      // After an unknown subcommand, its arguments are unknown too.
-      Out += (Out.empty() ? "" : "; ") + Text;
-  }
-  if (Out.empty())
-    Out = "invalid command line";
-  return Out + "; try 'clang-autoprof --help'";
-}
-
-/// Parses the command line, with everything the parser prints on stderr
-/// (some of its errors go there whatever stream it is given) kept in
-/// \p Errors instead.
-bool parseOptions(int Argc, const char **Argv, std::string &Errors) {
-  raw_string_ostream Stream(Errors);
-  int Saved = -1, FD = -1;
-  SmallString<128> Path;
-  if (!sys::fs::createTemporaryFile("clang-autoprof-options", "txt", FD,
-                                    Path)) {
-    errs().flush();
-    Saved = dup(2);
-    if (Saved < 0 || dup2(FD, 2) < 0) {
-      if (Saved >= 0)
-        close(Saved);
-      Saved = -1;
-    }
-  }
-  bool Ok = cl::ParseCommandLineOptions(
-      Argc, Argv,
-      "clang-autoprof: profile-guided analysis and optimisation of CUDA "
-      "kernels\n",
-      &Stream);
-  if (Saved >= 0) {
-    errs().flush();
-    dup2(Saved, 2);
-    close(Saved);
-  }
-  if (FD >= 0) {
-    close(FD);
-    if (auto Buf = MemoryBuffer::getFile(Path))
-      Errors += "\n" + (*Buf)->getBuffer().str();
-    sys::fs::remove(Path);
-  }
-  return Ok;
-}
-
-} // namespace
-
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
   // Split off everything after the first `--`: the compiler arguments.
@@ -273,8 +196,11 @@ int main(int argc, const char **argv) {
     OS << "clang-autoprof " << AUTOPROF_VERSION << "\n";
   });
   std::string OptionErrors;
-  if (!parseOptions(argc, argv, OptionErrors)) {
-    reportError(oneLineOptionError(OptionErrors));
+  if (!parseCommandLine(argc, argv,
+                        "clang-autoprof: profile-guided analysis and "
+                        "optimisation of CUDA kernels\n",
+                        OptionErrors)) {
+    reportError(oneLineOptionError(OptionErrors, "clang-autoprof"));
     // `check` keeps 1 for findings; its tool errors, bad options included,
     // exit with 2 as clang-tidy's do.
     return argc > 1 && StringRef(argv[1]) == "check" ? 2 : 1;
