@@ -5,34 +5,20 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Runs the user's program unchanged with the injection library loaded
-/// (CUDA_INJECTION64_PATH), which collects the tree's stage-1 samples and
-/// the leaf's metrics of each selected kernel launch, or a fixed metric list.
-/// Everything that can be wrong with the request is checked before the
-/// program starts. Afterwards the tool adds units and derived metrics, runs
-/// the program a second time when a kernel launched only once before its
-/// leaf's metrics could be collected, and writes the profile.
+/// `profile`: its options given to lib/Profiling's runProfileCommand(),
+/// which runs the user's program unchanged with the injection library
+/// loaded (CUDA_INJECTION64_PATH); the sources' kernels and the device
+/// check come from here.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "autoprof/Profiling/ProfileProgram.h"
+
+#include "autoprof/Profiling/ProfileCommand.h"
 #include "autoprof/Profiling/ProfileSetup.h"
-#include "autoprof/Verify/ChildProcess.h"
 #include "autoprof/Verify/Verifier.h"
-
-#include "autoprof/Metrics/MetricCatalog.h"
-#include "autoprof/Metrics/ProfilerHost.h"
-#include "autoprof/Profile/Profile.h"
-#include "autoprof/Tree/ProfilingTree.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
-
-#include <map>
-#include <set>
 
 using namespace llvm;
 using namespace autoprof;
@@ -104,27 +90,6 @@ void splitProgram(const ProfileOptions &O, ProfileRequest &R,
   R.Program = A;
 }
 
-/// Reports each error \p E holds on its own line; returns 1.
-int reportAll(Error E) {
-  handleAllErrors(std::move(E),
-                  [](const ErrorInfoBase &EI) { reportError(EI.message()); });
-  return 1;
-}
-
-/// Fills \p R's metrics or tree from the options.
-Error chooseMetrics(const ProfileOptions &O, StringRef ModelsDir,
-                    ProfileRequest &R) {
-  if (!O.Metrics.empty()) {
-    R.Metrics = profiling::parseMetricList(O.Metrics);
-    if (R.Metrics.empty())
-      return createStringError("--metrics names no metric");
-    return Error::success();
-  }
-  if (!O.Plan.empty())
-    return profiling::usePlan(O.Plan, ModelsDir, R);
-  return profiling::useTree(O.Tree, ModelsDir, R);
-}
-
 } // namespace
 
 Error autoprof::tool::addSourceKernels(
@@ -160,100 +125,34 @@ std::string autoprof::tool::injectionLibrary(const char *Argv0) {
 
 int autoprof::tool::runProfile(const char *Argv0) {
   ProfileOptions &O = profileOptions();
-  ProfileRequest R;
+  profiling::ProfileCommandOptions P;
+  ProfileRequest Split;
   std::optional<std::vector<std::string>> CompilerArgs;
-  splitProgram(O, R, CompilerArgs);
-  if (O.Output.empty()) {
-    reportError("no output file: give -o <profile.json>");
-    return 1;
-  }
-  if (R.Program.empty()) {
-    reportError("no program to profile: give it after '--', as in "
-                "'clang-autoprof profile -o p.json -- ./app args'");
-    return 1;
-  }
-  if (O.LaunchCount == 0) {
-    reportError("--launch-count must be at least 1");
-    return 1;
-  }
-  if (!O.Metrics.empty() && (!O.Tree.empty() || !O.Plan.empty())) {
-    reportError("--metrics collects a fixed list; it cannot be combined with "
-                "--tree or --plan");
-    return 1;
-  }
-  if (!O.Plan.empty() && (!O.Tree.empty() || !O.Sources.empty())) {
-    reportError("--plan gives the tree and the kernels; it cannot be "
-                "combined with --tree or sources");
-    return 1;
-  }
-  R.KernelRegex = sourceOptions().Kernel;
-  // The injection library compiles it again with the same syntax.
-  if (!R.KernelRegex.empty() && !compileKernelRegex(R.KernelRegex))
-    return 1;
-  R.LaunchSkip = O.LaunchSkip;
-  R.LaunchCount = O.LaunchCount;
-  R.Timeout = O.Timeout;
-
-  std::string CatalogPath = catalogPath(Argv0, O.Catalog);
-  Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
-  if (!Catalog)
-    return reportAll(Catalog.takeError());
-  if (Error E = chooseMetrics(O, sys::path::parent_path(CatalogPath), R))
-    return reportAll(std::move(E));
-  Expected<profiling::MetricClasses> Classes =
-      profiling::classifyMetrics(R, *Catalog);
-  if (!Classes)
-    return reportAll(Classes.takeError());
-  if (!O.Sources.empty())
-    if (Error E = addSourceKernels(
-            std::vector<std::string>(O.Sources.begin(), O.Sources.end()),
-            &CompilerArgs, R.Kernels)) {
+  splitProgram(O, Split, CompilerArgs);
+  P.Program = std::move(Split.Program);
+  P.Sources.assign(O.Sources.begin(), O.Sources.end());
+  P.Metrics = O.Metrics;
+  P.Plan = O.Plan;
+  P.Tree = O.Tree;
+  P.KernelRegex = sourceOptions().Kernel;
+  P.LaunchSkip = O.LaunchSkip;
+  P.LaunchCount = O.LaunchCount;
+  P.Timeout = O.Timeout;
+  P.CatalogPath = catalogPath(Argv0, O.Catalog);
+  P.InjectionLibrary = injectionLibrary(Argv0);
+  P.Output = O.Output;
+  profiling::ProfileCommandHooks H;
+  H.SourceKernels = [&](std::vector<StaticKernel> &Out) {
+    if (Error E = addSourceKernels(P.Sources, &CompilerArgs, Out)) {
       consumeError(std::move(E)); // extractSources reported why.
-      return 1;
+      return false;
     }
-  // The device, and the metrics on its chip, before the program starts.
-  if (Error E = checkProfilingDevice(R, *Classes))
-    return reportAll(std::move(E));
-  R.InjectionLibrary = injectionLibrary(Argv0);
-  if (!sys::fs::exists(R.InjectionLibrary)) {
-    reportError("cannot find the injection library '" + R.InjectionLibrary +
-                "'; set AUTOPROF_INJECT_LIBRARY");
-    return 1;
-  }
-
+    return true;
+  };
+  H.CheckDevice = checkProfilingDevice;
+  H.Write = writeOutput;
+  H.Error = [](const std::string &E) { reportError(E); };
+  H.Warning = [](const std::string &W) { reportWarning(W); };
   ProcessRunner Runner;
-  Expected<profiling::ProfileRun> Run =
-      profiling::profileProgram(R, *Catalog, *Classes, Runner, errs());
-  if (!Run)
-    return reportAll(Run.takeError());
-  const Profile &Final = Run->P;
-  const ChildResult &First = Run->First;
-  if (Error E = writeOutput(O.Output, writeProfileJSON(Final)))
-    return reportAll(std::move(E));
-  for (const std::string &W : Final.Warnings)
-    reportWarning(W);
-  for (const std::string &E : Final.Errors)
-    reportError(E);
-  unsigned Passes = 0;
-  std::set<std::string> Kernels;
-  for (const ProfileRecord &Rec : Final.Records) {
-    Passes += Rec.Passes;
-    Kernels.insert(Rec.MangledName);
-  }
-  errs() << "clang-autoprof: " << Final.Records.size() << " launch(es) of "
-         << Kernels.size() << " kernel(s) profiled in " << Passes
-         << " pass(es); wrote " << O.Output << "\n";
-  if (First.TimedOut) {
-    reportError("the program ran past --timeout=" + std::to_string(O.Timeout) +
-                " s and was stopped; the records collected so far are in " +
-                O.Output);
-    return 124;
-  }
-  if (First.Signal)
-    reportError("the program was killed by signal " +
-                std::to_string(First.Signal) + " (" + strsignal(First.Signal) +
-                "); the records collected so far are in " + O.Output);
-  if (First.Status != 0)
-    return First.Status;
-  return Final.Errors.empty() ? 0 : 1;
+  return profiling::runProfileCommand(P, H, Runner, errs());
 }
