@@ -16,8 +16,10 @@ int main() {
   const int n = 1 << 12, taps = 4;
   float *c;
   cudaMallocManaged(&c, n * sizeof(float));
+  // No element is zero: the first update changes the element that the
+  // second iteration reads back.
   for (int i = 0; i < n; ++i)
-    c[i] = (i % 7) * 0.25f;
+    c[i] = (i % 7) * 0.25f + 0.5f;
   // One thread, so that the result does not depend on other threads' order.
   smear<<<1, 1>>>(c, c + 1, 8, taps);
   smear<<<1, 1>>>(c, c + 16, 8, taps);
