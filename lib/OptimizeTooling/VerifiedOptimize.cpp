@@ -10,11 +10,13 @@
 
 #include "autoprof/Check/PerfGate.h"
 #include "autoprof/OptimizeTooling/BuildCommand.h"
+#include "autoprof/Rewrite/UnifiedDiff.h"
 #include "autoprof/Verify/PhaseTimes.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <set>
 
@@ -187,4 +189,48 @@ Expected<VerifiedOptimizeResult> autoprof::verifiedOptimize(
     Out.Originals[File] = V.originalText(File).str();
   Out.Report.Timings = Runner.times();
   return Out;
+}
+
+Expected<std::vector<std::pair<std::string, std::string>>>
+autoprof::readCandidateFiles(const std::vector<std::string> &Paths) {
+  std::vector<std::pair<std::string, std::string>> Given;
+  for (const std::string &F : Paths) {
+    auto Buf = MemoryBuffer::getFile(F, /*IsText=*/true);
+    if (!Buf)
+      return createStringError("cannot read --candidate '" + F +
+                               "': " + Buf.getError().message());
+    Given.emplace_back(F, (*Buf)->getBuffer().str());
+  }
+  return Given;
+}
+
+Expected<std::string>
+autoprof::writeVerifiedResult(const VerifiedOutputs &Out,
+                              const std::string &Source,
+                              const VerifiedOptimizeResult &R) {
+  if (Out.InPlace)
+    for (const auto &[File, Text] : R.FinalTexts)
+      if (Error E = Out.Write(File, Text))
+        return std::move(E);
+  std::string Main = normalPath(Source);
+  if (Out.Diff) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    for (const auto &[File, New] : R.FinalTexts)
+      OS << unifiedDiff(File == Main ? Source : shownPath(File),
+                        R.Originals.at(File), New);
+    return Text;
+  }
+  if (!Out.ExportFixes.empty()) {
+    if (Error E = Out.Write(Out.ExportFixes, exportFixesYAML(Main, R.Final)))
+      return std::move(E);
+  } else if (!Out.Copy.empty()) {
+    auto It = R.FinalTexts.find(Main);
+    if (Error E =
+            Out.Write(Out.Copy, It == R.FinalTexts.end() ? R.Originals.at(Main)
+                                                         : It->second))
+      return std::move(E);
+  }
+  return renderOptimizeReportText(R.Report,
+                                  Out.Copy.empty() && Out.ExportFixes.empty());
 }

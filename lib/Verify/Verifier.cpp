@@ -72,6 +72,17 @@ std::string autoprof::verify::normalPath(StringRef Path) {
   return std::string(P);
 }
 
+std::string autoprof::verify::shownPath(StringRef Path) {
+  std::string Abs = normalPath(Path);
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    return Abs;
+  StringRef Rest(Abs);
+  if (Rest.consume_front(Cwd) && Rest.consume_front("/") && !Rest.empty())
+    return Rest.str();
+  return Abs;
+}
+
 namespace {
 
 /// The most files one candidate changes.

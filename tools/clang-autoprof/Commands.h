@@ -30,7 +30,6 @@
 
 #include <map>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -100,10 +99,6 @@ int extractSources(
 /// Sets \p Filter to the --kernel filter; reports an invalid regular
 /// expression and returns false.
 bool kernelFilter(KernelFilter &Filter);
-
-/// Compiles a --kernel pattern: ECMAScript syntax (std::regex), the one the
-/// injection library uses too; reports an invalid one and returns nullopt.
-std::optional<std::regex> compileKernelRegex(const std::string &Pattern);
 
 /// Runs \p Factory over \p Inputs with the shared source options and
 /// \p FixedArgs, the compiler arguments given after `--`. Returns 0, 1

@@ -13,6 +13,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Threading.h"
 
+#include <regex>
+
 using namespace llvm;
 using namespace autoprof;
 using namespace autoprof::tool;
@@ -41,10 +43,9 @@ FeaturesOptions &featuresOptions() {
 // Register the options before the command line is parsed.
 [[maybe_unused]] const FeaturesOptions &Registered = featuresOptions();
 
-} // namespace
-
-std::optional<std::regex>
-autoprof::tool::compileKernelRegex(const std::string &Pattern) {
+/// Compiles a --kernel pattern: ECMAScript syntax (std::regex), the one the
+/// injection library uses too; reports an invalid one and returns nullopt.
+std::optional<std::regex> compileKernelRegex(const std::string &Pattern) {
   try {
     return std::regex(Pattern, std::regex::ECMAScript | std::regex::optimize);
   } catch (const std::regex_error &E) {
@@ -53,6 +54,8 @@ autoprof::tool::compileKernelRegex(const std::string &Pattern) {
     return std::nullopt;
   }
 }
+
+} // namespace
 
 bool autoprof::tool::kernelFilter(KernelFilter &Filter) {
   SourceOptions &S = sourceOptions();

@@ -22,24 +22,6 @@ using namespace llvm;
 using namespace autoprof;
 using namespace autoprof::tool;
 
-std::string autoprof::tool::absolutePath(StringRef Path) {
-  SmallString<256> P(Path);
-  sys::fs::make_absolute(P);
-  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
-
-std::string autoprof::tool::shownPath(StringRef File) {
-  std::string Abs = absolutePath(File);
-  SmallString<256> Cwd;
-  if (sys::fs::current_path(Cwd))
-    return Abs;
-  StringRef Rest(Abs);
-  if (Rest.consume_front(Cwd) && Rest.consume_front("/") && !Rest.empty())
-    return Rest.str();
-  return Abs;
-}
-
 Expected<std::unique_ptr<LLMRewriter>>
 autoprof::tool::llmRewriter(const char *Argv0, bool Send) {
   OptimizeOptions &O = optimizeOptions();
@@ -263,15 +245,15 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   // The paths to show: as the user named them.
   std::map<std::string, std::string> ShownPaths;
   for (const std::string &In : Inputs)
-    ShownPaths[absolutePath(In)] = In;
+    ShownPaths[verify::normalPath(In)] = In;
   DryRunView V;
   if (Samples) {
     V.Samples = &*Samples;
     V.Tree = &Tree;
   }
   V.Shown = [&](const std::string &File) {
-    auto It = ShownPaths.find(absolutePath(File));
-    return It == ShownPaths.end() ? shownPath(File) : It->second;
+    auto It = ShownPaths.find(verify::normalPath(File));
+    return It == ShownPaths.end() ? verify::shownPath(File) : It->second;
   };
   V.Warn = [](const std::string &W) { reportWarning(W); };
 
@@ -283,7 +265,7 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   } else if (O.Diff) {
     writeProposalDiffs(Engine, V, OS);
   } else if (!O.ExportFixes.empty() || !O.Output.empty()) {
-    std::string Main = absolutePath(Inputs[0]);
+    std::string Main = verify::normalPath(Inputs[0]);
     FileEdits Merged =
         mergeFirstVariants(Engine, Main, /*MainOnly=*/!O.Output.empty(), V);
     if (!O.ExportFixes.empty()) {

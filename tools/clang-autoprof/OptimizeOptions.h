@@ -204,13 +204,6 @@ struct OptimizeOptions {
       llvm::cl::sub(optimizeCommand())};
 };
 
-/// The absolute, normalised form of \p Path, for comparisons.
-std::string absolutePath(llvm::StringRef Path);
-
-/// \p File as a user names it: relative to the current directory when it
-/// lies below it, else absolute.
-std::string shownPath(llvm::StringRef File);
-
 /// The options, registered with the `optimize` subcommand on first use.
 OptimizeOptions &optimizeOptions();
 

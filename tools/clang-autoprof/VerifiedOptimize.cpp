@@ -19,18 +19,12 @@
 #include "autoprof/OptimizeTooling/KernelProfilers.h"
 #include "autoprof/OptimizeTooling/LLMRewriter.h"
 #include "autoprof/OptimizeTooling/VerifiedOptimize.h"
-#include "autoprof/Rewrite/KernelSplice.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
-#include "autoprof/Rewrite/UnifiedDiff.h"
 #include "autoprof/Verify/OptimizeReport.h"
-#include "autoprof/Verify/PhaseTimes.h"
 #include "autoprof/Verify/Verifier.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <map>
 
 using namespace llvm;
 using namespace autoprof;
@@ -60,52 +54,6 @@ treeProfilerOptions(const char *Argv0, const OptimizeOptions &O,
   T.CheckDevice = checkProfilingDevice;
   T.Messages = toolMessages();
   return T;
-}
-
-/// The --candidate files, read.
-Expected<std::vector<std::pair<std::string, std::string>>>
-readCandidates(const OptimizeOptions &O) {
-  std::vector<std::pair<std::string, std::string>> Given;
-  for (const std::string &F : O.Candidates) {
-    auto Buf = MemoryBuffer::getFile(F, /*IsText=*/true);
-    if (!Buf)
-      return createStringError("cannot read --candidate '" + F +
-                               "': " + Buf.getError().message());
-    Given.emplace_back(F, (*Buf)->getBuffer().str());
-  }
-  return Given;
-}
-
-/// Writes what the options ask of \p R's kept edits: the files in place, a
-/// diff, fixes or a copy; returns the text to print.
-Expected<std::string> writeResult(const OptimizeOptions &O,
-                                  const std::string &Source,
-                                  const VerifiedOptimizeResult &R) {
-  if (O.InPlace)
-    for (const auto &[File, Text] : R.FinalTexts)
-      if (Error E = writeOutput(File, Text))
-        return std::move(E);
-  std::string Main = absolutePath(Source);
-  if (O.Diff) {
-    std::string Text;
-    raw_string_ostream OS(Text);
-    for (const auto &[File, New] : R.FinalTexts)
-      OS << unifiedDiff(File == Main ? Source : shownPath(File),
-                        R.Originals.at(File), New);
-    return Text;
-  }
-  if (!O.ExportFixes.empty()) {
-    if (Error E = writeOutput(O.ExportFixes, exportFixesYAML(Main, R.Final)))
-      return std::move(E);
-  } else if (!O.Output.empty()) {
-    auto It = R.FinalTexts.find(Main);
-    if (Error E = writeOutput(O.Output, It == R.FinalTexts.end()
-                                            ? R.Originals.at(Main)
-                                            : It->second))
-      return std::move(E);
-  }
-  return renderOptimizeReportText(R.Report,
-                                  O.Output.empty() && O.ExportFixes.empty());
 }
 
 /// The run's options from the tool's.
@@ -148,7 +96,8 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
     return Msg == "interrupted" ? 130 : 1;
   };
   // Rewrites given as files replace the built-in proposals.
-  auto Given = readCandidates(O);
+  auto Given = readCandidateFiles(
+      std::vector<std::string>(O.Candidates.begin(), O.Candidates.end()));
   if (!Given)
     return Fail(Given.takeError());
   // A given profile replaces profiling the program.
@@ -187,7 +136,13 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
       verifiedOptimize(VO, Engine, Hooks, errs());
   if (!R)
     return Fail(R.takeError());
-  Expected<std::string> Text = writeResult(O, Source, *R);
+  VerifiedOutputs Out;
+  Out.InPlace = O.InPlace;
+  Out.Diff = O.Diff;
+  Out.ExportFixes = O.ExportFixes;
+  Out.Copy = O.Output;
+  Out.Write = writeOutput;
+  Expected<std::string> Text = writeVerifiedResult(Out, Source, *R);
   if (!Text)
     return Fail(Text.takeError());
   R->Report.Seconds =

@@ -105,6 +105,30 @@ llvm::Expected<VerifiedOptimizeResult>
 verifiedOptimize(const VerifiedOptimizeOptions &O, const RewriteEngine &Engine,
                  const VerifiedOptimizeHooks &Hooks, llvm::raw_ostream &Log);
 
+/// What a verified run's kept edits are written as: at most one of them.
+struct VerifiedOutputs {
+  /// The source itself (and the headers it changes), atomically.
+  bool InPlace = false;
+  /// Print the kept edits as a diff instead of the report.
+  bool Diff = false;
+  /// A clang-apply-replacements file, or a patched copy of the source.
+  std::string ExportFixes, Copy;
+  /// Writes \p Text to \p Path.
+  std::function<llvm::Error(llvm::StringRef Path, llvm::StringRef Text)> Write;
+};
+
+/// Writes what \p Out asks of \p R's kept edits of \p Source (as the user
+/// named it; other files are named relative to the working directory) and
+/// returns the text to print: the diff, or the report (with the kept
+/// rewrite's diff unless a copy or fixes were written).
+llvm::Expected<std::string>
+writeVerifiedResult(const VerifiedOutputs &Out, const std::string &Source,
+                    const VerifiedOptimizeResult &R);
+
+/// The files of --candidate, read: each path with its text.
+llvm::Expected<std::vector<std::pair<std::string, std::string>>>
+readCandidateFiles(const std::vector<std::string> &Paths);
+
 } // namespace autoprof
 
 #endif // AUTOPROF_OPTIMIZETOOLING_VERIFIEDOPTIMIZE_H

@@ -72,6 +72,10 @@ public:
 /// \p Path absolute, without `.` or `..`: how the verifier keys files.
 std::string normalPath(llvm::StringRef Path);
 
+/// \p Path as a user reads it: relative to the working directory when it
+/// lies under it, else absolute (normalPath()).
+std::string shownPath(llvm::StringRef Path);
+
 /// The texts of a candidate, by file path; a file absent keeps its text.
 using SourceTexts = std::map<std::string, std::string>;
 
