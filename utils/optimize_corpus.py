@@ -219,7 +219,7 @@ def profile_bound(tool, report, exe, args, work, lock_path):
 def bound_share(m, double):
     """The share of the bound a profiled kernel reaches: its DRAM bytes over
     what the peak bandwidth moves in its duration, or its FLOPs over what
-    the FP32 (FP64 when \p double) peak does, whichever is larger; with
+    the FP32 (FP64 when `double`) peak does, whichever is larger; with
     which one binds. None without the bytes and the duration."""
     t = (m or {}).get("gpu__time_duration.sum")
     rd, wr = (m or {}).get("dram__bytes_read.sum"), (m or {}).get(
