@@ -449,6 +449,52 @@ static const VarDecl *steppedVar(const Expr *Inc) {
   return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
 }
 
+/// Whether every declaration of \p F's init but \p Var holds a value
+/// fixed for the loop: a local of integer type with a pure initializer
+/// that names no other declaration of the init, nothing it names changed
+/// in the loop, and the local itself only read. \p Bounds receives them.
+static bool forInitBounds(ASTContext &Ctx, const ForStmt &F, const VarDecl *Var,
+                          std::vector<const VarDecl *> &Bounds) {
+  const auto *DS = cast<DeclStmt>(F.getInit());
+  std::vector<const VarDecl *> Decls;
+  for (const Decl *D : DS->decls()) {
+    const auto *X = dyn_cast<VarDecl>(D);
+    if (!X)
+      return false;
+    Decls.push_back(X);
+  }
+  auto OnlyRead = [&](const VarDecl *X) {
+    return onlyReadIn(Ctx, X, F.getCond()) && onlyReadIn(Ctx, X, F.getInc()) &&
+           onlyReadIn(Ctx, X, F.getBody());
+  };
+  for (const VarDecl *X : Decls) {
+    if (X == Var)
+      continue;
+    const Expr *Init = X->getInit();
+    if (!Init || !X->getType()->isIntegerType() ||
+        X->getType().isVolatileQualified() || !::isPure(Ctx, Init) ||
+        !OnlyRead(X))
+      return false;
+    for (const VarDecl *Y : Decls)
+      if (mentions(Init, Y))
+        return false;
+    std::vector<const Stmt *> Work = {Init};
+    while (!Work.empty()) {
+      const Stmt *S = Work.back();
+      Work.pop_back();
+      if (!S)
+        continue;
+      if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+        if (const auto *Y = dyn_cast<VarDecl>(DR->getDecl()); Y && !OnlyRead(Y))
+          return false;
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+    Bounds.push_back(X);
+  }
+  return true;
+}
+
 void KernelModel::Builder::describeLoop(ModelLoop &L) {
   std::string At = "the loop at " + M.where(L.S);
   // The variable and its first value; the condition, the step and the
@@ -457,6 +503,8 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   const Expr *First = nullptr;
   const Expr *Cond = nullptr, *Inc = nullptr;
   std::vector<const Stmt *> Rest;
+  // A `for`'s other declarations, fixed for the loop.
+  std::vector<const VarDecl *> Bounds;
   if (const auto *W = dyn_cast<WhileStmt>(L.S)) {
     std::vector<const Stmt *> Stmts = statementsOf(W->getBody());
     Inc = Stmts.empty() ? nullptr : dyn_cast<Expr>(Stmts.back());
@@ -500,9 +548,23 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   if (!F) {
     // The variable and its first value are known.
   } else if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
-    if (DS->isSingleDecl())
+    if (DS->isSingleDecl()) {
       if ((V = dyn_cast<VarDecl>(DS->getSingleDecl())))
         First = V->getInit();
+    } else if (const VarDecl *S =
+                   steppedVar(Inc ? Inc->IgnoreParens() : nullptr);
+               S && llvm::is_contained(DS->decls(), S)) {
+      // `for (int c = 0, e = n; c < e; ++c)`: the variable is the one the
+      // step steps; the others hold values fixed for the loop, which the
+      // model reads where they come from (Bounds).
+      if (forInitBounds(Ctx, *F, S, Bounds)) {
+        V = S;
+        First = S->getInit();
+        for (const VarDecl *B : Bounds)
+          if (First && mentions(First, B))
+            First = nullptr;
+      }
+    }
     L.DeclaredByLoop = true;
   } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit())) {
     if (A->getOpcode() == BO_Assign)
@@ -579,7 +641,14 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
           : refersTo(C->getRHS(), V) ? C->getLHS()
                                      : nullptr;
   }
-  if (!End || mentions(End, V)) {
+  // An end that is another declaration of the `for` is the value it holds.
+  if (const auto *DR =
+          End ? dyn_cast<DeclRefExpr>(End->IgnoreParenImpCasts()) : nullptr;
+      DR && llvm::is_contained(Bounds, DR->getDecl()))
+    End = cast<VarDecl>(DR->getDecl())->getInit();
+  if (!End || mentions(End, V) || llvm::any_of(Bounds, [&](const VarDecl *B) {
+        return mentions(End, B);
+      })) {
     L.Why = At + " does not end at a bound `" + V->getNameAsString() + " < N`";
     return;
   }

@@ -157,6 +157,42 @@ TEST_F(KernelModelTest, RowReductionSpellingsAgree) {
             "A[? the loop at line 5 does not end at a bound `c < N`] r");
 }
 
+TEST_F(KernelModelTest, AForInitThatDeclaresItsEndToo) {
+  // The end in a second declaration of the init: counted, the end read as
+  // what it holds.
+  const KernelModel &M = model(
+      R"cu(__global__ void k(const float *A, const float *x, float *y, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  float s = 0;
+  for (int c = 0, e = cols; c < e; ++c) s += A[r * cols + c] * x[c];
+  y[r] = s;
+})cu");
+  ASSERT_EQ(M.loops().size(), 1u);
+  const ModelLoop &L = M.loops()[0];
+  EXPECT_TRUE(L.counted()) << L.Why;
+  EXPECT_EQ(L.Var->getName(), "c");
+  EXPECT_EQ(L.End.str(), "cols");
+  EXPECT_EQ(M.text(L.EndExpr), "cols");
+  EXPECT_TRUE(L.DeclaredByLoop);
+
+  // Not when the other declaration changes in the loop, or when the
+  // counter starts from it.
+  const char *Refused[] = {
+      R"cu(__global__ void k(float *y, int n) {
+  for (int c = 0, e = n; c < e; ++c) { y[c] = 0; --e; }
+})cu",
+      R"cu(__global__ void k(float *y, int n) {
+  for (int b = 4, c = b; c < n; ++c) y[c] = 0;
+})cu",
+  };
+  for (const char *Code : Refused) {
+    const KernelModel &R = model(Code);
+    ASSERT_EQ(R.loops().size(), 1u);
+    EXPECT_FALSE(R.loops()[0].counted()) << Code;
+  }
+}
+
 TEST_F(KernelModelTest, GlobalElementReduction) {
   const KernelModel &M = model(R"cu(#define N 1024
 __global__ void k(float *a, float *x1, float *y1) {
