@@ -12,6 +12,7 @@
 #include "autoprof/Verify/Judge.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <map>
@@ -20,13 +21,6 @@ using namespace llvm;
 using namespace autoprof;
 
 namespace {
-
-std::string joined(const std::vector<std::string> &V) {
-  std::string S;
-  for (const std::string &E : V)
-    S += (S.empty() ? "" : ", ") + E;
-  return S;
-}
 
 /// The values of kernel \p K in the view's samples; null without samples
 /// or when the profile lacks the kernel.
@@ -70,7 +64,8 @@ void autoprof::writeProposalListing(const RewriteEngine &Engine,
       Any = true;
       OS << "  " << P.name() << ": " << P.T->description() << "\n";
       if (!Seen)
-        OS << "    trigger: needs " << joined(P.T->triggerMetrics()) << "\n";
+        OS << "    trigger: needs " << llvm::join(P.T->triggerMetrics(), ", ")
+           << "\n";
       else if (std::optional<std::string> Why = P.T->trigger(*Seen))
         OS << "    triggered: " << *Why << "\n";
       else

@@ -12,6 +12,7 @@
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Rewrite/TransformationRegistry.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -49,13 +50,6 @@ namespace {
 
 // Register the options before the command line is parsed.
 [[maybe_unused]] const OptimizeOptions &Registered = optimizeOptions();
-
-std::string joined(const std::vector<std::string> &V) {
-  std::string S;
-  for (const std::string &E : V)
-    S += (S.empty() ? "" : ", ") + E;
-  return S;
-}
 
 /// Why the options of `optimize` cannot go together, before anything
 /// runs; nullopt when they can.
@@ -234,7 +228,7 @@ int autoprof::tool::runOptimize(const char *Argv0) {
     if (S.Kernel.getNumOccurrences())
       reportError("no kernel matches --kernel='" + S.Kernel + "'");
     else
-      reportError("no kernel in " + joined(Inputs));
+      reportError("no kernel in " + llvm::join(Inputs, ", "));
     return 1;
   }
   for (const std::string &F : Engine.failures())
