@@ -11,7 +11,8 @@
 #                              GPU tests and those that run the tool on a GPU)
 #   spell=FAMILY:T[:A,B]       utils/spelling_gpu.py on bench/spelling/FAMILY
 #                              with transformation T (only spellings A,B)
-#   corpus=DIR[:TREE]          utils/optimize_corpus.py run on DIR
+#   corpus=DIR[:TREE]          utils/optimize_corpus.py run on DIR (TREE: a
+#                              name of tree-models/ or a file)
 #   capture=DIR                utils/capture_dataset.py run on DIR
 #
 # corpus and capture take JOBS (default 4) and ONLY (programs) from the
@@ -73,7 +74,7 @@ for step in "$@"; do
     IFS=: read -r dir tree <<<"$arg"
     base=$(basename "$dir")
     if [ "$name" = corpus ]; then
-      file=corpus-$base-${tree:-default}.json
+      file=corpus-$base-$(basename "${tree:-default}" .json).json
     else
       file=capture-$base.jsonl
     fi

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """The learned tree against fixed profiling configurations, held out.
 
-  learn_table.py --dataset D [--budgets 2,4,8] [--folds 5] [--seed 1]
-                 [--curve-orders 20] [--tool PATH] [-o results.json]
+  learn_table.py --dataset D [--budgets 2,4,8] [--folds 5 | --held-out D2]
+                 [--seed 1] [--curve-orders 20] [--tool PATH] [-o results.json]
 
 For each budget, runs `clang-autoprof learn --folds=K` (held-out replays of
 the learned trees), the same with --fill, and with --fill starting from
 `default` (shown, not counted in the goals), replays `default`, `fixed-sol`, `fixed-basic` and
 `fixed-cudaforge` held to the budget, `fixed-full` unbudgeted, and the
-per-kernel oracle, and prints one Markdown table: per configuration and
+per-kernel oracle, and prints one Markdown table. With --held-out, every
+tree is learned on D and every row judged on D2, a dataset of other
+programs (another corpus), instead of on held-out folds of D: per configuration and
 budget, the geometric-mean speedup, fast_1 and the mean passes per kernel.
 Then the goals: at each budget, the better learned tree's gain (geometric
 mean minus 1) against 1.2 times the best fixed configuration's, and against 90%
@@ -41,23 +43,26 @@ def learn(tool, args):
 
 
 def run(args):
+    # Held out: other folds of the same programs, or the other corpus.
+    judge = ("--held-out=" + args.held_out if args.held_out
+             else "--folds=%d" % args.folds)
     reports = {}
     tmp = args.output + ".tmp"
     for b in args.budgets:
         learn(args.tool, ["--dataset=" + args.dataset, "--budget=%d" % b,
-                          "--folds=%d" % args.folds, "--seed=%d" % args.seed,
+                          judge, "--seed=%d" % args.seed,
                           "--compare=" + ",".join(["default"] + FIXED),
                           "--compare-unbudgeted=fixed-full", "--oracle",
                           "--report=" + tmp])
         with open(tmp) as f:
             reports[b] = json.load(f)
         learn(args.tool, ["--dataset=" + args.dataset, "--budget=%d" % b,
-                          "--folds=%d" % args.folds, "--seed=%d" % args.seed,
+                          judge, "--seed=%d" % args.seed,
                           "--fill", "--name=learned-fill", "--report=" + tmp])
         with open(tmp) as f:
             reports[b]["rows"][1:1] = json.load(f)["rows"]
         learn(args.tool, ["--dataset=" + args.dataset, "--budget=%d" % b,
-                          "--folds=%d" % args.folds, "--seed=%d" % args.seed,
+                          judge, "--seed=%d" % args.seed,
                           "--fill", "--init=default",
                           "--name=learned-fill-default", "--report=" + tmp])
         with open(tmp) as f:
@@ -74,7 +79,7 @@ def run(args):
             else:
                 learn(args.tool, ["--dataset=" + args.dataset,
                                   "--budget=%d" % b,
-                                  "--folds=%d" % args.folds, "--seed=%d" % s,
+                                  judge, "--seed=%d" % s,
                                   "--fill", "--name=learned-fill",
                                   "--report=" + tmp])
                 with open(tmp) as f:
@@ -92,6 +97,8 @@ def run(args):
             curve = json.load(f)["curve"]
     os.remove(tmp)
     out = {"dataset": os.path.basename(args.dataset), "folds": args.folds,
+           "held_out": (os.path.basename(args.held_out) if args.held_out
+                        else None),
            "seed": args.seed, "budgets": args.budgets,
            "reports": {str(b): r for b, r in reports.items()},
            "spread": spread, "curve": curve}
@@ -106,9 +113,17 @@ def table(out):
     names = [r["name"] for r in reports[budgets[0]]["rows"]]
     kernels = reports[budgets[0]]["kernels"]
     lines = []
-    lines.append("Held-out replays over %d kernels, %d folds, seed %d "
-                 "(geometric-mean speedup / fast_1 / mean passes per "
-                 "kernel):" % (kernels, out["folds"], out["seed"]))
+    if out.get("held_out"):
+        lines.append("Learned on `%s` (%d kernels), judged on `%s` (%d "
+                     "kernels of other programs), seed %d (geometric-mean "
+                     "speedup / fast_1 / mean passes per kernel):" % (
+                         out["dataset"],
+                         reports[budgets[0]]["training_kernels"],
+                         out["held_out"], kernels, out["seed"]))
+    else:
+        lines.append("Held-out replays over %d kernels, %d folds, seed %d "
+                     "(geometric-mean speedup / fast_1 / mean passes per "
+                     "kernel):" % (kernels, out["folds"], out["seed"]))
     lines.append("")
     head = "| configuration |" + "".join(" budget %d |" % b for b in budgets)
     lines.append(head)
@@ -192,6 +207,9 @@ def main():
     p.add_argument("--dataset", required=True)
     p.add_argument("--budgets", default="2,4,8")
     p.add_argument("--folds", type=int, default=5)
+    p.add_argument("--held-out", metavar="DATASET",
+                   help="learn on --dataset and judge on this dataset of "
+                        "other programs, instead of cross-validating")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--curve-orders", type=int, default=20)
     p.add_argument("--spread-seeds", type=int, default=5,

@@ -94,6 +94,15 @@ std::string learn::writeLearnReportJSON(const LearnReportData &R) {
   for (const std::string &D : R.Datasets)
     W.String(D.c_str(), D.size());
   W.EndArray();
+  if (!R.HeldOutDatasets.empty()) {
+    W.Key("held_out_datasets");
+    W.StartArray();
+    for (const std::string &D : R.HeldOutDatasets)
+      W.String(D.c_str(), D.size());
+    W.EndArray();
+    W.Key("training_kernels");
+    W.Uint(R.TrainingKernels);
+  }
   W.Key("rows");
   W.StartArray();
   for (const ReportRow &Row : R.Rows) {
@@ -159,6 +168,9 @@ std::string learn::writeLearnReportText(const LearnReportData &R) {
   // llvm::format grows its buffer: a value of any size prints whole.
   std::string Out;
   llvm::raw_string_ostream OS(Out);
+  if (!R.HeldOutDatasets.empty())
+    OS << "learned on " << R.TrainingKernels << " kernels, judged on "
+       << R.Kernels << " kernels of other programs\n";
   OS << llvm::format("%-36s %8s %7s %11s %10s\n", "configuration", "geomean",
                      "fast_1", "passes/kern", "max passes");
   for (const ReportRow &Row : R.Rows) {

@@ -117,11 +117,17 @@ public:
     if (Error E = openLog())
       return std::move(E);
     Result.Report.Budget = O.Budget;
-    Result.Report.Kernels = All.size();
+    Result.Report.Kernels = Judged.size();
+    if (!O.HeldOut.empty()) {
+      Result.Report.HeldOutDatasets = O.HeldOut;
+      Result.Report.TrainingKernels = All.size();
+    }
     Result.Report.Folds = O.Folds;
     Result.Report.Seed = O.Seed;
     Result.Report.Datasets = O.Datasets;
     if (Error E = crossValidateTrees())
+      return std::move(E);
+    if (Error E = judgeHeldOut())
       return std::move(E);
     for (const std::string &Name : O.Compare)
       if (Error E = addTree(Name, true))
@@ -168,10 +174,17 @@ private:
     }
     if (O.Folds == 1)
       return fail("--folds must be 0 (no cross-validation) or at least 2");
-    if (!O.WantLearned && O.Folds == 0 && O.Compare.empty() &&
-        O.CompareUnbudgeted.empty() && !O.Oracle && O.Curve == 0)
-      return fail("nothing to do: give -o <tree.json>, --folds, --compare, "
-                  "--oracle or --metric-curve");
+    if (!O.HeldOut.empty() && O.Folds >= 2)
+      return fail("--held-out and --folds are two ways to judge the learned "
+                  "tree: give one");
+    if (!O.HeldOut.empty() && LiveLLM)
+      return fail("--held-out replays the datasets' outcomes; it does not go "
+                  "with --rewriter=llm");
+    if (!O.WantLearned && O.Folds == 0 && O.HeldOut.empty() &&
+        O.Compare.empty() && O.CompareUnbudgeted.empty() && !O.Oracle &&
+        O.Curve == 0)
+      return fail("nothing to do: give -o <tree.json>, --folds, --held-out, "
+                  "--compare, --oracle or --metric-curve");
     return Error::success();
   }
 
@@ -211,7 +224,37 @@ private:
       return Loaded.takeError();
     Catalog.emplace(std::move(*Loaded));
 
-    for (const std::string &Path : O.Datasets) {
+    if (Error E = loadFiles(O.Datasets, Data))
+      return E;
+    if (Error E = loadFiles(O.HeldOut, HeldOutData))
+      return E;
+    for (const DatasetKernel &H : HeldOutData)
+      for (const DatasetKernel &K : Data)
+        if (H.Program == K.Program)
+          return fail("program '" + H.Program +
+                      "' is in both --dataset and --held-out: the held-out "
+                      "kernels must come from programs the tree does not "
+                      "learn on");
+    // Replay judges the transformations the datasets measured.
+    if (!LiveLLM) {
+      std::vector<DatasetKernel> Both(Data);
+      Both.insert(Both.end(), HeldOutData.begin(), HeldOutData.end());
+      Rewriter = Rewriter.measuredOn(Both);
+    }
+    for (const DatasetKernel &K : Data)
+      All.push_back(&K);
+    for (const DatasetKernel &K : HeldOutData)
+      Judged.push_back(&K);
+    if (O.HeldOut.empty())
+      Judged = All;
+    return Error::success();
+  }
+
+  /// Reads and merges \p Paths into \p Into, each file checked on its own
+  /// first.
+  Error loadFiles(ArrayRef<std::string> Paths,
+                  std::vector<DatasetKernel> &Into) {
+    for (const std::string &Path : Paths) {
       Expected<std::vector<DatasetKernel>> D = loadDataset(Path, *Catalog);
       if (!D)
         return D.takeError();
@@ -221,14 +264,9 @@ private:
             return fail(Path + ": kernel '" + K.Kernel + "' of '" + K.Program +
                         "': unknown transformation '" + Out.Transformation +
                         "' (expected one of " + ruleNames() + ")");
-      if (Error E = mergeDataset(Data, std::move(*D), Path))
+      if (Error E = mergeDataset(Into, std::move(*D), Path))
         return E;
     }
-    // Replay judges the transformations the dataset measured.
-    if (!LiveLLM)
-      Rewriter = Rewriter.measuredOn(Data);
-    for (const DatasetKernel &K : Data)
-      All.push_back(&K);
     return Error::success();
   }
 
@@ -429,6 +467,23 @@ private:
     return Error::success();
   }
 
+  /// --held-out: the tree learned on every kernel of --dataset, judged on
+  /// the other programs.
+  Error judgeHeldOut() {
+    if (O.HeldOut.empty())
+      return Error::success();
+    Expected<LearnResult> R = learn(All, -1);
+    if (!R)
+      return R.takeError();
+    Expected<Evaluation> E =
+        evaluateTree(R->Tree, Judged, Rewriter, *Pricer, livePtr());
+    if (!E)
+      return E.takeError();
+    Result.Report.Rows.push_back(reportRow(O.Name, "learned", true, *E));
+    Final = std::move(*R);
+    return Error::success();
+  }
+
   /// --compare and --compare-unbudgeted: a fixed tree, fitted to the
   /// budget or not.
   Error addTree(const std::string &Name, bool Budgeted) {
@@ -442,7 +497,7 @@ private:
       T = std::move(*Fit);
     }
     Expected<Evaluation> E =
-        evaluateTree(*T, All, Rewriter, *Pricer, livePtr());
+        evaluateTree(*T, Judged, Rewriter, *Pricer, livePtr());
     if (!E)
       return E.takeError();
     Result.Report.Rows.push_back(
@@ -456,7 +511,7 @@ private:
       return Error::success();
     std::vector<std::vector<std::string>> Sets = candidateMetricSets(Rewriter);
     Evaluation E;
-    for (const DatasetKernel *K : All) {
+    for (const DatasetKernel *K : Judged) {
       KernelResult R;
       R.Kernel = K;
       Expected<double> G =
@@ -479,7 +534,7 @@ private:
     for (const auto &R : Rewriter.rules())
       Pool.insert(Pool.end(), R.Metrics.begin(), R.Metrics.end());
     Expected<std::vector<CurvePoint>> C =
-        metricCurve(All, Pool, O.Curve, O.Seed, Rewriter, *Pricer);
+        metricCurve(Judged, Pool, O.Curve, O.Seed, Rewriter, *Pricer);
     if (!C)
       return C.takeError();
     Result.Report.Curve = std::move(*C);
@@ -491,9 +546,13 @@ private:
   Error learnOnAll() {
     if (!O.WantLearned)
       return Error::success();
-    Expected<LearnResult> R = learn(All, -1);
-    if (!R)
-      return R.takeError();
+    if (!Final) {
+      Expected<LearnResult> R = learn(All, -1);
+      if (!R)
+        return R.takeError();
+      Final = std::move(*R);
+    }
+    std::optional<LearnResult> &R = Final;
     describeLeaves(R->Tree);
     Result.LearnedTree = writeTreeJSON(R->Tree);
     Result.Report.Rows.push_back(
@@ -529,8 +588,12 @@ private:
   uint64_t Tokens = 0;
   std::string ModelsDir;
   std::optional<MetricCatalog> Catalog;
-  std::vector<DatasetKernel> Data;
-  std::vector<const DatasetKernel *> All;
+  std::vector<DatasetKernel> Data, HeldOutData;
+  /// The kernels learned on, and those the trees are judged on (All,
+  /// without --held-out).
+  std::vector<const DatasetKernel *> All, Judged;
+  /// The tree learned on every kernel of All.
+  std::optional<LearnResult> Final;
   std::optional<ProfilingTree> Default;
   std::vector<std::string> InitNames;
   std::vector<ProfilingTree> Inits;

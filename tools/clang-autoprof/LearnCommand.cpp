@@ -36,6 +36,11 @@ struct LearnOptions_ {
       cl::desc("Dataset files (JSON lines; repeat or separate "
                "with commas to merge several)"),
       cl::value_desc("file"), cl::CommaSeparated, cl::sub(learnCommand())};
+  cl::list<std::string> HeldOut{
+      "held-out",
+      cl::desc("Datasets of other programs: learn on --dataset and judge "
+               "the tree, the compared trees and the oracle on these"),
+      cl::value_desc("file"), cl::CommaSeparated, cl::sub(learnCommand())};
   cl::opt<unsigned> Budget{
       "budget", cl::desc("Replay passes one kernel may cost (required)"),
       cl::value_desc("passes"), cl::init(0), cl::sub(learnCommand())};
@@ -169,6 +174,7 @@ LearnSessionOptions sessionOptions(const char *Argv0) {
   const LearnOptions_ &O = learnOptions();
   LearnSessionOptions S;
   S.Datasets.assign(O.Datasets.begin(), O.Datasets.end());
+  S.HeldOut.assign(O.HeldOut.begin(), O.HeldOut.end());
   S.Budget = O.Budget;
   S.Init.assign(O.Init.begin(), O.Init.end());
   S.Proposer = O.ProposerName;

@@ -52,16 +52,22 @@ class LearnSessionTest : public ::testing::Test {
 protected:
   void SetUp() override {
     ASSERT_FALSE(sys::fs::createUniqueDirectory("learn-session", Dir));
+    DataFile = writeData("data.jsonl", "p", 6);
+  }
+  void TearDown() override { sys::fs::remove_directories(Dir); }
+
+  /// Writes \p Count kernels of programs \p Program0, \p Program1, ...
+  /// into \p Name under Dir: math kernels gain from fast math when the XU
+  /// pipe is shown busy, memory kernels from restrict when DRAM is; loops
+  /// tell them apart.
+  std::string writeData(StringRef Name, StringRef Program, int Count) {
     SmallString<128> P(Dir);
-    sys::path::append(P, "data.jsonl");
-    DataFile = std::string(P);
-    // Math kernels gain from fast math when the XU pipe is shown busy,
-    // memory kernels from restrict when DRAM is; loops tell them apart.
+    sys::path::append(P, Name);
     std::string Text;
-    for (int I = 0; I < 6; ++I) {
+    for (int I = 0; I < Count; ++I) {
       bool Math = I % 2 == 0;
       Text +=
-          formatv(R"({{"version": 1, "program": "p{0}", "kernel": "k{0}", )"
+          formatv(R"({{"version": 1, "program": "{10}{0}", "kernel": "k{0}", )"
                   R"("mangled_name": "_Z2k{0}Pf", "features": )"
                   R"({{"loops": {1}}, "metrics": {{"{2}": {3}, "{4}": {5}, )"
                   R"("launch__block_size": 256.0}, "outcomes": [)"
@@ -73,15 +79,15 @@ protected:
                   I, Math ? 1 : 0, Dram, Math ? 20.0 : 85.0, Xu,
                   Math ? 70.0 : 5.0, Math ? "faster" : "slower",
                   Math ? 1.8 : 0.9, Math ? "slower" : "faster",
-                  Math ? 0.95 : 1.4)
+                  Math ? 0.95 : 1.4, Program)
               .str();
     }
     std::error_code EC;
-    raw_fd_ostream OS(DataFile, EC);
-    ASSERT_FALSE(EC);
+    raw_fd_ostream OS(P, EC);
+    EXPECT_FALSE(EC);
     OS << Text;
+    return std::string(P);
   }
-  void TearDown() override { sys::fs::remove_directories(Dir); }
 
   LearnSessionOptions options() const {
     LearnSessionOptions O;
@@ -152,12 +158,45 @@ TEST_F(LearnSessionTest, LearnsATreeThatShowsEachKernelItsMetric) {
   EXPECT_DOUBLE_EQ(R->Report.Rows[2].Fast1, 1.0);
 }
 
+TEST_F(LearnSessionTest, JudgesTheTreeOnOtherPrograms) {
+  LearnSessionOptions O = options();
+  O.HeldOut = {writeData("other.jsonl", "q", 4)};
+  O.WantLearned = true;
+  O.Oracle = true;
+  std::optional<LearnSessionResult> R;
+  ASSERT_EQ(run(O, hooks(), R), "");
+  // The learned tree and the oracle are judged on the four other kernels;
+  // the tree written is the one judged, learned on the six.
+  EXPECT_EQ(R->Report.Kernels, 4u);
+  EXPECT_EQ(R->Report.TrainingKernels, 6u);
+  EXPECT_EQ(R->Report.HeldOutDatasets, O.HeldOut);
+  ASSERT_EQ(R->Report.Rows.size(), 3u);
+  EXPECT_EQ(R->Report.Rows[0].Name, "learned");
+  EXPECT_TRUE(R->Report.Rows[0].HeldOut);
+  ASSERT_EQ(R->Report.Rows[0].Kernels.size(), 4u);
+  EXPECT_EQ(R->Report.Rows[0].Kernels[0].Program, "q0");
+  EXPECT_DOUBLE_EQ(R->Report.Rows[0].Fast1, 1.0);
+  EXPECT_EQ(R->Report.Rows[1].Name, "oracle");
+  EXPECT_EQ(R->Report.Rows[1].Kernels.size(), 4u);
+  EXPECT_EQ(R->Report.Rows[2].Name, "learned (all kernels)");
+  EXPECT_EQ(R->Report.Rows[2].Kernels.size(), 6u);
+  ASSERT_TRUE(R->LearnedTree);
+
+  // The same programs on both sides judge nothing.
+  O.HeldOut = {DataFile};
+  R.reset();
+  EXPECT_EQ(run(O, hooks(), R),
+            "program 'p0' is in both --dataset and --held-out: the held-out "
+            "kernels must come from programs the tree does not learn on");
+  EXPECT_FALSE(R);
+}
+
 TEST_F(LearnSessionTest, RefusesOptionsThatDoNotGoTogether) {
   std::optional<LearnSessionResult> R;
   LearnSessionOptions O = options();
   EXPECT_EQ(run(O, hooks(), R),
-            "nothing to do: give -o <tree.json>, --folds, --compare, --oracle "
-            "or --metric-curve");
+            "nothing to do: give -o <tree.json>, --folds, --held-out, "
+            "--compare, --oracle or --metric-curve");
   O.Folds = 1;
   EXPECT_EQ(run(O, hooks(), R),
             "--folds must be 0 (no cross-validation) or at least 2");

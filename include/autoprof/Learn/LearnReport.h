@@ -54,6 +54,10 @@ struct LearnReportData {
   unsigned Folds = 0;
   uint64_t Seed = 0;
   std::vector<std::string> Datasets;
+  /// With --held-out: its files and the kernels learned on (Kernels counts
+  /// the judged ones).
+  std::vector<std::string> HeldOutDatasets;
+  unsigned TrainingKernels = 0;
   std::vector<ReportRow> Rows;
   std::vector<CurvePoint> Curve;
   unsigned CurveOrders = 0;

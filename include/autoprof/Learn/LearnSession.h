@@ -39,6 +39,10 @@ namespace learn {
 struct LearnSessionOptions {
   /// The dataset files, merged in this order.
   std::vector<std::string> Datasets;
+  /// Dataset files of other programs, merged in this order: when given,
+  /// the tree is learned on every kernel of Datasets and judged, beside
+  /// the compared trees, the oracle and the metric curve, on these.
+  std::vector<std::string> HeldOut;
   /// Replay passes one kernel may cost; must be positive.
   unsigned Budget = 0;
   /// The starting trees (names of tree-models/ or files); empty for
