@@ -165,10 +165,12 @@ def table(out):
                  " | ".join(oracle_cells) + " |")
     if out.get("spread") and any(out["spread"].values()):
         lines.append("")
-        lines.append("`learned, --fill` held out with seeds 1 to %d (other "
-                     "folds, other search samples): geometric mean, and its "
-                     "gain as a share of the oracle's:" %
-                     len(out["spread"][str(budgets[0])]))
+        lines.append("`learned, --fill` held out with seeds 1 to %d (%s): "
+                     "geometric mean, and its gain as a share of the "
+                     "oracle's:" % (
+                         len(out["spread"][str(budgets[0])]),
+                         "other search samples" if out.get("held_out")
+                         else "other folds, other search samples"))
         lines.append("")
         lines.append("| budget | " + " | ".join(
             "seed %d" % e["seed"] for e in out["spread"][str(budgets[0])]) +
@@ -204,7 +206,7 @@ def table(out):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--dataset", required=True)
+    p.add_argument("--dataset")
     p.add_argument("--budgets", default="2,4,8")
     p.add_argument("--folds", type=int, default=5)
     p.add_argument("--held-out", metavar="DATASET",
@@ -224,6 +226,8 @@ def main():
         with open(args.table) as f:
             print(table(json.load(f)))
         return
+    if not args.dataset:
+        fail("give --dataset (or --table RESULTS)")
     try:
         args.budgets = [int(b) for b in args.budgets.split(",")]
     except ValueError:
