@@ -15,7 +15,9 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+
 #include "llvm/ADT/STLExtras.h"
+#include <map>
 
 using namespace clang;
 using namespace autoprof;
@@ -244,18 +246,65 @@ bool MatmulTiler::run() {
   std::vector<const Stmt *> LoopBody = loopBody(L);
   const ModelReduction *R = nullptr;
   for (const ModelReduction &X : M.reductions())
-    if (X.Loop == static_cast<unsigned>(LI) && LoopBody.size() == 1 &&
-        X.Update == LoopBody.front() && X.Combine == "+")
+    if (X.Loop == static_cast<unsigned>(LI) && !LoopBody.empty() &&
+        X.Update == LoopBody.back() && X.Combine == "+")
       R = &X;
+  // Before the sum, the loop may only name values: `float a = A[...];`,
+  // each set once from what the iteration reads and only read after.
+  std::map<const VarDecl *, const Expr *> Lets;
+  for (size_t I = 0; R && I + 1 < LoopBody.size(); ++I) {
+    const auto *DS = dyn_cast<DeclStmt>(LoopBody[I]);
+    if (!DS)
+      return refuse(At + " does not only add to one sum");
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || !V->hasLocalStorage() || !V->getInit() ||
+          V->getType()->isReferenceType() ||
+          V->getType().isVolatileQualified() || !V->getType()->isScalarType() ||
+          !M.isPure(V->getInit()) ||
+          (R->Scalar && mentions(V->getInit(), R->Scalar)) ||
+          llvm::any_of(Lets, [&](const auto &Let) {
+            return mentions(V->getInit(), Let.first);
+          }))
+        return refuse("the declaration at " + M.where(DS) + " in " + At +
+                      " does not name a value read in the iteration");
+      Lets[V] = V->getInit();
+    }
+  }
   if (!R)
     return refuse(At + " does not only add to one sum");
+  auto NamesLet = [&](const Stmt *X) {
+    return llvm::any_of(
+        Lets, [&](const auto &Let) { return mentions(X, Let.first); });
+  };
+  auto LetOf = [&](const Expr *X) -> const Expr * {
+    const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+    auto It = DR ? Lets.find(dyn_cast<VarDecl>(DR->getDecl())) : Lets.end();
+    return It == Lets.end() ? nullptr : It->second;
+  };
 
   // The term: A[row * K' + k] * B[k * N + col], times factors fixed for
-  // the loop.
-  std::vector<const Expr *> Fs;
-  factors(R->Term, Fs);
+  // the loop; a factor that names a value is its value. Where each load
+  // is written in the term: the load, or the name of its value.
+  std::vector<const Expr *> Written, Fs;
+  factors(R->Term, Written);
   if (R->Factor)
-    factors(R->Factor, Fs);
+    factors(R->Factor, Written);
+  std::map<const Expr *, const Expr *> UseOf;
+  for (const Expr *X : Written) {
+    const Expr *Value = LetOf(X);
+    if (!Value && NamesLet(X))
+      return refuse(At + " multiplies by `" + M.text(X) +
+                    "`, which is neither an element of A or B nor fixed");
+    // A named value replaces its name in the tiled loop, which reads it
+    // from a tile: it must be one element.
+    if (Value && !elementOf(M, Value))
+      return refuse("the value `" + M.text(X) + "` in " + At +
+                    " is not one element of A or B");
+    const Expr *F = Value ? Value->IgnoreParenImpCasts() : X;
+    Fs.push_back(F);
+    UseOf[F] = X;
+  }
   std::vector<Element> Loads;
   for (const Expr *X : Fs) {
     if (std::optional<Element> El = elementOf(M, X)) {
@@ -642,8 +691,9 @@ bool MatmulTiler::run() {
   std::string BCast = CastTo(SB.AS->IdxType);
   // The term (and a fused multiply-add's second factor) with the two loads
   // read from the tiles.
-  std::vector<std::pair<const Expr *, std::string>> Subs = {{SA.AS->E, ARead},
-                                                            {SB.AS->E, BRead}};
+  std::vector<std::pair<const Expr *, std::string>> Subs = {
+      {UseOf.count(SA.AS->E) ? UseOf[SA.AS->E] : SA.AS->E, ARead},
+      {UseOf.count(SB.AS->E) ? UseOf[SB.AS->E] : SB.AS->E, BRead}};
   llvm::sort(Subs, [&](const auto &X, const auto &Y) {
     return SM.isBeforeInTranslationUnit(Y.first->getBeginLoc(),
                                         X.first->getBeginLoc());

@@ -90,3 +90,53 @@ void runMore(const float *A, const float *B, float *C, int n) {
   rowsAlongX<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n);
   readsSum<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n);
 }
+
+// Values named in the loop that are not one element each: a scaled
+// element, a value of the sum itself, and a name used inside a larger
+// factor.
+__global__ void scaledValue(const float *A, const float *B, float *C, int n,
+                            float alpha) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < n && col < n) {
+    float s = 0;
+    for (int k = 0; k < n; ++k) {
+      float a = alpha * A[row * n + k];
+      float b = B[k * n + col];
+      s += a * b;
+    }
+    C[row * n + col] = s;
+  }
+}
+
+__global__ void valueOfSum(const float *A, const float *B, float *C, int n) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < n && col < n) {
+    float s = 0;
+    for (int k = 0; k < n; ++k) {
+      float t = s;
+      s += t * A[row * n + k] * B[k * n + col];
+    }
+    C[row * n + col] = s;
+  }
+}
+
+__global__ void shiftedValue(const float *A, const float *B, float *C, int n) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < n && col < n) {
+    float s = 0;
+    for (int k = 0; k < n; ++k) {
+      float a = A[row * n + k];
+      s += (a + 1.0f) * B[k * n + col];
+    }
+    C[row * n + col] = s;
+  }
+}
+
+void runValues(const float *A, const float *B, float *C, int n) {
+  scaledValue<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n, 2.0f);
+  valueOfSum<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n);
+  shiftedValue<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n);
+}
