@@ -95,6 +95,25 @@ bool onlyReadIn(ASTContext &Ctx, const VarDecl *V, const Stmt *S) {
   return true;
 }
 
+/// Whether \p Addr, `&X`, is the argument of a load intrinsic
+/// (`__ldg(&X)`, `__ldcs(&X)`, ...), which only reads X.
+bool isLoadThrough(ASTContext &Ctx, const UnaryOperator *Addr) {
+  const Stmt *C = Addr;
+  const Stmt *P = parentOf(Ctx, C);
+  while (P && (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P))) {
+    C = P;
+    P = parentOf(Ctx, C);
+  }
+  const auto *Call = dyn_cast_or_null<CallExpr>(P);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || Call->getNumArgs() != 1 ||
+      Call->getArg(0) != C)
+    return false;
+  StringRef N = FD->getName();
+  return N == "__ldg" || N == "__ldca" || N == "__ldcg" || N == "__ldcs" ||
+         N == "__ldlu" || N == "__ldcv";
+}
+
 /// The math functions that read only their arguments.
 bool isPureMath(StringRef Name) {
   static constexpr StringRef Names[] = {
@@ -927,6 +946,9 @@ void KernelModel::Builder::addAccess(const Expr *E, const Expr *Base,
       B && B->isAssignmentOp() && B->getLHS()->IgnoreParens() == E) {
     A.Write = true;
     A.Read = B->isCompoundAssignmentOp();
+  } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+             U && U->getOpcode() == UO_AddrOf && isLoadThrough(Ctx, U)) {
+    // `__ldg(&X[i])`: a read through the read-only path.
   } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
              U &&
              (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)) {

@@ -214,6 +214,26 @@ __global__ void k(float *a, float *x1, float *y1) {
   EXPECT_EQ(M.work().size(), 2u);
 }
 
+// A load intrinsic takes the element's address only to read it; other
+// addresses taken may be written through.
+TEST_F(KernelModelTest, LoadIntrinsicsOnlyRead) {
+  const KernelModel &M = model(R"cu(__device__ float __ldg(const float *);
+__device__ void keep(float *);
+__global__ void k(const float *a, float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    c[i] = __ldg(&a[i]) + __ldg((&b[i + 1]));
+    keep(&b[i]);
+  }
+})cu");
+  EXPECT_EQ(accessText(M),
+            (std::vector<std::string>{
+                "c[blockIdx.x * blockDim.x + threadIdx.x] w",
+                "a[blockIdx.x * blockDim.x + threadIdx.x] r",
+                "b[blockIdx.x * blockDim.x + threadIdx.x + 1] r",
+                "b[blockIdx.x * blockDim.x + threadIdx.x] rw"}));
+}
+
 TEST_F(KernelModelTest, FusedMultiplyAddsAreSums) {
   // `s = fmaf(a, b, s)` sums the products a * b, into a scalar or an
   // element; Horner's `p = fmaf(p, x, c)` multiplies the running value and

@@ -71,6 +71,21 @@ struct Element {
 /// a sum that is not one pointer plus integers.
 std::optional<Element> elementOf(const KernelModel &M, const Expr *X) {
   X = X->IgnoreParenImpCasts();
+  // `__ldg(&A[i])` and the other load intrinsics read the element.
+  if (const auto *Call = dyn_cast<CallExpr>(X)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    const auto *Addr =
+        Call->getNumArgs() == 1
+            ? dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts())
+            : nullptr;
+    if (!FD || !FD->getIdentifier() || !Addr ||
+        Addr->getOpcode() != UO_AddrOf ||
+        !llvm::is_contained({"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu",
+                             "__ldcv"},
+                            FD->getName()))
+      return std::nullopt;
+    return elementOf(M, Addr->getSubExpr());
+  }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X))
     return Element{AS, AS->getBase(), M.value(AS->getIdx()),
                    AS->getIdx()->getType()};
@@ -309,6 +324,10 @@ bool MatmulTiler::run() {
   for (const Expr *X : Fs) {
     if (std::optional<Element> El = elementOf(M, X)) {
       Loads.push_back(*El);
+      // The tiles' read replaces the load as written: `A[i]`,
+      // `__ldg(&A[i])`, or the name of its value.
+      const Expr *Use = UseOf.count(X) ? UseOf[X] : X;
+      UseOf[El->E] = Use;
       continue;
     }
     bool Fixed =
