@@ -31,6 +31,12 @@ config.substitutions.append(
     ("%with_chat_server", "%s %s" % (config.python_executable, os.path.join(
         config.autoprof_src_root, "test", "optimize", "Inputs", "llm",
         "with_chat_server.py"))))
+# A rewritten copy of a test file still holds the test's own check
+# comments, which its checks would match: `%no-checks <file>` prints the
+# file without them.
+config.substitutions.append(
+    ("%no-checks",
+     "sed -E '/^[[:space:]]*\\/\\/[[:space:]]*[A-Z0-9_]+(-[A-Z0-9]+)*:/d'"))
 config.substitutions.append(("%nvcc", os.path.join(config.cuda_path, "bin", "nvcc")))
 
 # The tests must not pick up a CUDA installation from the environment.

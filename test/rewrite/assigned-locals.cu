@@ -6,9 +6,9 @@
 
 // RUN: clang-autoprof optimize --dry-run --explain --transformations=warp-per-row,split-serial-loop,vectorize-float4 %s -- -std=c++17 | FileCheck %s --match-full-lines
 // RUN: clang-autoprof optimize --dry-run --transformations=warp-per-row -o %t.cu %s -- -std=c++17
-// RUN: FileCheck %s --check-prefix=WARP --input-file=%t.cu
+// RUN: %no-checks %t.cu | FileCheck %s --check-prefix=WARP
 // RUN: clang-autoprof optimize --dry-run --transformations=vectorize-float4 -o %t.vec.cu %s -- -std=c++17
-// RUN: FileCheck %s --check-prefix=VEC --input-file=%t.vec.cu
+// RUN: %no-checks %t.vec.cu | FileCheck %s --check-prefix=VEC
 // RUN: %if nvcc %{ %nvcc -arch=sm_90 -std=c++17 -c -o /dev/null %t.vec.cu %}
 
 __global__ void rows_assigned(const float *a, const float *x, float *y, int m,

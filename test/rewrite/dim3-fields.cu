@@ -5,7 +5,7 @@
 // constant of the launch.
 
 // RUN: clang-autoprof optimize --dry-run --transformations=block-shape,launch-block-size --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST --match-full-lines
-// RUN: clang-autoprof optimize --dry-run --transformations=block-shape,launch-block-size --diff %s -- -std=c++17 | FileCheck %s --check-prefix=DIFF
+// RUN: clang-autoprof optimize --dry-run --transformations=block-shape,launch-block-size --diff %s -- -std=c++17 | %no-checks | FileCheck %s --check-prefix=DIFF
 // RUN: clang-autoprof optimize --dry-run --transformations=block-shape,launch-block-size -o %t.cu %s -- -std=c++17
 // RUN: clang-autoprof features %t.cu -- -std=c++17 > /dev/null
 // RUN: %if nvcc %{ %nvcc -arch=sm_90 -c -o /dev/null %t.cu %}

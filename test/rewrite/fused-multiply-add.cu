@@ -5,13 +5,13 @@
 // is no sum.
 
 // RUN: clang-autoprof optimize --dry-run --transformations=warp-per-row -o %t.wpr.cu %s -- -std=c++17
-// RUN: FileCheck %s --check-prefix=WPR --input-file=%t.wpr.cu
+// RUN: %no-checks %t.wpr.cu | FileCheck %s --check-prefix=WPR
 // RUN: clang-autoprof optimize --dry-run --transformations=tile-matmul-smem -o %t.tile.cu %s -- -std=c++17
-// RUN: FileCheck %s --check-prefix=TILE --input-file=%t.tile.cu
+// RUN: %no-checks %t.tile.cu | FileCheck %s --check-prefix=TILE
 // RUN: clang-autoprof optimize --dry-run --transformations=register-accumulate -o %t.reg.cu %s -- -std=c++17
-// RUN: FileCheck %s --check-prefix=REG --input-file=%t.reg.cu
+// RUN: %no-checks %t.reg.cu | FileCheck %s --check-prefix=REG
 // RUN: clang-autoprof optimize --dry-run --transformations=split-serial-loop -o %t.split.cu %s -- -std=c++17
-// RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t.split.cu
+// RUN: %no-checks %t.split.cu | FileCheck %s --check-prefix=SPLIT
 // RUN: clang-autoprof optimize --dry-run --explain --transformations=warp-per-row,split-serial-loop %s -- -std=c++17 | FileCheck %s --check-prefix=LIST --match-full-lines
 // RUN: %if nvcc %{ %nvcc -arch=sm_90 -std=c++17 -c -o /dev/null %t.wpr.cu %}
 // RUN: %if nvcc %{ %nvcc -arch=sm_90 -std=c++17 -c -o /dev/null %t.tile.cu %}
@@ -30,7 +30,7 @@ __global__ void gemv_fma(const float *A, const float *x, float *y, int M,
     y[i] = sum;
   }
 }
-// WPR:      for (int j = 0 + Lane; j < N; j += 32)
+// WPR:      for (int j = Lane; j < N; j += 32)
 // WPR-NEXT:   sum = fmaf(A[i * N + j], x[j], sum);
 
 // Accumulated in the output, in double, the vector's element first.
@@ -46,7 +46,9 @@ __global__ void gemv_out(const double *A, const double *x, double *y, int M,
 // WPR:        RowAcc = fma(x[j], A[i * N + j], RowAcc);
 // WPR:        y[i] += RowAcc;
 // REG:      auto acc = *accAt;
-// REG:      acc = fma(watchRead_gemv_out(x[j], {{.*}}), watchRead_gemv_out(A[i * N + j], {{.*}}), acc);
+// REG:      bool accOverlap = spanReaches_gemv_out(x[{{.*}}], x[{{.*}}], accAt, sizeof(*accAt)) ||
+// REG:        acc = fma(x[j], A[i * N + j], acc);
+// REG-NEXT: *accAt = acc;
 
 __global__ void mm_fma(const float *A, const float *B, float *C, int M, int N,
                        int K) {

@@ -7,7 +7,7 @@
 // ceiling and the grid may fall short).
 
 // RUN: clang-autoprof optimize --dry-run --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST
-// RUN: clang-autoprof optimize --dry-run --diff %s -- -std=c++17 | FileCheck %s --check-prefix=DIFF
+// RUN: clang-autoprof optimize --dry-run --diff %s -- -std=c++17 | %no-checks | FileCheck %s --check-prefix=DIFF
 // RUN: clang-autoprof optimize --dry-run -o %t.cu %s -- -std=c++17
 // RUN: clang-autoprof features %t.cu -- -std=c++17 > /dev/null
 // RUN: %if nvcc %{ %nvcc -std=c++17 -arch=sm_90 -c -o /dev/null %t.cu %}

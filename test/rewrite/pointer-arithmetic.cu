@@ -3,7 +3,7 @@
 // the same pointers with subscripts, and the store keeps its spelling.
 
 // RUN: clang-autoprof optimize --dry-run --transformations=tile-matmul-smem -o %t.tile.cu %s -- -std=c++17
-// RUN: FileCheck %s --check-prefix=TILE --input-file=%t.tile.cu
+// RUN: %no-checks %t.tile.cu | FileCheck %s --check-prefix=TILE
 // RUN: clang-autoprof optimize --dry-run --explain --transformations=tile-matmul-smem %s -- -std=c++17 | FileCheck %s --check-prefix=LIST --match-full-lines
 // RUN: %if nvcc %{ %nvcc -arch=sm_90 -std=c++17 -c -o /dev/null %t.tile.cu %}
 
@@ -26,7 +26,7 @@ __global__ void mm_sums(const double *A, const double *B, double *C,
 // TILE-NEXT:   ARow < M && AK < K ? A[ARow * K + AK] : 0.0;
 // TILE:      Bs[threadIdx.y][threadIdx.x] =
 // TILE-NEXT:   BK < K && BCol < N ? B[BK * N + BCol] : 0.0;
-// TILE:      for (unsigned k = 0; k < 16 && K0 + k < K; k++)
+// TILE:      for (unsigned int k = 0; k < 16 && K0 + k < K; ++k)
 // TILE-NEXT:   acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
 // TILE:      if (!(r >= M || c >= N))
 // TILE-NEXT:   *(C + r * N + c) = acc;
