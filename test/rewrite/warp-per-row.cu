@@ -286,6 +286,46 @@ __global__ void storeThenSum(const float *in, float *out, float *tot,
 // CHECK-NEXT:                              int rows, int cols) {
 // CHECK-NEXT:   int row = blockIdx.x * blockDim.x + threadIdx.x;
 
+
+// The row's result subtracted from the element (`y[r] -= v`), and stored
+// through a pointer named after values: lane 0 does either, once per row.
+__global__ void residual(const float *A, const float *x, float *y, int rows,
+                         int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float acc = 0.0f;
+    for (int c = 0; c < cols; ++c)
+      acc += A[r * cols + c] * x[c];
+    y[r] -= acc;
+  }
+}
+// CHECK:      __global__ void residual(const float *A, const float *x, float *y, int rows,
+// CHECK:          acc += __shfl_down_sync(0xffffffff, acc, Offset);
+// CHECK-NEXT:     if (Lane == 0)
+// CHECK-NEXT:       y[r] -= acc;
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+__global__ void throughPointer(const float *A, float *Y, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float m = 0.0f;
+    for (int c = 0; c < cols; ++c)
+      m = fmaxf(m, A[r * cols + c]);
+    const float half = m * 0.5f;
+    float *dst = Y + r;
+    *dst = half;
+  }
+}
+// CHECK:      __global__ void throughPointer(const float *A, float *Y, int rows, int cols) {
+// CHECK:          m = fmaxf(m, __shfl_down_sync(0xffffffff, m, Offset));
+// CHECK-NEXT:     const float half = m * 0.5f;
+// CHECK-NEXT:     float *dst = Y + r;
+// CHECK-NEXT:     if (Lane == 0)
+// CHECK-NEXT:       *dst = half;
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
 void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
          const int *col, int n, int m, int block) {
   const int Block = 128;
@@ -303,6 +343,8 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
   shifted<<<grid, Block>>>(x, y, n, m);
   countRow<<<grid, Block>>>(x, y, (int *)z, n, m);
   storeThenSum<<<grid, Block>>>(x, y, z, n, m);
+  residual<<<grid, Block>>>(A, x, y, n, m);
+  throughPointer<<<grid, Block>>>(x, y, n, m);
 }
 
 // DIFF:      # warp-per-row on kernel gemv
@@ -317,9 +359,11 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
 // DIFF:      # warp-per-row on kernel rowSoftmax
 // DIFF:      -  rowSoftmax<<<grid, Block>>>(x, y, n, m);
 // DIFF-NEXT: +  rowSoftmax<<<grid * 32, Block>>>(x, y, n, m);
-// DIFF-NOT:  on kernel
+// DIFF:      # warp-per-row on kernel residual
+// DIFF:      # warp-per-row on kernel throughPointer
+// DIFF-NOT:  {{^}}# warp-per-row on kernel
 
-// YAML-COUNT-34: ReplacementText: {{.*}}
+// YAML-COUNT-47: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel gemv at {{.*}}
@@ -350,3 +394,9 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel storeThenSum at {{.*}}
 // LIST-NEXT:   no proposal
+// LIST-NEXT: kernel residual at {{.*}}
+// LIST-NEXT:   warp-per-row: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel throughPointer at {{.*}}
+// LIST-NEXT:   warp-per-row: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}

@@ -397,14 +397,16 @@ bool Splitter::body() {
       continue;
     }
     const auto *B = dyn_cast<BinaryOperator>(S);
-    bool Store = B && B->getOpcode() == BO_Assign &&
+    // `y[i] = v`, or `y[i] -= v`: slice 0 updates the element once, as
+    // the thread did.
+    bool Store = B && B->isAssignmentOp() &&
                  llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
                    return A.E == B->getLHS()->IgnoreParens() && A.Write;
                  });
     if (!Store)
       return refuse("the statement at " + M.where(S) +
                     " is not a declaration, a reduction loop or a store");
-    if (!M.isPure(B->getRHS()))
+    if (!M.isPure(B->getRHS()) || !M.isPure(B->getLHS()))
       return refuse("the store at " + M.where(S) + " has side effects");
     std::optional<FileRange> R = statementRange(Ctx, S);
     if (!R || R->File != File)

@@ -356,24 +356,36 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
   if (Next >= Work.size())
     return refuse(At + " is the last statement: nothing uses its result");
   const Stmt *Before = Work[Next];
-  bool StoreOnly =
-      Next + 1 == Work.size() && isa<BinaryOperator>(Before) &&
-      cast<BinaryOperator>(Before)->getOpcode() == BO_Assign &&
-      !isa<DeclRefExpr>(
-          cast<BinaryOperator>(Before)->getLHS()->IgnoreParens()) &&
-      M.isPure(cast<BinaryOperator>(Before)->getRHS());
+  // Only values named, then one store (`y[r] = v`, `y[r] -= v`, `*p = v`)
+  // as the last statement: lane 0 stores, once per row, as the thread did.
+  size_t StoreAt = Next;
+  while (StoreAt < Work.size() && isa<DeclStmt>(Work[StoreAt]) &&
+         M.isPure(Work[StoreAt]))
+    ++StoreAt;
+  const auto *Last = StoreAt + 1 == Work.size()
+                         ? dyn_cast<BinaryOperator>(Work[StoreAt])
+                         : nullptr;
+  bool StoreOnly = Last && Last->isAssignmentOp() &&
+                   !isa<DeclRefExpr>(Last->getLHS()->IgnoreParens()) &&
+                   M.isPure(Last->getRHS()) && M.isPure(Last->getLHS());
   std::string Ind = indentOf(Before);
   std::string Text;
   for (const ModelReduction *R : Scalars)
     Text +=
         combineText(R->Scalar->getNameAsString(), R->Combine, !StoreOnly, Ind);
+  std::string LaneZero;
   if (StoreOnly) {
-    Text += "if (" + Lane + " == 0)\n" + Ind + "  ";
-    StoredByLaneZero = Before;
+    LaneZero = "if (" + Lane + " == 0)\n" + indentOf(Last) + "  ";
+    StoredByLaneZero = Last;
   }
-  if (!Before->getBeginLoc().isFileID())
+  if (!Before->getBeginLoc().isFileID() ||
+      (Last && !Last->getBeginLoc().isFileID()))
     return refuse("the statement at " + M.where(Before) +
                   " is written through a macro");
+  if (StoreOnly && Last == Before)
+    Text += LaneZero;
+  else if (StoreOnly)
+    Edits.push_back(tooling::Replacement(SM, Last->getBeginLoc(), 0, LaneZero));
   Edits.push_back(tooling::Replacement(SM, Before->getBeginLoc(), 0, Text));
   return true;
 }
