@@ -205,9 +205,59 @@ std::optional<RecordVar> unchangedRecordVar(ASTContext &Ctx, const Expr *E) {
 /// The value of the integer \p E of a launch's host code: a constant
 /// (through locals that keep their value), or a field of a dim3 local of
 /// constant dimensions (`block.x`).
-std::optional<int64_t> launchInt(ASTContext &Ctx, const Expr *E) {
+std::optional<int64_t> launchInt(ASTContext &Ctx, const Expr *E,
+                                 unsigned Depth = 0) {
   if (auto V = evaluateInt(followLocals(Ctx, E), Ctx))
     return V;
+  // An operation on such values (`(width + 7) / 8` with `int width =
+  // 4096`), computed in its type: nullopt where that would overflow.
+  if (const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+      BO && Depth < 16 && BO->getType()->isIntegerType()) {
+    auto L = launchInt(Ctx, BO->getLHS(), Depth + 1);
+    auto R = L ? launchInt(Ctx, BO->getRHS(), Depth + 1) : std::nullopt;
+    if (!L || !R)
+      return std::nullopt;
+    int64_t V = 0;
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      if (__builtin_add_overflow(*L, *R, &V))
+        return std::nullopt;
+      break;
+    case BO_Sub:
+      if (__builtin_sub_overflow(*L, *R, &V))
+        return std::nullopt;
+      break;
+    case BO_Mul:
+      if (__builtin_mul_overflow(*L, *R, &V))
+        return std::nullopt;
+      break;
+    case BO_Div:
+    case BO_Rem:
+      if (*R == 0 || (*L == INT64_MIN && *R == -1))
+        return std::nullopt;
+      V = BO->getOpcode() == BO_Div ? *L / *R : *L % *R;
+      break;
+    case BO_Shr:
+      if (*R < 0 || *R > 62 || *L < 0)
+        return std::nullopt;
+      V = *L >> *R;
+      break;
+    default:
+      return std::nullopt;
+    }
+    unsigned Bits = Ctx.getTypeSize(BO->getType());
+    bool Signed = BO->getType()->isSignedIntegerType();
+    if (Bits > 64 || (!Signed && V < 0))
+      return std::nullopt;
+    if (Bits < 64) {
+      int64_t Max =
+          Signed ? (INT64_C(1) << (Bits - 1)) - 1 : (INT64_C(1) << Bits) - 1;
+      int64_t Min = Signed ? -(INT64_C(1) << (Bits - 1)) : 0;
+      if (V > Max || V < Min)
+        return std::nullopt;
+    }
+    return V;
+  }
   const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
   if (!ME || !ME->getMemberDecl()->getIdentifier())
     return std::nullopt;
