@@ -92,8 +92,12 @@ matchGuarded(const KernelModel &M, const GuardBound &B, std::string &Why) {
   return K;
 }
 
+/// The grid-stride form; with \p Guard, the `if (I < N) { ... }` around the
+/// loop, which the loop's own test makes redundant: the index may also be
+/// read there, and declared before it.
 std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
-                                              std::string &Why) {
+                                              std::string &Why,
+                                              const IfStmt *Guard = nullptr) {
   ASTContext &Ctx = M.context();
   llvm::ArrayRef<const Stmt *> Work = M.work();
   auto NoLoop = [&] {
@@ -142,8 +146,12 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
   const Stmt *Start = FS ? FS->getInit() : L.FirstExpr;
   auto InHeader = [&](const Stmt *S) {
     return (Start && isWithin(Ctx, S, Start)) ||
-           (L.StepStmt && isWithin(Ctx, S, L.StepStmt));
+           (L.StepStmt && isWithin(Ctx, S, L.StepStmt)) ||
+           (Guard && isWithin(Ctx, S, Guard->getCond()));
   };
+  std::vector<const Stmt *> Decls(Work.begin(), Work.end() - 1);
+  if (Guard)
+    Decls.insert(Decls.end(), M.prologue().begin(), M.prologue().end());
   // A `while`'s variable is read nowhere outside the loop.
   if (!FS)
     for (const DeclRefExpr *R : referencesTo(M.kernel().getBody(), L.Var))
@@ -155,7 +163,7 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
   for (const Expr *X : Found) {
     if (InHeader(X))
       continue;
-    const VarDecl *V = initializedVar(M, X, Work.drop_back());
+    const VarDecl *V = initializedVar(M, X, Decls);
     std::vector<const DeclRefExpr *> Refs;
     if (V)
       Refs = referencesTo(M.kernel().getBody(), V);
@@ -245,6 +253,16 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
           " is not one bound of the global index";
     return std::nullopt;
   }
+  // `if (I < N) { for (j = I; j < N; j += stride) ... }`: the loop tests
+  // the bound itself, so the kernel strides over the grid. An early return
+  // is not taken for this: threads past it leave the kernel.
+  const IfStmt *G = M.guardStatements().front();
+  std::string StrideWhy;
+  if (!G->getElse() && !isReturnOnly(G->getThen()))
+    if (std::optional<PerIndexKernel> K = matchGridStride(M, StrideWhy, G);
+        K && Bounds.front()->Lhs == globalIndex(0) &&
+        exclusiveBound(*Bounds.front()) == K->Bound)
+      return K;
   return matchGuarded(M, *Bounds.front(), Why);
 }
 

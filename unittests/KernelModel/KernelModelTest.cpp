@@ -226,12 +226,11 @@ __global__ void k(const float *a, float *b, float *c, int n) {
     keep(&b[i]);
   }
 })cu");
-  EXPECT_EQ(accessText(M),
-            (std::vector<std::string>{
-                "c[blockIdx.x * blockDim.x + threadIdx.x] w",
-                "a[blockIdx.x * blockDim.x + threadIdx.x] r",
-                "b[blockIdx.x * blockDim.x + threadIdx.x + 1] r",
-                "b[blockIdx.x * blockDim.x + threadIdx.x] rw"}));
+  EXPECT_EQ(accessText(M), (std::vector<std::string>{
+                               "c[blockIdx.x * blockDim.x + threadIdx.x] w",
+                               "a[blockIdx.x * blockDim.x + threadIdx.x] r",
+                               "b[blockIdx.x * blockDim.x + threadIdx.x + 1] r",
+                               "b[blockIdx.x * blockDim.x + threadIdx.x] rw"}));
 }
 
 TEST_F(KernelModelTest, FusedMultiplyAddsAreSums) {
@@ -524,6 +523,30 @@ TEST_F(KernelModelTest, PerIndexIsTheSameForEverySpelling) {
                 " for (size_t i = threadIdx.x + (size_t)blockIdx.x * "
                 "blockDim.x; n > i; i += blockDim.x * gridDim.x) y[i] = 0; }")),
             "stride n i work=1");
+  // A grid-stride loop inside `if (i < n)`, whose test the loop repeats:
+  // the index may be named before the guard and read in it.
+  EXPECT_EQ(perIndexText(model(
+                "__global__ void k(float *y, int n) {"
+                " int t = blockIdx.x * blockDim.x + threadIdx.x;"
+                " int s = gridDim.x * blockDim.x;"
+                " if (t < n) { for (int j = t; j < n; j += s) y[j] = 0; } }")),
+            "stride n j work=1");
+  // Not when the guard returns (threads past it leave the kernel), nor when
+  // it bounds something else than the loop.
+  EXPECT_EQ(
+      perIndexText(model("__global__ void k(float *y, int n) {"
+                         " int t = blockIdx.x * blockDim.x + threadIdx.x;"
+                         " if (t >= n) return;"
+                         " for (int j = t; j < n; j += gridDim.x * blockDim.x)"
+                         " y[j] = 0; }"))
+          .rfind("stride", 0),
+      std::string::npos);
+  EXPECT_EQ(perIndexText(model("__global__ void k(float *y, int n, int m) {"
+                               " int t = blockIdx.x * blockDim.x + threadIdx.x;"
+                               " if (t < m) { for (int j = t; j < n;"
+                               " j += gridDim.x * blockDim.x) y[j] = 0; } }"))
+                .rfind("stride", 0),
+            std::string::npos);
 }
 
 TEST_F(KernelModelTest, PerIndexRefusesWithItsReason) {
