@@ -326,6 +326,32 @@ __global__ void throughPointer(const float *A, float *Y, int rows, int cols) {
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
+
+// Two results of one row, each stored at the end: lane 0 stores both.
+__global__ void rowStats(const float *A, float *mean, float *peak, int rows,
+                         int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float s = 0.0f, hi = 0.0f;
+    for (int c = 0; c < cols; ++c) {
+      s += A[r * cols + c];
+      hi = fmaxf(hi, A[r * cols + c]);
+    }
+    mean[r] = s / cols;
+    float top = hi;
+    peak[r] = top;
+  }
+}
+// CHECK:      __global__ void rowStats(const float *A, float *mean, float *peak, int rows,
+// CHECK:          hi = fmaxf(hi, __shfl_down_sync(0xffffffff, hi, Offset));
+// CHECK-NEXT:     if (Lane == 0)
+// CHECK-NEXT:       mean[r] = s / cols;
+// CHECK-NEXT:     float top = hi;
+// CHECK-NEXT:     if (Lane == 0)
+// CHECK-NEXT:       peak[r] = top;
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
 void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
          const int *col, int n, int m, int block) {
   const int Block = 128;
@@ -345,6 +371,7 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
   storeThenSum<<<grid, Block>>>(x, y, z, n, m);
   residual<<<grid, Block>>>(A, x, y, n, m);
   throughPointer<<<grid, Block>>>(x, y, n, m);
+  rowStats<<<grid, Block>>>(x, y, z, n, m);
 }
 
 // DIFF:      # warp-per-row on kernel gemv
@@ -361,9 +388,10 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
 // DIFF-NEXT: +  rowSoftmax<<<grid * 32, Block>>>(x, y, n, m);
 // DIFF:      # warp-per-row on kernel residual
 // DIFF:      # warp-per-row on kernel throughPointer
+// DIFF:      # warp-per-row on kernel rowStats
 // DIFF-NOT:  {{^}}# warp-per-row on kernel
 
-// YAML-COUNT-47: ReplacementText: {{.*}}
+// YAML-COUNT-54: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel gemv at {{.*}}
@@ -398,5 +426,8 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
 // LIST-NEXT:   warp-per-row: {{.*}}
 // LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel throughPointer at {{.*}}
+// LIST-NEXT:   warp-per-row: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel rowStats at {{.*}}
 // LIST-NEXT:   warp-per-row: {{.*}}
 // LIST-NEXT:     trigger: {{.*}}

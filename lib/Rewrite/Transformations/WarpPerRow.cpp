@@ -118,8 +118,8 @@ private:
   /// lane 0 only.
   std::vector<const Expr *> PreStores;
   std::vector<const Stmt *> PreStoreStmts;
-  /// The store after the last reduction, done by lane 0 only.
-  const Stmt *StoredByLaneZero = nullptr;
+  /// The stores after the last reduction, each done by lane 0 only.
+  std::vector<const Stmt *> StoredByLaneZero;
   bool Reduced = false, Stores = false, ElementReduced = false;
 };
 
@@ -356,36 +356,42 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
   if (Next >= Work.size())
     return refuse(At + " is the last statement: nothing uses its result");
   const Stmt *Before = Work[Next];
-  // Only values named, then one store (`y[r] = v`, `y[r] -= v`, `*p = v`)
-  // as the last statement: lane 0 stores, once per row, as the thread did.
-  size_t StoreAt = Next;
-  while (StoreAt < Work.size() && isa<DeclStmt>(Work[StoreAt]) &&
-         M.isPure(Work[StoreAt]))
-    ++StoreAt;
-  const auto *Last = StoreAt + 1 == Work.size()
-                         ? dyn_cast<BinaryOperator>(Work[StoreAt])
-                         : nullptr;
-  bool StoreOnly = Last && Last->isAssignmentOp() &&
-                   !isa<DeclRefExpr>(Last->getLHS()->IgnoreParens()) &&
-                   M.isPure(Last->getRHS()) && M.isPure(Last->getLHS());
+  // Only values named and stores (`y[r] = v`, `y[r] -= v`, `*p = v`) to
+  // the end: lane 0 does each store, once per row, as the thread did.
+  auto IsStore = [&](const Stmt *S) {
+    const auto *B = dyn_cast<BinaryOperator>(S);
+    return B && B->isAssignmentOp() &&
+           !isa<DeclRefExpr>(B->getLHS()->IgnoreParens()) &&
+           M.isPure(B->getRHS()) && M.isPure(B->getLHS());
+  };
+  std::vector<const Stmt *> Last;
+  bool StoreOnly = true;
+  for (size_t I = Next; I < Work.size() && StoreOnly; ++I) {
+    if (IsStore(Work[I]))
+      Last.push_back(Work[I]);
+    else
+      StoreOnly = isa<DeclStmt>(Work[I]) && M.isPure(Work[I]);
+  }
+  StoreOnly = StoreOnly && !Last.empty();
   std::string Ind = indentOf(Before);
   std::string Text;
   for (const ModelReduction *R : Scalars)
     Text +=
         combineText(R->Scalar->getNameAsString(), R->Combine, !StoreOnly, Ind);
-  std::string LaneZero;
-  if (StoreOnly) {
-    LaneZero = "if (" + Lane + " == 0)\n" + indentOf(Last) + "  ";
-    StoredByLaneZero = Last;
-  }
-  if (!Before->getBeginLoc().isFileID() ||
-      (Last && !Last->getBeginLoc().isFileID()))
+  if (!Before->getBeginLoc().isFileID())
     return refuse("the statement at " + M.where(Before) +
                   " is written through a macro");
-  if (StoreOnly && Last == Before)
-    Text += LaneZero;
-  else if (StoreOnly)
-    Edits.push_back(tooling::Replacement(SM, Last->getBeginLoc(), 0, LaneZero));
+  for (const Stmt *S : StoreOnly ? Last : std::vector<const Stmt *>()) {
+    if (!S->getBeginLoc().isFileID())
+      return refuse("the statement at " + M.where(S) +
+                    " is written through a macro");
+    std::string LaneZero = "if (" + Lane + " == 0)\n" + indentOf(S) + "  ";
+    StoredByLaneZero.push_back(S);
+    if (S == Before)
+      Text += LaneZero;
+    else
+      Edits.push_back(tooling::Replacement(SM, S->getBeginLoc(), 0, LaneZero));
+  }
   Edits.push_back(tooling::Replacement(SM, Before->getBeginLoc(), 0, Text));
   return true;
 }
@@ -468,7 +474,8 @@ bool RowsToWarps::work() {
     return refuse("the kernel does no work after its guard");
   for (size_t I = 0; I < Work.size(); ++I) {
     const Stmt *S = Work[I];
-    if (S == StoredByLaneZero || llvm::is_contained(PreStoreStmts, S))
+    if (llvm::is_contained(StoredByLaneZero, S) ||
+        llvm::is_contained(PreStoreStmts, S))
       continue;
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       if (Stores)
@@ -537,7 +544,7 @@ bool RowsToWarps::work() {
   if (!Reduced)
     return refuse("no loop accumulates a sum, a minimum or a maximum over "
                   "the row");
-  if (!Stores && !StoredByLaneZero && !ElementReduced)
+  if (!Stores && StoredByLaneZero.empty() && !ElementReduced)
     return refuse("nothing stores the row's result");
   return true;
 }
