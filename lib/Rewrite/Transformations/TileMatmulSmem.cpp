@@ -80,9 +80,9 @@ std::optional<Element> elementOf(const KernelModel &M, const Expr *X) {
             : nullptr;
     if (!FD || !FD->getIdentifier() || !Addr ||
         Addr->getOpcode() != UO_AddrOf ||
-        !llvm::is_contained({"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu",
-                             "__ldcv"},
-                            FD->getName()))
+        !llvm::is_contained(
+            {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"},
+            FD->getName()))
       return std::nullopt;
     return elementOf(M, Addr->getSubExpr());
   }
@@ -316,6 +316,14 @@ bool MatmulTiler::run() {
     if (Value && !elementOf(M, Value))
       return refuse("the value `" + M.text(X) + "` in " + At +
                     " is not one element of A or B");
+    // Of the element's type: `int a = A[..]` or `double a = A[..]` would
+    // change what the product computes.
+    if (Value &&
+        !M.context().hasSameUnqualifiedType(
+            cast<DeclRefExpr>(X->IgnoreParenImpCasts())->getDecl()->getType(),
+            Value->IgnoreParenImpCasts()->getType()))
+      return refuse("the value `" + M.text(X) + "` in " + At +
+                    " converts the element to another type");
     const Expr *F = Value ? Value->IgnoreParenImpCasts() : X;
     Fs.push_back(F);
     UseOf[F] = X;

@@ -135,8 +135,22 @@ __global__ void shiftedValue(const float *A, const float *B, float *C, int n) {
   }
 }
 
+__global__ void widenedValue(const float *A, const float *B, float *C, int n) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < n && col < n) {
+    float s = 0;
+    for (int k = 0; k < n; ++k) {
+      double a = A[row * n + k];
+      s += a * B[k * n + col];
+    }
+    C[row * n + col] = s;
+  }
+}
+
 void runValues(const float *A, const float *B, float *C, int n) {
   scaledValue<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n, 2.0f);
   valueOfSum<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n);
   shiftedValue<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n);
+  widenedValue<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n);
 }
