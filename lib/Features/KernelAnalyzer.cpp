@@ -16,6 +16,7 @@
 
 #include "autoprof/Features/FeatureExtractor.h"
 #include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -209,11 +210,6 @@ bool isAtomic(llvm::StringRef N) {
   return N.starts_with("atomic") && N.size() > 6 && isupper(N[6]);
 }
 
-bool isLdg(llvm::StringRef N) {
-  return N == "__ldg" || N == "__ldca" || N == "__ldcg" || N == "__ldcs" ||
-         N == "__ldlu" || N == "__ldcv";
-}
-
 bool isHalfIntrinsic(llvm::StringRef N) {
   static const llvm::StringSet<> S = {
       "__hadd",  "__hsub",     "__hmul",     "__hdiv",    "__hfma",
@@ -404,7 +400,7 @@ IndexForm Analyzer::form(const Expr *E) {
       R.Indirect = true;
       return R;
     }
-    if (isLdg(Name) && CE->getNumArgs() == 1)
+    if (isLoadIntrinsic(Name) && CE->getNumArgs() == 1)
       return pointer(CE->getArg(0)).Offset.loadedThrough();
     bool MinMax = Name == "min" || Name == "max" || Name == "umin" ||
                   Name == "umax" || Name == "llmin" || Name == "llmax";
@@ -1147,7 +1143,7 @@ void Analyzer::analyzeCall(const CallExpr *CE, unsigned Depth) {
       M.Load = M.Store = M.Atomic = true;
       Facts->Atomics.push_back(M);
     }
-  } else if (isLdg(Name)) {
+  } else if (isLoadIntrinsic(Name)) {
     F.set("uses_ldg", 1);
     if (CE->getNumArgs() == 1) {
       QualType T = CE->getArg(0)->getType();

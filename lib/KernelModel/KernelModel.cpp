@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -109,9 +110,7 @@ bool isLoadThrough(ASTContext &Ctx, const UnaryOperator *Addr) {
   if (!FD || !FD->getIdentifier() || Call->getNumArgs() != 1 ||
       Call->getArg(0) != C)
     return false;
-  StringRef N = FD->getName();
-  return N == "__ldg" || N == "__ldca" || N == "__ldcg" || N == "__ldcs" ||
-         N == "__ldlu" || N == "__ldcv";
+  return isLoadIntrinsic(FD->getName());
 }
 
 /// The math functions that read only their arguments.

@@ -1000,6 +1000,11 @@ bool autoprof::isWithin(ASTContext &Ctx, const Stmt *Inner, const Stmt *Outer) {
   }
 }
 
+bool autoprof::isLoadIntrinsic(StringRef N) {
+  return N == "__ldg" || N == "__ldca" || N == "__ldcg" || N == "__ldcs" ||
+         N == "__ldlu" || N == "__ldcv";
+}
+
 bool autoprof::mentions(const Stmt *S, const VarDecl *V) {
   if (!S)
     return false;

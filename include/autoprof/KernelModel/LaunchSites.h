@@ -187,6 +187,11 @@ std::string scaledGridText(const clang::Expr *Grid, llvm::StringRef Text,
 /// Whether \p S refers to \p V anywhere in it.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 
+/// Whether \p Name is a load intrinsic, which only reads the element its
+/// argument points to (`__ldg`, `__ldca`, `__ldcg`, `__ldcs`, `__ldlu`,
+/// `__ldcv`).
+bool isLoadIntrinsic(llvm::StringRef Name);
+
 /// Whether \p E is a constant integer or floating-point zero (false for a
 /// null \p E).
 bool isConstantZero(const clang::ASTContext &Ctx, const clang::Expr *E);
