@@ -17,6 +17,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <map>
 
 using namespace clang;
@@ -79,10 +80,7 @@ std::optional<Element> elementOf(const KernelModel &M, const Expr *X) {
             ? dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts())
             : nullptr;
     if (!FD || !FD->getIdentifier() || !Addr ||
-        Addr->getOpcode() != UO_AddrOf ||
-        !llvm::is_contained(
-            {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"},
-            FD->getName()))
+        Addr->getOpcode() != UO_AddrOf || !isLoadIntrinsic(FD->getName()))
       return std::nullopt;
     return elementOf(M, Addr->getSubExpr());
   }
@@ -266,7 +264,7 @@ bool MatmulTiler::run() {
       R = &X;
   // Before the sum, the loop may only name values: `float a = A[...];`,
   // each set once from what the iteration reads and only read after.
-  std::map<const VarDecl *, const Expr *> Lets;
+  llvm::SmallPtrSet<const VarDecl *, 4> Lets;
   for (size_t I = 0; R && I + 1 < LoopBody.size(); ++I) {
     const auto *DS = dyn_cast<DeclStmt>(LoopBody[I]);
     if (!DS)
@@ -278,24 +276,24 @@ bool MatmulTiler::run() {
           V->getType().isVolatileQualified() || !V->getType()->isScalarType() ||
           !M.isPure(V->getInit()) ||
           (R->Scalar && mentions(V->getInit(), R->Scalar)) ||
-          llvm::any_of(Lets, [&](const auto &Let) {
-            return mentions(V->getInit(), Let.first);
+          llvm::any_of(Lets, [&](const VarDecl *Let) {
+            return mentions(V->getInit(), Let);
           }))
         return refuse("the declaration at " + M.where(DS) + " in " + At +
                       " does not name a value read in the iteration");
-      Lets[V] = V->getInit();
+      Lets.insert(V);
     }
   }
   if (!R)
     return refuse(At + " does not only add to one sum");
   auto NamesLet = [&](const Stmt *X) {
-    return llvm::any_of(
-        Lets, [&](const auto &Let) { return mentions(X, Let.first); });
+    return llvm::any_of(Lets,
+                        [&](const VarDecl *Let) { return mentions(X, Let); });
   };
-  auto LetOf = [&](const Expr *X) -> const Expr * {
+  auto LetOf = [&](const Expr *X) -> const VarDecl * {
     const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
-    auto It = DR ? Lets.find(dyn_cast<VarDecl>(DR->getDecl())) : Lets.end();
-    return It == Lets.end() ? nullptr : It->second;
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    return V && Lets.contains(V) ? V : nullptr;
   };
 
   // The term: A[row * K' + k] * B[k * N + col], times factors fixed for
@@ -307,7 +305,8 @@ bool MatmulTiler::run() {
     factors(R->Factor, Written);
   std::map<const Expr *, const Expr *> UseOf;
   for (const Expr *X : Written) {
-    const Expr *Value = LetOf(X);
+    const VarDecl *Let = LetOf(X);
+    const Expr *Value = Let ? Let->getInit() : nullptr;
     if (!Value && NamesLet(X))
       return refuse(At + " multiplies by `" + M.text(X) +
                     "`, which is neither an element of A or B nor fixed");
@@ -318,10 +317,8 @@ bool MatmulTiler::run() {
                     " is not one element of A or B");
     // Of the element's type: `int a = A[..]` or `double a = A[..]` would
     // change what the product computes.
-    if (Value &&
-        !M.context().hasSameUnqualifiedType(
-            cast<DeclRefExpr>(X->IgnoreParenImpCasts())->getDecl()->getType(),
-            Value->IgnoreParenImpCasts()->getType()))
+    if (Value && !M.context().hasSameUnqualifiedType(
+                     Let->getType(), Value->IgnoreParenImpCasts()->getType()))
       return refuse("the value `" + M.text(X) + "` in " + At +
                     " converts the element to another type");
     const Expr *F = Value ? Value->IgnoreParenImpCasts() : X;
