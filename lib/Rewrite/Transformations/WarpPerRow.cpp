@@ -373,6 +373,8 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
       StoreOnly = isa<DeclStmt>(Work[I]) && M.isPure(Work[I]);
   }
   StoreOnly = StoreOnly && !Last.empty();
+  if (!StoreOnly)
+    Last.clear();
   std::string Ind = indentOf(Before);
   std::string Text;
   for (const ModelReduction *R : Scalars)
@@ -381,7 +383,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
   if (!Before->getBeginLoc().isFileID())
     return refuse("the statement at " + M.where(Before) +
                   " is written through a macro");
-  for (const Stmt *S : StoreOnly ? Last : std::vector<const Stmt *>()) {
+  for (const Stmt *S : Last) {
     if (!S->getBeginLoc().isFileID())
       return refuse("the statement at " + M.where(S) +
                     " is written through a macro");
