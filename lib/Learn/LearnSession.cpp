@@ -235,16 +235,16 @@ private:
                       "' is in both --dataset and --held-out: the held-out "
                       "kernels must come from programs the tree does not "
                       "learn on");
-    // Replay judges the transformations the datasets measured.
-    if (!LiveLLM) {
-      std::vector<DatasetKernel> Both(Data);
-      Both.insert(Both.end(), HeldOutData.begin(), HeldOutData.end());
-      Rewriter = Rewriter.measuredOn(Both);
-    }
     for (const DatasetKernel &K : Data)
       All.push_back(&K);
     for (const DatasetKernel &K : HeldOutData)
       Judged.push_back(&K);
+    // Replay judges the transformations the datasets measured.
+    if (!LiveLLM) {
+      std::vector<const DatasetKernel *> Both(All);
+      Both.insert(Both.end(), Judged.begin(), Judged.end());
+      Rewriter = Rewriter.measuredOn(Both);
+    }
     if (O.HeldOut.empty())
       Judged = All;
     return Error::success();

@@ -28,11 +28,11 @@ TriggerRewriter::find(const std::string &Name) const {
 }
 
 TriggerRewriter
-TriggerRewriter::measuredOn(llvm::ArrayRef<DatasetKernel> Data) const {
+TriggerRewriter::measuredOn(llvm::ArrayRef<const DatasetKernel *> Data) const {
   std::vector<Rule> Kept;
   for (const Rule &R : Rules)
-    if (llvm::any_of(Data, [&](const DatasetKernel &K) {
-          return llvm::any_of(K.Outcomes, [&](const Outcome &O) {
+    if (llvm::any_of(Data, [&](const DatasetKernel *K) {
+          return llvm::any_of(K->Outcomes, [&](const Outcome &O) {
             return O.Transformation == R.Name;
           });
         }))

@@ -118,7 +118,7 @@ public:
 TEST(ReplayTest, OnlyTheTransformationsTheDataMeasuredAreJudged) {
   std::vector<DatasetKernel> Data = {kernel("p", 1, 0, {{"C", "faster", 2.0}}),
                                      kernel("q", 1, 0, {{"A", "slower", 0.9}})};
-  TriggerRewriter R = rewriter().measuredOn(Data);
+  TriggerRewriter R = rewriter().measuredOn({&Data[0], &Data[1]});
   ASSERT_EQ(R.rules().size(), 2u);
   // In the rewriter's order, not the data's.
   EXPECT_EQ(R.rules()[0].Name, "A");

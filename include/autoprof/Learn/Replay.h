@@ -61,7 +61,7 @@ public:
   /// with, in this rewriter's order. Replay cannot judge the others (no
   /// kernel has an outcome of theirs), so learning leaves their metrics
   /// out: they would take budget for no measured gain.
-  TriggerRewriter measuredOn(llvm::ArrayRef<DatasetKernel> Data) const;
+  TriggerRewriter measuredOn(llvm::ArrayRef<const DatasetKernel *> Data) const;
 
 private:
   std::vector<Rule> Rules;
