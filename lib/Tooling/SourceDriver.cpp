@@ -221,3 +221,14 @@ autoprof::databaseSources(StringRef BuildPath) {
                              "' lists no CUDA file");
   return Files;
 }
+
+Expected<std::vector<std::string>>
+autoprof::sourcesToRun(std::vector<std::string> Given, StringRef BuildPath) {
+  if (!Given.empty())
+    return std::move(Given);
+  if (BuildPath.empty())
+    return createStringError("no source given: name the sources, or give "
+                             "-p <build-dir> to run over every CUDA file "
+                             "of its compilation database");
+  return databaseSources(BuildPath);
+}

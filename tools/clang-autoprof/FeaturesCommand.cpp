@@ -13,8 +13,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Threading.h"
 
-#include <regex>
-
 using namespace llvm;
 using namespace autoprof;
 using namespace autoprof::tool;
@@ -43,33 +41,15 @@ FeaturesOptions &featuresOptions() {
 // Register the options before the command line is parsed.
 [[maybe_unused]] const FeaturesOptions &Registered = featuresOptions();
 
-/// Compiles a --kernel pattern: ECMAScript syntax (std::regex), the one the
-/// injection library uses too; reports an invalid one and returns nullopt.
-std::optional<std::regex> compileKernelRegex(const std::string &Pattern) {
-  try {
-    return std::regex(Pattern, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error &E) {
-    reportError("invalid --kernel regular expression '" + Pattern +
-                "': " + E.what());
-    return std::nullopt;
-  }
-}
-
 } // namespace
 
 bool autoprof::tool::kernelFilter(KernelFilter &Filter) {
-  SourceOptions &S = sourceOptions();
-  std::shared_ptr<std::regex> Pattern;
-  if (S.Kernel.getNumOccurrences()) {
-    std::optional<std::regex> R = compileKernelRegex(S.Kernel);
-    if (!R)
-      return false;
-    Pattern = std::make_shared<std::regex>(std::move(*R));
+  Expected<KernelFilter> F = kernelNameFilter(sourceOptions().Kernel);
+  if (!F) {
+    reportError(toString(F.takeError()));
+    return false;
   }
-  Filter = [Pattern](const std::string &Name, const std::string &Qualified) {
-    return !Pattern || std::regex_search(Name, *Pattern) ||
-           std::regex_search(Qualified, *Pattern);
-  };
+  Filter = std::move(*F);
   return true;
 }
 
@@ -112,16 +92,11 @@ int autoprof::tool::runOnSources(
 std::optional<std::vector<std::string>>
 autoprof::tool::sourcesToRun(bool FromDatabase) {
   SourceOptions &S = sourceOptions();
-  if (!S.Sources.empty())
-    return std::vector<std::string>(S.Sources.begin(), S.Sources.end());
-  if (!FromDatabase || S.BuildPath.empty()) {
-    reportError(FromDatabase ? "no source given: name the sources, or give "
-                               "-p <build-dir> to run over every CUDA file "
-                               "of its compilation database"
-                             : "no source given");
-    return std::nullopt;
-  }
-  Expected<std::vector<std::string>> Files = databaseSources(S.BuildPath);
+  Expected<std::vector<std::string>> Files =
+      FromDatabase || !S.Sources.empty()
+          ? autoprof::sourcesToRun({S.Sources.begin(), S.Sources.end()},
+                                   S.BuildPath)
+          : createStringError("no source given");
   if (!Files) {
     reportError(toString(Files.takeError()));
     return std::nullopt;

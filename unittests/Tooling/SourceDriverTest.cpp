@@ -160,4 +160,20 @@ TEST_F(SourceDriverTest, DatabaseSourcesAreItsCudaFiles) {
             std::string::npos);
 }
 
+TEST_F(SourceDriverTest, SourcesToRunAreTheGivenOnesElseTheDatabases) {
+  llvm::Expected<std::vector<std::string>> Given =
+      sourcesToRun({"a.cu", "b.cu"}, "no-such-build-dir");
+  ASSERT_TRUE(bool(Given)) << llvm::toString(Given.takeError());
+  EXPECT_EQ(*Given, (std::vector<std::string>{"a.cu", "b.cu"}));
+
+  llvm::Expected<std::vector<std::string>> None = sourcesToRun({}, "");
+  ASSERT_FALSE(bool(None));
+  EXPECT_EQ(llvm::toString(None.takeError()).rfind("no source given: ", 0), 0u);
+
+  llvm::Expected<std::vector<std::string>> Missing =
+      sourcesToRun({}, "/nonexistent/build");
+  ASSERT_FALSE(bool(Missing));
+  llvm::consumeError(Missing.takeError());
+}
+
 } // namespace

@@ -44,6 +44,12 @@ class KernelModel;
 using KernelFilter =
     std::function<bool(const std::string &Name, const std::string &Qualified)>;
 
+/// The filter of a `--kernel` pattern: the kernels whose name or qualified
+/// name contains a match of \p Pattern, an ECMAScript regular expression
+/// (the syntax the injection library compiles it with); every kernel for an
+/// empty pattern. Fails with one line when \p Pattern is invalid.
+llvm::Expected<KernelFilter> kernelNameFilter(const std::string &Pattern);
+
 /// One memory access of a kernel (or of a device function it calls), as the
 /// classifier saw it.
 struct MemoryAccess {

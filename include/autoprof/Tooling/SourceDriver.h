@@ -114,6 +114,13 @@ int runSource(const SourceSettings &S, const std::string &Input,
 llvm::Expected<std::vector<std::string>>
 databaseSources(llvm::StringRef BuildPath);
 
+/// The sources a subcommand runs over: \p Given, else every CUDA source of
+/// the compilation database at \p BuildPath (databaseSources()); fails
+/// with one line when there are none. An empty \p BuildPath reads no
+/// database: the sources must be given.
+llvm::Expected<std::vector<std::string>>
+sourcesToRun(std::vector<std::string> Given, llvm::StringRef BuildPath);
+
 } // namespace autoprof
 
 #endif // AUTOPROF_TOOLING_SOURCEDRIVER_H
