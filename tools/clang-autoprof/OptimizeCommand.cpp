@@ -25,7 +25,7 @@ using namespace autoprof::tool;
 
 Expected<std::unique_ptr<LLMRewriter>>
 autoprof::tool::llmRewriter(const char *Argv0, bool Send) {
-  OptimizeOptions &O = optimizeOptions();
+  const optimize::CommandOptions &O = optimizeOptions().V;
   LLMRewriterOptions L;
   L.BaseURL = O.LLMBaseURL;
   L.Model = O.LLMModel;
@@ -53,79 +53,11 @@ namespace {
 
 /// Why the options of `optimize` cannot go together, before anything
 /// runs; nullopt when they can.
-std::optional<std::string> optionsProblem() {
-  OptimizeOptions &O = optimizeOptions();
-  SourceOptions &S = sourceOptions();
-  int Outputs = O.Diff + !O.ExportFixes.empty() + !O.Output.empty() + O.InPlace;
-  if (Outputs > 1)
-    return "--diff, --export-fixes, -o and --in-place exclude each other";
-  if (O.DryRun && O.InPlace)
-    return "--dry-run never changes the source; --in-place needs a "
-           "verified rewrite";
-  if (!O.ProfileFile.empty() && O.DryRun)
-    return "--profile chooses the rewrites of a verified run; a dry run "
-           "takes the values of a profile with --samples";
-  if (!O.ProfileFile.empty() && O.Tree.getNumOccurrences())
-    return "--profile and --tree exclude each other: the profile's tree "
-           "chose its metrics";
-  if (O.Rewriter != "builtin" && O.Rewriter != "llm")
-    return "unknown --rewriter '" + O.Rewriter + "'; known: builtin, llm";
-  bool UseLLM = O.Rewriter == "llm";
-  if (O.LLMShowPrompt && !(UseLLM && O.DryRun))
-    return "--llm-show-prompt prints the prompts of a dry run: give "
-           "--dry-run --rewriter=llm";
-  if (O.Explain && (!O.DryRun || UseLLM || O.Diff || !O.ExportFixes.empty() ||
-                    !O.Output.empty()))
-    return "--explain lists why built-in rewrites do not apply: give "
-           "--dry-run without --rewriter=llm, --diff, --export-fixes or "
-           "-o";
-  if (UseLLM) {
-    if (!O.Candidates.empty() || O.TryAll || !O.Transformations.empty())
-      return "--candidate, --try-all and --transformations choose "
-             "built-in rewrites; --rewriter=llm asks the model";
-    if (O.DryRun && (!O.ExportFixes.empty() || !O.Output.empty()))
-      return "a dry run of --rewriter=llm prints each candidate's diff; "
-             "-o and --export-fixes need a verified run";
-    if (S.Sources.size() != 1)
-      return ("--rewriter=llm rewrites the kernels of one source; " +
-              Twine(S.Sources.size()) + " were given")
-          .str();
-  }
-  if (!O.DryRun) {
-    if (O.Run.empty())
-      return "no run command: give --run \"<cmd>\" (the program whose "
-             "kernels are verified and timed), or --dry-run";
-    if (O.Runs < 3)
-      return "--runs must be at least 3: speed is judged over runs "
-             "with different seeds";
-    if (O.Attempts == 0)
-      return "--attempts must be at least 1";
-    if (!(O.RTol >= 0) || !(O.ATol >= 0) || !(O.MinSpeedup >= 1))
-      return "--rtol and --atol must be non-negative and --min-speedup "
-             "at least 1";
-    if (S.Sources.size() != 1)
-      return ("optimize verifies the kernels of one source; " +
-              Twine(S.Sources.size()) + " were given")
-          .str();
-  }
-  if (!O.Output.empty()) {
-    if (S.Sources.size() != 1)
-      return ("-o writes the patched copy of one source; " +
-              Twine(S.Sources.size()) + " were given")
-          .str();
-    if (sys::fs::exists(O.Output) &&
-        sys::fs::equivalent(O.Output, S.Sources.front()))
-      return "-o '" + O.Output +
-             "' names the source itself, which optimize never changes";
-  }
-  return std::nullopt;
-}
-
 /// The transformations --transformations names (all without it, none for
 /// the model); false after reporting an unknown one.
 bool selectTransformations(bool UseLLM,
                            std::vector<const Transformation *> &Ts) {
-  OptimizeOptions &O = optimizeOptions();
+  const optimize::CommandOptions &O = optimizeOptions().V;
   if (O.Transformations.empty() && !UseLLM)
     Ts = TransformationRegistry::all();
   for (const std::string &Name : O.Transformations) {
@@ -144,7 +76,7 @@ bool selectTransformations(bool UseLLM,
 /// false after reporting why they cannot be read.
 bool loadSamplesAndTree(const char *Argv0, std::optional<SampleTable> &Samples,
                         ProfilingTree &Tree) {
-  OptimizeOptions &O = optimizeOptions();
+  const optimize::CommandOptions &O = optimizeOptions().V;
   if (!O.DryRun) {
     reportError("--samples needs --dry-run: a verified run collects its "
                 "own profile");
@@ -173,15 +105,19 @@ bool loadSamplesAndTree(const char *Argv0, std::optional<SampleTable> &Samples,
 } // namespace
 
 int autoprof::tool::runOptimize(const char *Argv0) {
-  OptimizeOptions &O = optimizeOptions();
-  SourceOptions &S = sourceOptions();
-  if (!sourcesToRun(/*FromDatabase=*/false))
+  std::optional<std::vector<std::string>> Given =
+      sourcesToRun(/*FromDatabase=*/false);
+  if (!Given)
     return 1;
-  if (std::optional<std::string> Problem = optionsProblem()) {
-    reportError(*Problem);
+  const std::vector<std::string> &Inputs = *Given;
+  OptimizeOptions &Opts = optimizeOptions();
+  Opts.V.TreeGiven = Opts.Tree.getNumOccurrences();
+  const optimize::CommandOptions &O = Opts.V;
+  if (Error E = optimize::checkCommandOptions(O, Inputs)) {
+    reportError(toString(std::move(E)));
     return 1;
   }
-  bool UseLLM = O.Rewriter == "llm";
+  bool UseLLM = O.useModel();
 
   // The model's settings are checked before anything runs.
   std::unique_ptr<LLMRewriter> LLM;
@@ -199,7 +135,6 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   if (!selectTransformations(UseLLM, Ts))
     return 1;
 
-  std::vector<std::string> Inputs(S.Sources.begin(), S.Sources.end());
   // With --samples, the tree that chooses what a dry run's triggers see.
   std::optional<SampleTable> Samples;
   ProfilingTree Tree;
@@ -225,8 +160,9 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   if (Status != 0)
     return 1;
   if (Engine.kernels().empty()) {
-    if (S.Kernel.getNumOccurrences())
-      reportError("no kernel matches --kernel='" + S.Kernel + "'");
+    if (sourceOptions().Kernel.getNumOccurrences())
+      reportError("no kernel matches --kernel='" + sourceOptions().Kernel +
+                  "'");
     else
       reportError("no kernel in " + llvm::join(Inputs, ", "));
     return 1;

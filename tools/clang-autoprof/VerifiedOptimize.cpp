@@ -36,7 +36,7 @@ namespace {
 /// The tree profiler's options from the tool's; false after reporting a
 /// bad --kernel.
 std::optional<TreeProfilerOptions>
-treeProfilerOptions(const char *Argv0, const OptimizeOptions &O,
+treeProfilerOptions(const char *Argv0, const optimize::CommandOptions &O,
                     const std::string &Source) {
   TreeProfilerOptions T;
   T.CatalogPath = catalogPath(Argv0, "");
@@ -57,8 +57,9 @@ treeProfilerOptions(const char *Argv0, const OptimizeOptions &O,
 }
 
 /// The run's options from the tool's.
-VerifiedOptimizeOptions verifiedOptimizeOptions(const OptimizeOptions &O,
-                                                const std::string &Source) {
+VerifiedOptimizeOptions
+verifiedOptimizeOptions(const optimize::CommandOptions &O,
+                        const std::string &Source) {
   VerifiedOptimizeOptions VO;
   optimize::SessionOptions &SO = VO.Session;
   SO.Source = Source;
@@ -89,7 +90,7 @@ int autoprof::tool::runVerifiedOptimize(const char *Argv0,
                                         const std::string &Source,
                                         LLMRewriter *LLM) {
   auto Started = std::chrono::steady_clock::now();
-  OptimizeOptions &O = optimizeOptions();
+  const optimize::CommandOptions &O = optimizeOptions().V;
   auto Fail = [&](Error E) {
     std::string Msg = toString(std::move(E));
     reportError(Msg);
