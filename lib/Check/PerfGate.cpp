@@ -6,8 +6,11 @@
 
 #include "autoprof/Check/PerfGate.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
 
 using namespace autoprof;
 using namespace autoprof::verify;
@@ -219,4 +222,33 @@ autoprof::timeAndGate(llvm::ArrayRef<GateKernel> Kernels,
       << " within tolerance, " << G.Slower << " slower, " << G.NotLaunched
       << " not launched\n";
   return std::move(Out);
+}
+
+llvm::Error autoprof::checkGateOptions(const PerfGateOptions &G,
+                                       llvm::StringRef Record,
+                                       llvm::StringRef Baseline,
+                                       llvm::ArrayRef<std::string> Sources) {
+  namespace fs = llvm::sys::fs;
+  auto Problem = [](const llvm::Twine &Why) {
+    return llvm::createStringError(Why);
+  };
+  if (G.RunCommand.empty())
+    return Problem("the performance gate needs the program: give --run "
+                   "\"<cmd>\" with --perf-record or --perf-baseline");
+  if (G.Runs < 3)
+    return Problem("--perf-runs must be at least 3: the noise is "
+                   "estimated over runs with different seeds");
+  if (!std::isfinite(G.Tolerance) || G.Tolerance < 0)
+    return Problem("--perf-tolerance must be a non-negative fraction "
+                   "(0.05 allows 5%)");
+  if (!Record.empty() && !Baseline.empty() &&
+      normalPath(Record) == normalPath(Baseline))
+    return Problem("--perf-record '" + Record +
+                   "' would replace the baseline it is compared with");
+  if (!Record.empty() && fs::exists(Record))
+    for (const std::string &In : Sources)
+      if (fs::exists(In) && fs::equivalent(Record, In))
+        return Problem("--perf-record '" + Record +
+                       "' names a source, which the baseline would replace");
+  return llvm::Error::success();
 }

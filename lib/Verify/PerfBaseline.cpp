@@ -7,6 +7,7 @@
 #include "autoprof/Verify/PerfBaseline.h"
 
 #include "autoprof/JSON/BoundedParse.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
@@ -139,4 +140,13 @@ autoprof::verify::comparePerf(const PerfBaseline &Baseline,
       Out.push_back(std::move(C));
     }
   return Out;
+}
+
+Expected<PerfBaseline> autoprof::verify::readPerfBaselineFile(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return createStringError("cannot read the baseline '%s': %s",
+                             Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  return parsePerfBaselineJSON((*Buf)->getBuffer(), Path);
 }

@@ -17,10 +17,8 @@
 #include "autoprof/Verify/PerfBaseline.h"
 #include "autoprof/Verify/Verifier.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
-#include <cmath>
 #include <map>
 
 using namespace llvm;
@@ -183,53 +181,51 @@ bool perfGate() {
   return !O.PerfRecord.empty() || !O.PerfBaseline.empty();
 }
 
-/// The problem with the options of the performance gate, if any.
-std::optional<std::string>
-perfOptionsProblem(const std::vector<std::string> &Inputs) {
-  CheckOptions &O = checkOptions();
-  if (!perfGate()) {
-    const cl::Option *GateOptions[] = {&O.Run, &O.PerfRuns, &O.PerfTolerance,
-                                       &O.Timeout, &O.DeviceLock};
-    for (const cl::Option *Opt : GateOptions)
-      if (Opt->getNumOccurrences())
-        return "--" + Opt->ArgStr.str() +
-               " is an option of the performance gate, which runs with "
-               "--perf-record or --perf-baseline";
-    return std::nullopt;
-  }
-  if (O.Run.empty())
-    return std::string("the performance gate needs the program: give --run "
-                       "\"<cmd>\" with --perf-record or --perf-baseline");
-  if (O.PerfRuns < 3)
-    return std::string("--perf-runs must be at least 3: the noise is "
-                       "estimated over runs with different seeds");
-  if (!std::isfinite(O.PerfTolerance) || O.PerfTolerance < 0)
-    return std::string("--perf-tolerance must be a non-negative fraction "
-                       "(0.05 allows 5%)");
-  if (!O.PerfRecord.empty() && !O.PerfBaseline.empty() &&
-      verify::normalPath(O.PerfRecord) == verify::normalPath(O.PerfBaseline))
-    return "--perf-record '" + O.PerfRecord +
-           "' would replace the baseline it is compared with";
-  if (!O.PerfRecord.empty() && sys::fs::exists(O.PerfRecord))
-    for (const std::string &In : Inputs)
-      if (sys::fs::exists(In) && sys::fs::equivalent(O.PerfRecord, In))
-        return "--perf-record '" + O.PerfRecord +
-               "' names a source, which the baseline would replace";
-  return std::nullopt;
-}
-
-/// Reads the baseline of --perf-baseline.
-Expected<PerfBaseline> loadBaseline(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return createStringError("cannot read the baseline '%s': %s",
-                             Path.str().c_str(),
-                             Buf.getError().message().c_str());
-  return parsePerfBaselineJSON((*Buf)->getBuffer(), Path);
-}
-
 std::string plural(unsigned N, StringRef One, StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
+}
+
+/// The gate's settings from the options; --perf-record written as the
+/// gate asks.
+PerfGateOptions gateOptions(const std::string &Inject) {
+  CheckOptions &O = checkOptions();
+  PerfGateOptions G;
+  G.RunCommand = O.Run;
+  G.InjectLibrary = Inject;
+  G.Runs = O.PerfRuns;
+  G.Timeout = O.Timeout;
+  G.DeviceLock = O.DeviceLock;
+  G.Tolerance = O.PerfTolerance;
+  G.Verbose = O.Verbose;
+  if (!O.PerfRecord.empty())
+    G.Record = [&O](const PerfBaseline &Current) -> Error {
+      if (Error E = writeOutput(O.PerfRecord, writePerfBaselineJSON(Current)))
+        return E;
+      errs() << "clang-autoprof: perf gate: recorded "
+             << plural(Current.Kernels.size(), "kernel", "kernels") << " in '"
+             << O.PerfRecord << "' (" << O.PerfRuns << " runs)\n";
+      return Error::success();
+    };
+  G.Warn = [](const std::string &W) { reportWarning(W); };
+  return G;
+}
+
+/// Fails when an option of the performance gate is given without the gate
+/// (--perf-record or --perf-baseline), or the gate's options do not go
+/// together for the sources \p Inputs.
+Error checkPerfOptions(const std::vector<std::string> &Inputs) {
+  CheckOptions &O = checkOptions();
+  if (perfGate())
+    return checkGateOptions(gateOptions(""), O.PerfRecord, O.PerfBaseline,
+                            Inputs);
+  const cl::Option *GateOptions[] = {&O.Run, &O.PerfRuns, &O.PerfTolerance,
+                                     &O.Timeout, &O.DeviceLock};
+  for (const cl::Option *Opt : GateOptions)
+    if (Opt->getNumOccurrences())
+      return createStringError("--" + Opt->ArgStr +
+                               " is an option of the performance gate, which "
+                               "runs with --perf-record or --perf-baseline");
+  return Error::success();
 }
 
 /// What `check` runs over, read from its options before anything runs.
@@ -273,13 +269,13 @@ std::optional<int> readInputs(const char *Argv0, CheckInputs &In) {
         return 2;
       }
 
-  if (std::optional<std::string> Problem = perfOptionsProblem(In.Sources)) {
-    reportError(*Problem);
+  if (Error E = checkPerfOptions(In.Sources)) {
+    reportError(toString(std::move(E)));
     return 2;
   }
   // The baseline and the injection library before anything runs.
   if (!O.PerfBaseline.empty()) {
-    Expected<PerfBaseline> B = loadBaseline(O.PerfBaseline);
+    Expected<PerfBaseline> B = readPerfBaselineFile(O.PerfBaseline);
     if (!B) {
       reportError(toString(B.takeError()));
       return 2;
@@ -321,31 +317,6 @@ std::string renderFindings(const CheckEngine &Engine,
         return It == Shown.end() ? File.str() : It->second;
       },
       Color);
-}
-
-/// The gate's settings from the options; --perf-record written as the
-/// gate asks.
-PerfGateOptions gateOptions(const std::string &Inject) {
-  CheckOptions &O = checkOptions();
-  PerfGateOptions G;
-  G.RunCommand = O.Run;
-  G.InjectLibrary = Inject;
-  G.Runs = O.PerfRuns;
-  G.Timeout = O.Timeout;
-  G.DeviceLock = O.DeviceLock;
-  G.Tolerance = O.PerfTolerance;
-  G.Verbose = O.Verbose;
-  if (!O.PerfRecord.empty())
-    G.Record = [&O](const PerfBaseline &Current) -> Error {
-      if (Error E = writeOutput(O.PerfRecord, writePerfBaselineJSON(Current)))
-        return E;
-      errs() << "clang-autoprof: perf gate: recorded "
-             << plural(Current.Kernels.size(), "kernel", "kernels") << " in '"
-             << O.PerfRecord << "' (" << O.PerfRuns << " runs)\n";
-      return Error::success();
-    };
-  G.Warn = [](const std::string &W) { reportWarning(W); };
-  return G;
 }
 
 } // namespace

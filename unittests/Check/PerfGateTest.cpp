@@ -18,6 +18,8 @@
 
 #include "gtest/gtest.h"
 
+#include <limits>
+
 #include <map>
 
 using namespace autoprof;
@@ -309,6 +311,38 @@ TEST_F(TimeAndGateTest, RunsThatCannotTimeAreOneLineErrors) {
   R = gate({gated("fast", 3)}, std::nullopt);
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(llvm::toString(R.takeError()), "cannot write 'x.json'");
+}
+
+TEST(PerfGateTest, ItsOptionsAreCheckedBeforeAnythingRuns) {
+  auto Why = [](const PerfGateOptions &G, llvm::StringRef Record,
+                llvm::StringRef Baseline) {
+    llvm::Error E = checkGateOptions(G, Record, Baseline, {"k.cu"});
+    return E ? llvm::toString(std::move(E)) : std::string();
+  };
+  PerfGateOptions G;
+  G.RunCommand = "./app";
+  EXPECT_EQ(Why(G, "", "base.json"), "");
+  EXPECT_EQ(Why(G, "new.json", "base.json"), "");
+  EXPECT_EQ(Why(G, "base.json", "./base.json"),
+            "--perf-record 'base.json' would replace the baseline it is "
+            "compared with");
+  PerfGateOptions NoRun;
+  EXPECT_EQ(Why(NoRun, "", "base.json")
+                .rfind("the performance gate needs the "
+                       "program: give --run",
+                       0),
+            0u);
+  PerfGateOptions Few = G;
+  Few.Runs = 2;
+  EXPECT_EQ(
+      Why(Few, "", "base.json").rfind("--perf-runs must be at least 3", 0), 0u);
+  PerfGateOptions Bad = G;
+  Bad.Tolerance = -0.1;
+  EXPECT_EQ(Why(Bad, "", "base.json"),
+            "--perf-tolerance must be a non-negative fraction (0.05 allows "
+            "5%)");
+  Bad.Tolerance = std::numeric_limits<double>::infinity();
+  EXPECT_NE(Why(Bad, "", "base.json"), "");
 }
 
 } // namespace

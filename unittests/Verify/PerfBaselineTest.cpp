@@ -96,4 +96,16 @@ TEST(PerfBaselineTest, MalformedFilesNameTheirPaths) {
             "not a positive number");
 }
 
+TEST(PerfBaselineTest, AFileThatCannotBeReadIsOneLine) {
+  llvm::Expected<PerfBaseline> B =
+      readPerfBaselineFile("/nonexistent/baseline.json");
+  ASSERT_FALSE(bool(B));
+  std::string Msg = llvm::toString(B.takeError());
+  EXPECT_EQ(
+      Msg.rfind("cannot read the baseline '/nonexistent/baseline.json': ", 0),
+      0u)
+      << Msg;
+  EXPECT_EQ(Msg.find('\n'), std::string::npos);
+}
+
 } // namespace

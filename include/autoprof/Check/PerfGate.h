@@ -115,6 +115,14 @@ struct PerfGateOptions {
   std::function<void(const std::string &)> Warn;
 };
 
+/// Checks, before anything runs, that the gate's options \p G go together
+/// with its files: \p Record (`--perf-record`, where the timings go) and
+/// \p Baseline (`--perf-baseline`), either empty for none, and the checked
+/// \p Sources, which the record must not replace. Fails with one line.
+llvm::Error checkGateOptions(const PerfGateOptions &G, llvm::StringRef Record,
+                             llvm::StringRef Baseline,
+                             llvm::ArrayRef<std::string> Sources);
+
 /// What the gate found.
 struct PerfGateRun {
   /// The kernels timed now, in the order given: what `--perf-record`

@@ -51,6 +51,10 @@ std::string writePerfBaselineJSON(const PerfBaseline &B);
 llvm::Expected<PerfBaseline> parsePerfBaselineJSON(llvm::StringRef Text,
                                                    llvm::StringRef Path);
 
+/// Reads the baseline file at \p Path (parsePerfBaselineJSON()); fails
+/// with one line when it cannot be read or is malformed.
+llvm::Expected<PerfBaseline> readPerfBaselineFile(llvm::StringRef Path);
+
 enum class PerfStatus {
   /// Within the tolerance plus the noise.
   Within,
