@@ -102,6 +102,60 @@ bool loadSamplesAndTree(const char *Argv0, std::optional<SampleTable> &Samples,
   return true;
 }
 
+/// `optimize --dry-run` on the kernels \p Engine holds: the proposals, or
+/// the model's candidates with \p LLM, listed, as diffs, or merged into
+/// fixes or a patched copy; with \p Samples, what \p Tree's leaves trigger.
+/// Returns the exit status.
+int dryRun(const RewriteEngine &Engine, const std::vector<std::string> &Inputs,
+           LLMRewriter *LLM, const SampleTable *Samples,
+           const ProfilingTree &Tree) {
+  const optimize::CommandOptions &O = optimizeOptions().V;
+  // The paths to show: as the user named them.
+  std::map<std::string, std::string> ShownPaths;
+  for (const std::string &In : Inputs)
+    ShownPaths[verify::normalPath(In)] = In;
+  DryRunView V;
+  if (Samples) {
+    V.Samples = Samples;
+    V.Tree = &Tree;
+  }
+  V.Shown = [&](const std::string &File) {
+    auto It = ShownPaths.find(verify::normalPath(File));
+    return It == ShownPaths.end() ? verify::shownPath(File) : It->second;
+  };
+  V.Warn = [](const std::string &W) { reportWarning(W); };
+
+  std::string Text;
+  raw_string_ostream OS(Text);
+  Error E = Error::success();
+  if (LLM) {
+    E = writeModelDryRun(*LLM, Engine, Inputs[0], O.LLMShowPrompt, V, OS);
+  } else if (O.Diff) {
+    writeProposalDiffs(Engine, V, OS);
+  } else if (!O.ExportFixes.empty() || !O.Output.empty()) {
+    std::string Main = verify::normalPath(Inputs[0]);
+    FileEdits Merged =
+        mergeFirstVariants(Engine, Main, /*MainOnly=*/!O.Output.empty(), V);
+    if (!O.ExportFixes.empty()) {
+      E = writeOutput(O.ExportFixes, exportFixesYAML(Main, Merged));
+    } else if (Expected<std::string> Patched =
+                   patchedText(Engine, Merged, Main)) {
+      E = writeOutput(O.Output, *Patched);
+    } else {
+      E = Patched.takeError();
+    }
+  } else {
+    writeProposalListing(Engine, V, OS);
+  }
+  if (!E)
+    E = writeOutput("-", Text);
+  if (E) {
+    reportError(toString(std::move(E)));
+    return 1;
+  }
+  return 0;
+}
+
 } // namespace
 
 int autoprof::tool::runOptimize(const char *Argv0) {
@@ -172,53 +226,5 @@ int autoprof::tool::runOptimize(const char *Argv0) {
   if (!O.DryRun)
     return runVerifiedOptimize(Argv0, Engine, Inputs[0], LLM.get());
 
-  // The paths to show: as the user named them.
-  std::map<std::string, std::string> ShownPaths;
-  for (const std::string &In : Inputs)
-    ShownPaths[verify::normalPath(In)] = In;
-  DryRunView V;
-  if (Samples) {
-    V.Samples = &*Samples;
-    V.Tree = &Tree;
-  }
-  V.Shown = [&](const std::string &File) {
-    auto It = ShownPaths.find(verify::normalPath(File));
-    return It == ShownPaths.end() ? verify::shownPath(File) : It->second;
-  };
-  V.Warn = [](const std::string &W) { reportWarning(W); };
-
-  std::string Text;
-  raw_string_ostream OS(Text);
-  Error E = Error::success();
-  if (LLM) {
-    E = writeModelDryRun(*LLM, Engine, Inputs[0], O.LLMShowPrompt, V, OS);
-  } else if (O.Diff) {
-    writeProposalDiffs(Engine, V, OS);
-  } else if (!O.ExportFixes.empty() || !O.Output.empty()) {
-    std::string Main = verify::normalPath(Inputs[0]);
-    FileEdits Merged =
-        mergeFirstVariants(Engine, Main, /*MainOnly=*/!O.Output.empty(), V);
-    if (!O.ExportFixes.empty()) {
-      E = writeOutput(O.ExportFixes, exportFixesYAML(Main, Merged));
-    } else if (Expected<std::string> Patched =
-                   patchedText(Engine, Merged, Main)) {
-      E = writeOutput(O.Output, *Patched);
-    } else {
-      E = Patched.takeError();
-    }
-    if (E) {
-      reportError(toString(std::move(E)));
-      return 1;
-    }
-    return 0;
-  } else {
-    writeProposalListing(Engine, V, OS);
-  }
-  if (!E)
-    E = writeOutput("-", Text);
-  if (E) {
-    reportError(toString(std::move(E)));
-    return 1;
-  }
-  return 0;
+  return dryRun(Engine, Inputs, LLM.get(), Samples ? &*Samples : nullptr, Tree);
 }
