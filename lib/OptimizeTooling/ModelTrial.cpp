@@ -97,3 +97,25 @@ autoprof::runModelTrial(const ModelTrialOptions &O, raw_ostream &Log,
   }
   return std::move(R->Report);
 }
+
+llvm::Error ModelTrials::check() const {
+  return LLMRewriter::create(LLM).takeError();
+}
+
+llvm::Expected<std::optional<verify::OptimizeReport>>
+ModelTrials::run(ModelTrialOptions O, llvm::StringRef LogFile) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Log(LogFile, EC);
+  if (EC)
+    return llvm::createStringError("cannot write '" + LogFile +
+                                   "': " + EC.message());
+  O.LLM = LLM;
+  std::string Why;
+  llvm::Expected<std::optional<verify::OptimizeReport>> R =
+      runModelTrial(O, Log, &Why);
+  // A trial without a report gains nothing: say why, once per reason.
+  if (R && !*R && Problems.insert(Why).second && Warn)
+    Warn("a trial on '" + O.Kernel +
+         "' ended without a report, so it gains nothing: " + Why);
+  return R;
+}

@@ -21,7 +21,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
-#include <set>
 
 using namespace llvm;
 using namespace autoprof;
@@ -210,28 +209,31 @@ LearnSessionOptions sessionOptions(const char *Argv0) {
   return S;
 }
 
-/// The trials of --rewriter=llm: the model of the --llm-* options, each
-/// trial in-process with its progress in the trial's log.
-class TrialRunner {
-public:
-  explicit TrialRunner(const char *Argv0) : Argv0(Argv0) {
-    const LearnOptions_ &O = learnOptions();
-    LLM.BaseURL = O.LLMBaseURL;
-    LLM.Model = O.LLMModel;
-    LLM.Cache = O.LLMCache;
-    LLM.ReplayOnly = O.LLMReplayOnly;
-    LLM.TimeoutSeconds = O.LLMTimeout;
-    LLM.Catalog = catalogPath(Argv0, O.Catalog);
-  }
+/// The model of the --llm-* options, for --rewriter=llm's trials.
+LLMRewriterOptions trialModel(const char *Argv0) {
+  const LearnOptions_ &O = learnOptions();
+  LLMRewriterOptions LLM;
+  LLM.BaseURL = O.LLMBaseURL;
+  LLM.Model = O.LLMModel;
+  LLM.Cache = O.S.LLMCache;
+  LLM.ReplayOnly = O.S.LLMReplayOnly;
+  LLM.TimeoutSeconds = O.LLMTimeout;
+  LLM.Catalog = catalogPath(Argv0, O.Catalog);
+  return LLM;
+}
 
-  /// The model's settings, checked before anything runs.
-  Error check() const { return LLMRewriter::create(LLM).takeError(); }
+} // namespace
 
-  Expected<std::optional<verify::OptimizeReport>> run(const LiveTrial &T) {
-    std::error_code EC;
-    raw_fd_ostream Log(T.Log, EC);
-    if (EC)
-      return createStringError("cannot write '" + T.Log + "': " + EC.message());
+int autoprof::tool::runLearn(const char *Argv0) {
+  const LearnOptions_ &O = learnOptions();
+  ModelTrials Trials(trialModel(Argv0),
+                     [](const std::string &W) { reportWarning(W); });
+  LearnSessionHooks Hooks;
+  Hooks.Rewriter = builtinRewriter();
+  Hooks.LoadHost = []() -> Expected<std::unique_ptr<PassCounter>> {
+    return loadProfilerHost();
+  };
+  Hooks.Trial = [&](const LiveTrial &T) {
     ModelTrialOptions MO;
     MO.Source = T.Source;
     MO.Kernel = T.Kernel;
@@ -239,38 +241,11 @@ public:
     MO.Build = T.Build;
     MO.Run = T.Run;
     MO.InjectLibrary = injectionLibrary(Argv0);
-    MO.Timeout = learnOptions().Timeout;
+    MO.Timeout = O.Timeout;
     MO.Parse =
         sourceSettings(std::vector<std::string>{"-std=c++17", "-I" + T.Dir});
-    MO.LLM = LLM;
-    std::string Why;
-    Expected<std::optional<verify::OptimizeReport>> R =
-        runModelTrial(MO, Log, &Why);
-    // A trial without a report gains nothing: say why, once per reason.
-    if (R && !*R && Problems.insert(Why).second)
-      reportWarning("a trial on '" + T.Kernel +
-                    "' ended without a report, so it gains nothing: " + Why);
-    return R;
-  }
-
-private:
-  const char *Argv0;
-  LLMRewriterOptions LLM;
-  /// Why trials ended without a report, each said once.
-  std::set<std::string> Problems;
-};
-
-} // namespace
-
-int autoprof::tool::runLearn(const char *Argv0) {
-  const LearnOptions_ &O = learnOptions();
-  TrialRunner Trials(Argv0);
-  LearnSessionHooks Hooks;
-  Hooks.Rewriter = builtinRewriter();
-  Hooks.LoadHost = []() -> Expected<std::unique_ptr<PassCounter>> {
-    return loadProfilerHost();
+    return Trials.run(std::move(MO), T.Log);
   };
-  Hooks.Trial = [&](const LiveTrial &T) { return Trials.run(T); };
   Hooks.CheckTrialModel = [&] { return Trials.check(); };
   Expected<LearnSessionResult> R =
       runLearnSession(sessionOptions(Argv0), std::move(Hooks), errs());

@@ -21,7 +21,9 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace autoprof {
@@ -51,6 +53,31 @@ struct ModelTrialOptions {
 llvm::Expected<std::optional<verify::OptimizeReport>>
 runModelTrial(const ModelTrialOptions &O, llvm::raw_ostream &Log,
               std::string *Why = nullptr);
+
+/// The trials of `learn --rewriter=llm`, one after another: each is
+/// runModelTrial() with its progress in a log file of its own, and each
+/// reason a trial ended without a report is said once, through a warning.
+class ModelTrials {
+public:
+  /// \p LLM: the model of every trial; \p Warn receives the warnings.
+  ModelTrials(LLMRewriterOptions LLM,
+              std::function<void(const std::string &)> Warn)
+      : LLM(std::move(LLM)), Warn(std::move(Warn)) {}
+
+  /// The model's settings, checked before any trial runs.
+  llvm::Error check() const;
+
+  /// Runs the trial \p O (its LLM set to the model's) with its progress in
+  /// \p LogFile; fails when the log cannot be written.
+  llvm::Expected<std::optional<verify::OptimizeReport>>
+  run(ModelTrialOptions O, llvm::StringRef LogFile);
+
+private:
+  LLMRewriterOptions LLM;
+  std::function<void(const std::string &)> Warn;
+  /// Why trials ended without a report, each said once.
+  std::set<std::string> Problems;
+};
 
 } // namespace autoprof
 
