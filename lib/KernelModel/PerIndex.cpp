@@ -23,12 +23,6 @@ namespace {
 
 const char IndexName[] = "blockIdx.x * blockDim.x + threadIdx.x";
 
-/// `gridDim.x * blockDim.x`, the step of a grid-stride loop.
-Polynomial gridSize() {
-  return *Polynomial::mul(Polynomial::symbol(Symbol::gridDim(0)),
-                          Polynomial::symbol(Symbol::blockDim(0)));
-}
-
 /// The side of the comparison \p Cond whose value is \p P, or null.
 const Expr *sideOfValue(const KernelModel &M, const Expr *Cond,
                         const Polynomial &P) {

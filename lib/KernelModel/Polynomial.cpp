@@ -243,3 +243,8 @@ Polynomial autoprof::globalIndex(unsigned Dim) {
                                   Polynomial::symbol(Symbol::blockDim(Dim)));
   return *Polynomial::add(P, Polynomial::symbol(Symbol::threadIdx(Dim)));
 }
+
+Polynomial autoprof::gridSize() {
+  return *Polynomial::mul(Polynomial::symbol(Symbol::gridDim(0)),
+                          Polynomial::symbol(Symbol::blockDim(0)));
+}

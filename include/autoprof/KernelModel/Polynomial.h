@@ -152,6 +152,10 @@ private:
 /// along dimension \p Dim.
 Polynomial globalIndex(unsigned Dim);
 
+/// `gridDim.x * blockDim.x`: the threads of a 1-D grid, the step of a
+/// grid-stride loop.
+Polynomial gridSize();
+
 } // namespace autoprof
 
 #endif // AUTOPROF_KERNELMODEL_POLYNOMIAL_H

@@ -8,6 +8,7 @@
 #include "IndependentThreads.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
+#include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -120,6 +121,11 @@ private:
   std::vector<const Stmt *> PreStoreStmts;
   /// The stores after the last reduction, each done by lane 0 only.
   std::vector<const Stmt *> StoredByLaneZero;
+  /// The work of one row: the statements the guard protects, or the body
+  /// of the grid-stride loop over the rows.
+  std::vector<const Stmt *> Work;
+  /// Whether the threads stride over the rows by the grid's size.
+  bool GridStride = false;
   bool Reduced = false, Stores = false, ElementReduced = false;
 };
 
@@ -127,6 +133,24 @@ bool RowsToWarps::rows() {
   std::vector<const Expr *> Uncovered;
   std::vector<const Expr *> Rows =
       M.expressionsOfValue(globalIndex(0), Uncovered);
+  // A grid-stride loop steps by the grid's warps: each warp's lanes take
+  // the same rows.
+  if (GridStride) {
+    std::vector<const Expr *> Other;
+    for (const Expr *Step : M.expressionsOfValue(gridSize(), Other)) {
+      llvm::erase_if(Uncovered,
+                     [&](const Expr *U) { return isWithin(Ctx, U, Step); });
+      auto Text = sourceText(Ctx, Step);
+      if (!Text)
+        return refuse("the step at " + M.where(Step) +
+                      " is written through a macro");
+      std::string New = "(" + *Text + ") / " + W;
+      if (!add(replaceExpr(Ctx, Step,
+                           needsParens(Ctx, Step) ? "(" + New + ")" : New),
+               Step))
+        return false;
+    }
+  }
   if (!Uncovered.empty())
     return refuse("`" + M.text(Uncovered.front()) + "` at " +
                   M.where(Uncovered.front()) +
@@ -263,7 +287,6 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
       return refuse(At + " does more than declare values and accumulate: " +
                     "the statement at " + M.where(S) + " is neither");
   }
-  const std::vector<const Stmt *> &Work = M.work();
   for (const ModelReduction *R : Rs) {
     if (!M.isPure(R->Term) || (R->Factor && !M.isPure(R->Factor)))
       return refuse(At + " accumulates a value with side effects");
@@ -471,7 +494,6 @@ bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
 }
 
 bool RowsToWarps::work() {
-  const std::vector<const Stmt *> &Work = M.work();
   if (Work.empty())
     return refuse("the kernel does no work after its guard");
   for (size_t I = 0; I < Work.size(); ++I) {
@@ -555,6 +577,15 @@ bool RowsToWarps::run() {
   if (!M.cooperationWhy().empty())
     return refuse("its threads may depend on each other: " +
                   M.cooperationWhy());
+  // A row per thread, or rows in steps of the grid's size: the work of a
+  // row is then the loop's body.
+  std::string NotPerIndex;
+  std::optional<PerIndexKernel> PI = matchPerIndex(M, NotPerIndex);
+  GridStride = PI && PI->Form == PerIndexKernel::GridStride;
+  if (GridStride)
+    Work = PI->Work;
+  else
+    Work.assign(M.work().begin(), M.work().end());
   return rows() && work() && launches();
 }
 
