@@ -14,6 +14,10 @@
 #   corpus=DIR[:TREE]          utils/optimize_corpus.py run on DIR (TREE: a
 #                              name of tree-models/ or a file)
 #   capture=DIR                utils/capture_dataset.py run on DIR
+#   ncu=KIND[:CACHE[:PROGRAMS]] utils/profile_vs_ncu.py KIND (agreement or
+#                              cost, without ncu --set full) with
+#                              --cache-control CACHE (default all) on
+#                              PROGRAMS (default: its twelve; all: bench/corpus)
 #
 # corpus and capture take JOBS (default 4) and ONLY (programs) from the
 # environment, and resume from $RESUME_DIR/<step file> when it exists (a
@@ -54,7 +58,7 @@ for step in "$@"; do
   echo "== $step ($t s left)"
   case $name in
   lit)
-    filter=${arg:--gpu\.test|corpus/run|profile/(faults|run|threads)}
+    filter=${arg:--gpu\.test|corpus/run|profile/(faults|run|threads|cache-control)}
     timeout -k 5 "$t" "$tool_dir/run-lit.sh" "$root" -v --time-tests \
       --filter="$filter" >"$out/lit-$tag.log" 2>&1
     rc=$?
@@ -91,6 +95,15 @@ for step in "$@"; do
       ${ONLY:+--only "$ONLY"} -o "$out/$file" >"$out/$name-$tag.log" 2>&1
     rc=$?
     tail -5 "$out/$name-$tag.log"
+    ;;
+  ncu)
+    IFS=: read -r kind cache programs <<<"$arg"
+    timeout -k 5 "$t" python3 "$root/utils/profile_vs_ncu.py" "$kind" \
+      --tool="$tool" --cache-control="${cache:-all}" --no-full \
+      ${programs:+--programs="$programs"} \
+      -o "$out/ncu-$kind-${cache:-all}.json" >"$out/ncu-$tag.log" 2>&1
+    rc=$?
+    tail -50 "$out/ncu-$tag.log"
     ;;
   *)
     echo "gpu-batch: error: unknown step '$step'" >&2

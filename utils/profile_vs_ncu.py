@@ -8,6 +8,11 @@
       in .sum, launch attributes) must agree within 2%, throughputs,
       percentages and ratios within 10%.
 
+Both tools run with the same --cache-control (all, the default of both, or
+none) and with clocks left as they are (--clock-control none for ncu; locking
+them needs root and changes a setting of the device that other processes
+see). --programs=all takes every program of bench/corpus.
+
   utils/profile_vs_ncu.py table RESULTS.json
       Prints the Markdown table of a results file again.
 
@@ -98,20 +103,16 @@ def run(cmd, timeout=600):
     return r, time.monotonic() - t
 
 
-def autoprof_cmd(tool, kernel, metrics, out, exe, args):
+def autoprof_cmd(tool, kernel, metrics, out, exe, args, caches):
     return [tool, "profile", "--metrics=" + ",".join(metrics),
-            "--kernel=^%s$" % kernel, "--launch-count=1", "-o", out, "--",
-            exe] + args
+            "--cache-control=" + caches, "--kernel=^%s$" % kernel,
+            "--launch-count=1", "-o", out, "--", exe] + args
 
 
-def ncu_cmd(ncu, kernel, exe, args, metrics=None, full=False, caches=True):
-    # ncu flushes the caches before each replay pass unless told not to; the
-    # range profiler measures the launch in the cache state the program left,
-    # so the agreement runs ncu with --cache-control none.
-    cmd = [ncu, "--clock-control", "none", "-k", "regex:^%s$" % kernel,
-           "-c", "1", "--csv", "--page", "raw", "--print-units", "base"]
-    if not caches:
-        cmd += ["--cache-control", "none"]
+def ncu_cmd(ncu, kernel, exe, args, caches, metrics=None, full=False):
+    cmd = [ncu, "--clock-control", "none", "--cache-control", caches,
+           "-k", "regex:^%s$" % kernel, "-c", "1", "--csv", "--page", "raw",
+           "--print-units", "base"]
     cmd += ["--set", "full"] if full else ["--metrics", ",".join(metrics)]
     return cmd + [exe] + args
 
@@ -161,7 +162,7 @@ def agreement(args, programs, outdir, tool, ncu):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "p.json")
             r, _ = run(autoprof_cmd(tool, kernel, METRICS + [TIME], out, exe,
-                                    p["args"]))
+                                    p["args"], args.cache_control))
             ours = parse_autoprof(out) if r.returncode == 0 else None
             if ours is None:
                 print("| %s | %s | clang-autoprof failed: %s |" % (
@@ -169,8 +170,8 @@ def agreement(args, programs, outdir, tool, ncu):
                 rows.append({"program": p["name"], "kernel": kernel, "error": r.stderr[-2000:]})
                 bad += 1
                 continue
-        r, _ = run(ncu_cmd(ncu, kernel, exe, p["args"], METRICS + [TIME],
-                           caches=args.ncu_flushes_caches))
+        r, _ = run(ncu_cmd(ncu, kernel, exe, p["args"], args.cache_control,
+                           METRICS + [TIME]))
         theirs = parse_ncu(r.stdout) if r.returncode == 0 else None
         if theirs is None:
             print("| %s | %s | ncu failed: %s |" % (
@@ -204,7 +205,9 @@ def agreement(args, programs, outdir, tool, ncu):
             if not x["ok"]:
                 print("    disagrees: %s ours=%s ncu=%s" % (x["metric"], x["ours"], x["ncu"]),
                       flush=True)
-    return gpu_doc("agreement", rows), bad
+    doc = gpu_doc("agreement", rows)
+    doc["cache_control"] = args.cache_control
+    return doc, bad
 
 
 def cost(args, programs, outdir, tool, ncu):
@@ -212,15 +215,20 @@ def cost(args, programs, outdir, tool, ncu):
     for p in programs:
         exe = os.path.join(outdir, p["name"])
         kernel = p["kernels"][0]
-        times = {"program": [], "autoprof": [], "ncu_metrics": [], "ncu_full": []}
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "p.json")
+            cc = args.cache_control
+            steps = [("program", [exe] + p["args"]),
+                     ("autoprof", autoprof_cmd(tool, kernel, METRICS, out, exe,
+                                               p["args"], cc)),
+                     ("ncu_metrics", ncu_cmd(ncu, kernel, exe, p["args"], cc,
+                                             METRICS))]
+            if not args.no_full:
+                steps.append(("ncu_full", ncu_cmd(ncu, kernel, exe, p["args"],
+                                                  cc, full=True)))
+            times = {k: [] for k, _ in steps}
             for _ in range(args.repeat):
-                for key, cmd in [
-                        ("program", [exe] + p["args"]),
-                        ("autoprof", autoprof_cmd(tool, kernel, METRICS, out, exe, p["args"])),
-                        ("ncu_metrics", ncu_cmd(ncu, kernel, exe, p["args"], METRICS)),
-                        ("ncu_full", ncu_cmd(ncu, kernel, exe, p["args"], full=True))]:
+                for key, cmd in steps:
                     r, t = run(cmd)
                     if r.returncode != 0:
                         fail("%s: %s failed: %s" % (p["name"], key, (r.stdout + r.stderr)[-400:]))
@@ -228,15 +236,18 @@ def cost(args, programs, outdir, tool, ncu):
         med = {k: statistics.median(v) for k, v in times.items()}
         rows.append({"program": p["name"], "kernel": kernel, "seconds": times,
                      "median": med})
-        print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+        print("| %s | %.2f | %.2f | %.2f | %s | %.2f |" % (
             p["name"], med["program"], med["autoprof"], med["ncu_metrics"],
-            med["ncu_full"], med["autoprof"] / med["ncu_metrics"]), flush=True)
+            "%.2f" % med["ncu_full"] if "ncu_full" in med else "-",
+            med["autoprof"] / med["ncu_metrics"]), flush=True)
     tot = {k: sum(r["median"][k] for r in rows) for k in rows[0]["median"]}
-    print("| total | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
-        tot["program"], tot["autoprof"], tot["ncu_metrics"], tot["ncu_full"],
+    print("| total | %.2f | %.2f | %.2f | %s | %.2f |" % (
+        tot["program"], tot["autoprof"], tot["ncu_metrics"],
+        "%.2f" % tot["ncu_full"] if "ncu_full" in tot else "-",
         tot["autoprof"] / tot["ncu_metrics"]), flush=True)
     doc = gpu_doc("cost", rows)
     doc["repeat"] = args.repeat
+    doc["cache_control"] = args.cache_control
     doc["metrics"] = METRICS
     return doc, 0
 
@@ -244,7 +255,9 @@ def cost(args, programs, outdir, tool, ncu):
 def table(path):
     with open(path) as f:
         doc = json.load(f)
-    print("%s, driver %s, %s" % (doc["gpu"], doc["driver"], doc["date"]))
+    print("%s, driver %s, %s, --cache-control %s" % (
+        doc["gpu"], doc["driver"], doc["date"],
+        doc.get("cache_control", "none")))
     if doc["kind"] == "agreement":
         print("| program | kernel | within tolerance | outside tolerance (ours / ncu) |")
         print("| --- | --- | ---: | --- |")
@@ -261,12 +274,14 @@ def table(path):
         print("| --- | ---: | ---: | ---: | ---: | ---: |")
         for r in doc["rows"]:
             m = r["median"]
-            print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+            print("| %s | %.2f | %.2f | %.2f | %s | %.2f |" % (
                 r["program"], m["program"], m["autoprof"], m["ncu_metrics"],
-                m["ncu_full"], m["autoprof"] / m["ncu_metrics"]))
+                "%.2f" % m["ncu_full"] if "ncu_full" in m else "-",
+                m["autoprof"] / m["ncu_metrics"]))
         tot = {k: sum(r["median"][k] for r in doc["rows"]) for k in doc["rows"][0]["median"]}
-        print("| total | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
-            tot["program"], tot["autoprof"], tot["ncu_metrics"], tot["ncu_full"],
+        print("| total | %.2f | %.2f | %.2f | %s | %.2f |" % (
+            tot["program"], tot["autoprof"], tot["ncu_metrics"],
+            "%.2f" % tot["ncu_full"] if "ncu_full" in tot else "-",
             tot["autoprof"] / tot["ncu_metrics"]))
 
 
@@ -280,12 +295,16 @@ def main():
     ap.add_argument("--tool", default=os.path.join(ROOT, "build", "bin", "clang-autoprof"))
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "corpus"))
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--ncu-flushes-caches", action="store_true",
-                    help="agreement: leave ncu's default --cache-control all")
+    ap.add_argument("--cache-control", choices=["all", "none"], default="all",
+                    help="both tools' cache control (default: all)")
+    ap.add_argument("--no-full", action="store_true",
+                    help="cost: leave out ncu --set full")
     ap.add_argument("-o", "--output", default="")
     args = ap.parse_args()
-    wanted = args.programs.split(",")
-    programs = [p for p in corpus.load_manifest() if p["name"] in wanted]
+    manifest = corpus.load_manifest()
+    wanted = [p["name"] for p in manifest] if args.programs == "all" \
+        else args.programs.split(",")
+    programs = [p for p in manifest if p["name"] in wanted]
     missing = set(wanted) - {p["name"] for p in programs}
     if missing:
         fail("not in the corpus: %s" % ", ".join(sorted(missing)))

@@ -69,6 +69,14 @@ bool autoprof::inject::loadAgentConfig(const std::string &Path,
   Uint("run", Out.Run);
   Uint("launch_skip", Out.LaunchSkip);
   Uint("launch_count", Out.LaunchCount);
+  if (auto It = Doc.FindMember("cache_control"); It != Doc.MemberEnd()) {
+    std::string Control = It->value.IsString() ? It->value.GetString() : "";
+    if (Control != "all" && Control != "none") {
+      Error = "malformed cache control in '" + Path + "'";
+      return false;
+    }
+    Out.FlushCaches = Control == "all";
+  }
   if (Doc.HasMember("kernel_regex") && Doc["kernel_regex"].IsString()) {
     Out.KernelRegexText = Doc["kernel_regex"].GetString();
     if (!Out.KernelRegexText.empty()) {
@@ -166,6 +174,8 @@ std::string autoprof::inject::writeAgentConfig(const AgentRequest &R) {
   W.Uint(R.LaunchSkip);
   W.Key("launch_count");
   W.Uint(R.LaunchCount);
+  W.Key("cache_control");
+  W.String(R.FlushCaches ? "all" : "none");
   if (R.TreeFile.empty()) {
     W.Key("metrics");
     Strings(R.Metrics);

@@ -44,6 +44,9 @@ struct AgentConfig {
   std::optional<std::regex> KernelRegex;
   unsigned LaunchSkip = 0;
   unsigned LaunchCount = 1;
+  /// Whether the L2 cache is flushed before each profiled launch
+  /// (`--cache-control=all`).
+  bool FlushCaches = false;
   /// Fixed mode: these metrics for every selected launch.
   std::vector<std::string> Metrics;
   /// Tree mode.
@@ -68,6 +71,7 @@ struct AgentRequest {
   std::string KernelRegexText;
   unsigned LaunchSkip = 0;
   unsigned LaunchCount = 1;
+  bool FlushCaches = false;
   /// Fixed mode (TreeFile empty): these metrics for every selected launch.
   std::vector<std::string> Metrics;
   /// Tree mode: the tree's file.

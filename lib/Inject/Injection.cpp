@@ -19,9 +19,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "AgentConfig.h"
+#include "CacheFlush.h"
 #include "LaunchAttributes.h"
-#include "LaunchPlanner.h"
 #include "LaunchCallbacks.h"
+#include "LaunchPlanner.h"
 #include "Measure.h"
 #include "RangeProfiler.h"
 
@@ -62,6 +63,9 @@ struct Agent {
   Profile Out;
   std::map<CUcontext, std::unique_ptr<RangeProfiler>> Profilers;
   std::map<CUcontext, std::string> FailedContexts;
+  /// --cache-control=all: each context's flush; null where it cannot be
+  /// prepared (said once, in a warning).
+  std::map<CUcontext, std::unique_ptr<CacheFlusher>> Flushers;
   std::unique_ptr<LaunchPlanner> Planner;
   std::map<uint32_t, double> Durations;
   /// Records without a duration yet: (index, correlation id).
@@ -82,6 +86,9 @@ bool Trace = false;
     }                                                                          \
   } while (0)
 thread_local std::unique_ptr<InFlight> Current;
+/// Set while the agent launches a kernel of its own (the cache flush):
+/// its callbacks are not the program's.
+thread_local bool InAgentLaunch = false;
 
 void writeProfile(Agent &A) {
   if (!writeFileAtomically(A.Config.Output, writeProfileJSON(A.Out)))
@@ -149,6 +156,39 @@ RangeProfiler *profilerFor(Agent &A, CUcontext Ctx, CUdevice Dev) {
   return Raw;
 }
 
+/// Flushes the L2 cache before a profiled launch on \p L's stream, when the
+/// configuration asks; a flush that cannot be made is a warning, and the
+/// launch is profiled as the program left the cache. Called with
+/// A.Profiling held and A.Lock free: the flush's own launch and waiting
+/// happen outside the agent's lock.
+void flushCaches(Agent &A, CUcontext Ctx, const LaunchConfig &L) {
+  CacheFlusher *F = nullptr;
+  bool New = false;
+  {
+    std::lock_guard<std::mutex> G(A.Lock);
+    auto [It, Inserted] = A.Flushers.try_emplace(Ctx);
+    if (Inserted)
+      It->second = std::make_unique<CacheFlusher>();
+    F = It->second.get();
+    New = Inserted;
+  }
+  if (!F)
+    return;
+  std::string Error;
+  CUdevice Dev = 0;
+  cuCtxGetDevice(&Dev);
+  InAgentLaunch = true;
+  bool Ok = (!New || F->prepare(Ctx, Dev, Error)) && F->flush(L.Stream, Error);
+  InAgentLaunch = false;
+  if (Ok)
+    return;
+  std::lock_guard<std::mutex> G(A.Lock);
+  addLine(A.Out.Warnings, Error);
+  // A flush that could not be prepared is not tried again.
+  if (New)
+    A.Flushers[Ctx].reset();
+}
+
 void onLaunchEnter(Agent &A, const CUpti_CallbackData *Cb,
                    const LaunchConfig &L) {
   if (!Cb->symbolName)
@@ -169,6 +209,12 @@ void onLaunchEnter(Agent &A, const CUpti_CallbackData *Cb,
                  F->P.Record.Kernel.c_str(), F->P.Record.Stage.c_str(),
                  F->P.Collect.size());
   A.Profiling.lock();
+  if (A.Config.FlushCaches &&
+      std::any_of(F->P.Collect.begin(), F->P.Collect.end(),
+                  [&](const std::string &M) {
+                    return A.Config.RangeMetrics.count(M) != 0;
+                  }))
+    flushCaches(A, Cb->context, L);
   std::lock_guard<std::mutex> G(A.Lock);
   F->Launch = L;
   F->P.Record.Grid = L.Grid;
@@ -266,10 +312,11 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
         It->second->disable();
         A->Profilers.erase(It);
       }
+      A->Flushers.erase(R->context);
     }
     return;
   }
-  if (Domain != CUPTI_CB_DOMAIN_DRIVER_API)
+  if (Domain != CUPTI_CB_DOMAIN_DRIVER_API || InAgentLaunch)
     return;
   auto *Cb = static_cast<const CUpti_CallbackData *>(Data);
   if (Cb->callbackSite == CUPTI_API_EXIT) {
@@ -284,7 +331,8 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
     L = {P->f,
          {P->gridDimX, P->gridDimY, P->gridDimZ},
          {P->blockDimX, P->blockDimY, P->blockDimZ},
-         P->sharedMemBytes};
+         P->sharedMemBytes,
+         P->hStream};
     break;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
@@ -294,7 +342,8 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
     L = {P->f,
          {P->gridDimX, P->gridDimY, P->gridDimZ},
          {P->blockDimX, P->blockDimY, P->blockDimZ},
-         P->sharedMemBytes};
+         P->sharedMemBytes,
+         P->hStream};
     break;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
@@ -304,7 +353,8 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
     L = {P->f,
          {C->gridDimX, C->gridDimY, C->gridDimZ},
          {C->blockDimX, C->blockDimY, C->blockDimZ},
-         C->sharedMemBytes};
+         C->sharedMemBytes,
+         C->hStream};
     break;
   }
   default:
@@ -362,9 +412,8 @@ InitializeInjection(void) {
     return Fail("cannot enable the launch callbacks", R);
   cuptiEnableCallback(1, A->Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                       CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-  if (CUptiResult R =
-          cuptiActivityRegisterCallbacks(allocateActivityBuffer,
-                                         bufferCompleted))
+  if (CUptiResult R = cuptiActivityRegisterCallbacks(allocateActivityBuffer,
+                                                     bufferCompleted))
     return Fail("cannot register CUPTI activity buffers", R);
   if (CUptiResult R =
           cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL))

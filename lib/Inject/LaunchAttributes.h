@@ -28,6 +28,7 @@ struct LaunchConfig {
   std::array<unsigned, 3> Grid = {1, 1, 1};
   std::array<unsigned, 3> Block = {1, 1, 1};
   unsigned DynamicSharedMem = 0;
+  CUstream Stream = nullptr;
 };
 
 /// Whether \p Metric is computed here rather than by the range profiler.

@@ -71,6 +71,7 @@ Expected<ProfileRequest> request(const ProfileCommandOptions &O,
   R.KernelRegex = O.KernelRegex;
   R.LaunchSkip = O.LaunchSkip;
   R.LaunchCount = O.LaunchCount;
+  R.FlushCaches = O.FlushCaches;
   R.Timeout = O.Timeout;
   R.InjectionLibrary = O.InjectionLibrary;
   if (Error E = chooseMetrics(O, sys::path::parent_path(O.CatalogPath), R))

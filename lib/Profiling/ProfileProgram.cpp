@@ -70,6 +70,7 @@ std::string agentConfig(const ProfileRequest &R, const MetricClasses &Classes,
   A.KernelRegexText = R.KernelRegex;
   A.LaunchSkip = R.LaunchSkip;
   A.LaunchCount = R.LaunchCount;
+  A.FlushCaches = R.FlushCaches;
   if (R.fixedMetrics()) {
     A.Metrics = R.Metrics;
     // The inputs of derived metrics.

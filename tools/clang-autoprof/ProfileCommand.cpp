@@ -27,6 +27,8 @@ using namespace autoprof::verify;
 
 namespace {
 
+enum class CacheControl { All, None };
+
 struct ProfileOptions {
   cl::list<std::string> Sources{cl::Positional, cl::desc("[<source>...]"),
                                 cl::ZeroOrMore, cl::sub(profileCommand())};
@@ -54,6 +56,16 @@ struct ProfileOptions {
       "timeout",
       cl::desc("Stop the program after this many seconds (0: no limit)"),
       cl::init(0), cl::value_desc("S"), cl::sub(profileCommand())};
+  cl::opt<CacheControl> Cache{
+      "cache-control",
+      cl::desc("Before each profiled launch, flush the L2 cache (all, the "
+               "default, as ncu does) or leave it as the program left it "
+               "(none)"),
+      cl::init(CacheControl::All),
+      cl::values(clEnumValN(CacheControl::All, "all", "flush the L2 cache"),
+                 clEnumValN(CacheControl::None, "none",
+                            "leave the caches as they are")),
+      cl::sub(profileCommand())};
   cl::opt<std::string> Catalog{
       "catalog", cl::desc("Metric catalog (default: the one shipped)"),
       cl::value_desc("file"), cl::sub(profileCommand())};
@@ -138,6 +150,7 @@ int autoprof::tool::runProfile(const char *Argv0) {
   P.LaunchSkip = O.LaunchSkip;
   P.LaunchCount = O.LaunchCount;
   P.Timeout = O.Timeout;
+  P.FlushCaches = O.Cache == CacheControl::All;
   P.CatalogPath = catalogPath(Argv0, O.Catalog);
   P.InjectionLibrary = injectionLibrary(Argv0);
   P.Output = O.Output;

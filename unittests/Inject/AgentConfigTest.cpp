@@ -38,6 +38,7 @@ TEST(AgentConfigTest, WhatTheToolWritesTheLibraryReads) {
   R.KernelRegexText = "^tile_\\w+$";
   R.LaunchSkip = 3;
   R.LaunchCount = 2;
+  R.FlushCaches = true;
   R.Metrics = {"gpu__time_duration.sum", "launch__grid_size"};
   R.RangeMetrics = {"gpu__time_duration.sum"};
   R.DerivedInputs["derived__flops"] = {"a.sum", "b.sum"};
@@ -55,6 +56,7 @@ TEST(AgentConfigTest, WhatTheToolWritesTheLibraryReads) {
   EXPECT_TRUE(std::regex_search("tile_a1", *C.KernelRegex));
   EXPECT_EQ(C.LaunchSkip, 3u);
   EXPECT_EQ(C.LaunchCount, 2u);
+  EXPECT_TRUE(C.FlushCaches);
   EXPECT_EQ(C.Metrics, R.Metrics);
   EXPECT_FALSE(C.Tree);
   EXPECT_EQ(C.RangeMetrics, std::set<std::string>{"gpu__time_duration.sum"});
@@ -88,6 +90,23 @@ TEST(AgentConfigTest, ABadRegexIsOneLine) {
   EXPECT_NE(Error.find("invalid kernel regular expression '('"),
             std::string::npos);
   EXPECT_EQ(Error.find('\n'), std::string::npos);
+}
+
+TEST(AgentConfigTest, CacheControlIsAllOrNone) {
+  AgentConfig C;
+  std::string Error;
+  ASSERT_TRUE(
+      load(R"({"output": "o.json", "cache_control": "none"})", C, Error))
+      << Error;
+  EXPECT_FALSE(C.FlushCaches);
+  AgentConfig Missing;
+  ASSERT_TRUE(load(R"({"output": "o.json"})", Missing, Error)) << Error;
+  EXPECT_FALSE(Missing.FlushCaches);
+  AgentConfig Bad;
+  EXPECT_FALSE(
+      load(R"({"output": "o.json", "cache_control": "l2"})", Bad, Error));
+  EXPECT_NE(Error.find("malformed cache control"), std::string::npos);
+  EXPECT_FALSE(load(R"({"output": "o.json", "cache_control": 1})", Bad, Error));
 }
 
 } // namespace

@@ -153,6 +153,7 @@ TEST(ProfileProgramTest, AFixedListCollectsDerivedInputsAndComputesThem) {
   EXPECT_FALSE(O.Quiet);
   EXPECT_EQ(F.Configs[0].Metrics.size(), 6u);
   EXPECT_FALSE(F.Configs[0].Tree);
+  EXPECT_FALSE(F.Configs[0].FlushCaches);
 
   ASSERT_EQ(Run->P.Records.size(), 1u);
   const ProfileRecord &Rec = Run->P.Records[0];
@@ -187,6 +188,7 @@ TEST(ProfileProgramTest, BadFixedListsAreOneErrorPerMetric) {
 
 TEST(ProfileProgramTest, AKernelThatLaunchedOnceIsProfiledInASecondRun) {
   ProfileRequest R = treeRequest();
+  R.FlushCaches = true;
   Expected<MetricClasses> Classes = classifyMetrics(R, catalog());
   ASSERT_TRUE(bool(Classes)) << toString(Classes.takeError());
   FakeProgram F;
@@ -223,6 +225,9 @@ TEST(ProfileProgramTest, AKernelThatLaunchedOnceIsProfiledInASecondRun) {
   EXPECT_EQ(Run->Runs, 2u);
   ASSERT_EQ(F.Seen.size(), 2u);
   EXPECT_TRUE(F.Seen[1].Quiet);
+  // Both runs flush the cache as asked.
+  EXPECT_TRUE(F.Configs[0].FlushCaches);
+  EXPECT_TRUE(F.Configs[1].FlushCaches);
   EXPECT_EQ(Run->P.Tree, R.Tree.Name);
   ASSERT_EQ(Run->P.Records.size(), 4u);
   EXPECT_EQ(Run->P.Records[3].Run, 2u);

@@ -41,6 +41,9 @@ struct ProfileCommandOptions {
   std::string KernelRegex;
   unsigned LaunchSkip = 0;
   unsigned LaunchCount = 1;
+  /// `--cache-control=all`: the L2 cache flushed before each profiled
+  /// launch (ProfileRequest::FlushCaches).
+  bool FlushCaches = true;
   /// Seconds before the program is stopped; 0: no limit.
   unsigned Timeout = 0;
   std::string CatalogPath;

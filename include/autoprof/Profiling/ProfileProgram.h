@@ -70,6 +70,10 @@ struct ProfileRequest {
   std::string KernelRegex;
   unsigned LaunchSkip = 0;
   unsigned LaunchCount = 1;
+  /// Flush the L2 cache before each profiled launch, as ncu's
+  /// `--cache-control all` does; false: the launch finds the cache as the
+  /// program left it.
+  bool FlushCaches = false;
   /// Seconds before the program is stopped; 0: no limit.
   unsigned Timeout = 0;
   /// The injection library to load.
