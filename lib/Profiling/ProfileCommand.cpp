@@ -124,7 +124,19 @@ int autoprof::profiling::runProfileCommand(const ProfileCommandOptions &O,
   if (Error E = checkRun(*R, Classes, H))
     return ReportAll(std::move(E));
 
+  // The clocks stay locked for both runs of the program.
+  std::unique_ptr<ClockLock> Clocks;
+  if (O.LockClocks) {
+    Expected<ClockAPI> API = H.Clocks ? H.Clocks() : loadNVML();
+    if (!API)
+      return ReportAll(API.takeError());
+    Expected<std::unique_ptr<ClockLock>> L = ClockLock::lockToBase(*API);
+    if (!L)
+      return ReportAll(L.takeError());
+    Clocks = std::move(*L);
+  }
   Expected<ProfileRun> Run = profileProgram(*R, *Catalog, Classes, Runner, Log);
+  Clocks.reset();
   if (!Run)
     return ReportAll(Run.takeError());
   const Profile &Final = Run->P;

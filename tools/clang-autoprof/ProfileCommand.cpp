@@ -28,6 +28,7 @@ using namespace autoprof::verify;
 namespace {
 
 enum class CacheControl { All, None };
+enum class ClockControl { Base, None };
 
 struct ProfileOptions {
   cl::list<std::string> Sources{cl::Positional, cl::desc("[<source>...]"),
@@ -65,6 +66,17 @@ struct ProfileOptions {
       cl::values(clEnumValN(CacheControl::All, "all", "flush the L2 cache"),
                  clEnumValN(CacheControl::None, "none",
                             "leave the caches as they are")),
+      cl::sub(profileCommand())};
+  cl::opt<ClockControl> Clock{
+      "clock-control",
+      cl::desc("While the program runs, lock every GPU's clock to its base "
+               "frequency (base, as ncu does; needs root) or leave the "
+               "clocks as they are (none, the default)"),
+      cl::init(ClockControl::None),
+      cl::values(
+          clEnumValN(ClockControl::Base, "base", "lock the clocks to base"),
+          clEnumValN(ClockControl::None, "none",
+                     "leave the clocks as they are")),
       cl::sub(profileCommand())};
   cl::opt<std::string> Catalog{
       "catalog", cl::desc("Metric catalog (default: the one shipped)"),
@@ -151,6 +163,7 @@ int autoprof::tool::runProfile(const char *Argv0) {
   P.LaunchCount = O.LaunchCount;
   P.Timeout = O.Timeout;
   P.FlushCaches = O.Cache == CacheControl::All;
+  P.LockClocks = O.Clock == ClockControl::Base;
   P.CatalogPath = catalogPath(Argv0, O.Catalog);
   P.InjectionLibrary = injectionLibrary(Argv0);
   P.Output = O.Output;

@@ -19,6 +19,9 @@
 
 #include "gtest/gtest.h"
 
+#include <optional>
+#include <set>
+
 using namespace llvm;
 using namespace autoprof;
 using namespace autoprof::profiling;
@@ -32,9 +35,13 @@ public:
   int Status = 0;
   bool TimedOut = false;
   unsigned Runs = 0;
+  /// Called as each run starts.
+  std::function<void()> OnRun;
 
   Expected<verify::ChildResult> run(const verify::ChildOptions &O) override {
     ++Runs;
+    if (OnRun)
+      OnRun();
     inject::AgentConfig C;
     std::string Error;
     if (!inject::loadAgentConfig(O.Env.at("AUTOPROF_PROFILE_CONFIG"), C, Error))
@@ -173,6 +180,89 @@ TEST_F(ProfileCommandTest, AProgramPastItsTimeoutEndsWith124) {
   EXPECT_EQ(Errors[0], "the program ran past --timeout=5 s and was stopped; "
                        "the records collected so far are in out.json");
   EXPECT_TRUE(Written.count("out.json"));
+}
+
+/// NVML as a test sees it: which GPUs are locked, and a GPU that refuses.
+struct FakeClocks {
+  unsigned Count = 2;
+  std::set<unsigned> Locked;
+  std::optional<unsigned> Refuses;
+  bool ShutDown = false;
+
+  ClockAPI api() {
+    ClockAPI A;
+    A.DeviceCount = [this](unsigned &N) {
+      N = Count;
+      return std::string();
+    };
+    A.LockToBase = [this](unsigned I) {
+      if (Refuses == I)
+        return std::string("Insufficient Permissions");
+      Locked.insert(I);
+      return std::string();
+    };
+    A.Unlock = [this](unsigned I) {
+      Locked.erase(I);
+      return std::string();
+    };
+    A.Shutdown = [this] { ShutDown = true; };
+    return A;
+  }
+};
+
+TEST(ClockLockTest, EveryGPUIsLockedUntilTheLockIsGone) {
+  FakeClocks F;
+  {
+    Expected<std::unique_ptr<ClockLock>> L = ClockLock::lockToBase(F.api());
+    ASSERT_TRUE(bool(L)) << toString(L.takeError());
+    EXPECT_EQ(F.Locked, (std::set<unsigned>{0, 1}));
+  }
+  EXPECT_TRUE(F.Locked.empty());
+  EXPECT_TRUE(F.ShutDown);
+}
+
+TEST(ClockLockTest, AGPUThatRefusesUnlocksTheOthers) {
+  FakeClocks F;
+  F.Count = 3;
+  F.Refuses = 1;
+  Expected<std::unique_ptr<ClockLock>> L = ClockLock::lockToBase(F.api());
+  ASSERT_FALSE(bool(L));
+  EXPECT_EQ(toString(L.takeError()),
+            "cannot lock the clock of GPU 1 to base: NVML: Insufficient "
+            "Permissions (locking clocks needs root); use "
+            "--clock-control=none");
+  EXPECT_TRUE(F.Locked.empty());
+}
+
+TEST_F(ProfileCommandTest, ClocksAreLockedWhileTheProgramRuns) {
+  FakeClocks F;
+  O.LockClocks = true;
+  H.Clocks = [&F]() -> Expected<ClockAPI> { return F.api(); };
+  std::set<unsigned> During;
+  Program.OnRun = [&] { During = F.Locked; };
+  EXPECT_EQ(run(), 0);
+  EXPECT_EQ(During, (std::set<unsigned>{0, 1}));
+  EXPECT_TRUE(F.Locked.empty());
+
+  // A lock that cannot be had stops the command before the program runs.
+  F.Refuses = 0;
+  Program.Runs = 0;
+  EXPECT_EQ(run(), 1);
+  EXPECT_EQ(Program.Runs, 0u);
+  ASSERT_EQ(Errors.size(), 1u);
+  EXPECT_NE(Errors[0].find("cannot lock the clock of GPU 0"),
+            std::string::npos);
+
+  // Without NVML, one line.
+  Errors.clear();
+  H.Clocks = []() -> Expected<ClockAPI> {
+    return createStringError("cannot lock the GPU clocks: NVML "
+                             "(libnvidia-ml.so.1) cannot be loaded; use "
+                             "--clock-control=none");
+  };
+  EXPECT_EQ(run(), 1);
+  EXPECT_EQ(Program.Runs, 0u);
+  ASSERT_EQ(Errors.size(), 1u);
 }
 
 } // namespace

@@ -18,6 +18,7 @@
 
 #include "autoprof/Profiling/ProfileProgram.h"
 
+#include "autoprof/Profiling/ClockControl.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,6 +45,9 @@ struct ProfileCommandOptions {
   /// `--cache-control=all`: the L2 cache flushed before each profiled
   /// launch (ProfileRequest::FlushCaches).
   bool FlushCaches = true;
+  /// `--clock-control=base`: every GPU's clock locked to base while the
+  /// program runs (ClockControl.h).
+  bool LockClocks = false;
   /// Seconds before the program is stopped; 0: no limit.
   unsigned Timeout = 0;
   std::string CatalogPath;
@@ -60,6 +64,8 @@ struct ProfileCommandHooks {
   /// Checks the request against this machine's GPUs.
   std::function<llvm::Error(const ProfileRequest &, const MetricClasses &)>
       CheckDevice;
+  /// The clock-locking calls for LockClocks; null: NVML's (loadNVML()).
+  std::function<llvm::Expected<ClockAPI>()> Clocks;
   /// Writes \p Text to \p Path.
   std::function<llvm::Error(llvm::StringRef Path, llvm::StringRef Text)> Write;
   /// Where errors and warnings go, one line each.
