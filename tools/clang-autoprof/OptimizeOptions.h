@@ -21,8 +21,6 @@
 #include <string>
 
 namespace autoprof {
-class LLMRewriter;
-class RewriteEngine;
 namespace tool {
 
 struct OptimizeOptions {
@@ -227,19 +225,6 @@ struct OptimizeOptions {
 
 /// The options, registered with the `optimize` subcommand on first use.
 OptimizeOptions &optimizeOptions();
-
-/// The model rewriter the options describe (--llm-*); with \p Send false
-/// (--llm-show-prompt) no server is needed.
-llvm::Expected<std::unique_ptr<LLMRewriter>> llmRewriter(const char *Argv0,
-                                                         bool Send);
-
-/// Runs `optimize` without --dry-run on \p Source, whose kernels and
-/// proposals \p Engine holds: measures the original, profiles it with the
-/// tree, verifies the triggered rewrites and keeps the best. Returns the
-/// exit status.
-/// With \p LLM, the model proposes the rewrites instead (--rewriter=llm).
-int runVerifiedOptimize(const char *Argv0, const RewriteEngine &Engine,
-                        const std::string &Source, LLMRewriter *LLM);
 
 } // namespace tool
 } // namespace autoprof
