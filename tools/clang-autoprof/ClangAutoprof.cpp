@@ -161,6 +161,13 @@ void autoprof::tool::reportWarning(const Twine &Message) {
       << "\n";
 }
 
+bool autoprof::tool::failed(Error E) {
+  if (!E)
+    return false;
+  reportError(toString(std::move(E)));
+  return true;
+}
+
 std::string autoprof::tool::catalogPath(const char *Argv0,
                                         const std::string &Option) {
   static int Anchor;

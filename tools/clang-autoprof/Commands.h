@@ -73,6 +73,13 @@ void reportError(const llvm::Twine &Message);
 /// Prints "clang-autoprof: warning: <message>" on stderr.
 void reportWarning(const llvm::Twine &Message);
 
+/// Reports \p E, when it is an error, with reportError(); true then.
+bool failed(llvm::Error E);
+/// Reports the error \p V holds, if any; true then.
+template <typename T> bool failed(llvm::Expected<T> &V) {
+  return !V && failed(V.takeError());
+}
+
 /// The catalog given by a --catalog option, else the one shipped.
 std::string catalogPath(const char *Argv0, const std::string &Option);
 
@@ -99,13 +106,6 @@ int extractSources(
 /// Sets \p Filter to the --kernel filter; reports an invalid regular
 /// expression and returns false.
 bool kernelFilter(KernelFilter &Filter);
-
-/// Runs \p Factory over \p Inputs with the shared source options and
-/// \p FixedArgs, the compiler arguments given after `--`. Returns 0, 1
-/// (some sources failed or had compile errors) or 2 (a bad database).
-int runOnSources(clang::tooling::FrontendActionFactory &Factory,
-                 const std::vector<std::string> &Inputs,
-                 const std::optional<std::vector<std::string>> &FixedArgs);
 
 /// The shared source options as the source driver's settings, with
 /// \p FixedArgs as the arguments after `--`.

@@ -45,10 +45,8 @@ FeaturesOptions &featuresOptions() {
 
 bool autoprof::tool::kernelFilter(KernelFilter &Filter) {
   Expected<KernelFilter> F = kernelNameFilter(sourceOptions().Kernel);
-  if (!F) {
-    reportError(toString(F.takeError()));
+  if (failed(F))
     return false;
-  }
   Filter = std::move(*F);
   return true;
 }
@@ -77,18 +75,6 @@ unsigned autoprof::tool::jobs() {
            : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
 }
 
-int autoprof::tool::runOnSources(
-    clang::tooling::FrontendActionFactory &Factory,
-    const std::vector<std::string> &Inputs,
-    const std::optional<std::vector<std::string>> &FixedArgs) {
-  return runSources(
-      sourceSettings(FixedArgs), Inputs,
-      [&](size_t) -> clang::tooling::FrontendActionFactory & {
-        return Factory;
-      },
-      [](size_t) {}, toolMessages());
-}
-
 std::optional<std::vector<std::string>>
 autoprof::tool::sourcesToRun(bool FromDatabase) {
   SourceOptions &S = sourceOptions();
@@ -97,10 +83,8 @@ autoprof::tool::sourcesToRun(bool FromDatabase) {
           ? autoprof::sourcesToRun({S.Sources.begin(), S.Sources.end()},
                                    S.BuildPath)
           : createStringError("no source given");
-  if (!Files) {
-    reportError(toString(Files.takeError()));
+  if (failed(Files))
     return std::nullopt;
-  }
   return std::move(*Files);
 }
 
@@ -142,9 +126,7 @@ int autoprof::tool::runFeatures() {
     return Status;
   std::string Text = O.Format == OutputFormat::JSON ? writeFeaturesJSON(Report)
                                                     : writeFeaturesText(Report);
-  if (Error E = writeOutput(O.Output, Text)) {
-    reportError(toString(std::move(E)));
+  if (failed(writeOutput(O.Output, Text)))
     return 1;
-  }
   return Status;
 }

@@ -249,20 +249,14 @@ int autoprof::tool::runLearn(const char *Argv0) {
   Hooks.CheckTrialModel = [&] { return Trials.check(); };
   Expected<LearnSessionResult> R =
       runLearnSession(sessionOptions(Argv0), std::move(Hooks), errs());
-  if (!R) {
-    reportError(toString(R.takeError()));
+  if (failed(R))
     return 1;
-  }
   if (R->LearnedTree)
-    if (Error E = writeOutput(O.Output, *R->LearnedTree)) {
-      reportError(toString(std::move(E)));
+    if (failed(writeOutput(O.Output, *R->LearnedTree)))
       return 1;
-    }
   if (!O.Report.empty())
-    if (Error E = writeOutput(O.Report, writeLearnReportJSON(R->Report))) {
-      reportError(toString(std::move(E)));
+    if (failed(writeOutput(O.Report, writeLearnReportJSON(R->Report))))
       return 1;
-    }
   if (!R->Report.Rows.empty() || !R->Report.Curve.empty())
     outs() << writeLearnReportText(R->Report);
   return 0;

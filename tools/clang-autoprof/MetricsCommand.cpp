@@ -48,19 +48,13 @@ int autoprof::tool::runMetrics(const char *Argv0) {
   MetricsOptions &O = metricsOptions();
   Expected<MetricCatalog> Catalog =
       MetricCatalog::load(catalogPath(Argv0, O.Catalog));
-  if (!Catalog) {
-    reportError(toString(Catalog.takeError()));
+  if (failed(Catalog))
     return 1;
-  }
   Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
-  if (!Host) {
-    reportError(toString(Host.takeError()));
+  if (failed(Host))
     return 1;
-  }
-  if (Error E = (*Host)->checkChip(O.Chip)) {
-    reportError(toString(std::move(E)));
+  if (failed((*Host)->checkChip(O.Chip)))
     return 1;
-  }
 
   int Status = 0;
   std::vector<std::string> Invalid;
@@ -70,17 +64,13 @@ int autoprof::tool::runMetrics(const char *Argv0) {
                                      std::vector<std::string>(O.Check.begin(),
                                                               O.Check.end()),
                                      Invalid);
-  if (!Text) {
-    reportError(toString(Text.takeError()));
+  if (failed(Text))
     return 1;
-  }
   for (const std::string &Name : Invalid) {
     reportError("metric '" + Name + "' is not valid on " + O.Chip);
     Status = 1;
   }
-  if (Error E = writeOutput(O.Output, *Text)) {
-    reportError(toString(std::move(E)));
+  if (failed(writeOutput(O.Output, *Text)))
     return 1;
-  }
   return Status;
 }

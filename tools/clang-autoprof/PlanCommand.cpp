@@ -55,49 +55,35 @@ int autoprof::tool::runPlan(const char *Argv0) {
   std::string CatalogPath = catalogPath(Argv0, O.Catalog);
   Expected<std::string> TreePath =
       findTree(O.Tree, sys::path::parent_path(CatalogPath));
-  if (!TreePath) {
-    reportError(toString(TreePath.takeError()));
+  if (failed(TreePath))
     return 1;
-  }
   ProfilingTree T;
-  if (Error E = loadCheckedTree(*TreePath, T)) {
-    reportError(toString(std::move(E)));
+  if (failed(loadCheckedTree(*TreePath, T)))
     return 1;
-  }
   Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
-  if (!Catalog) {
-    reportError(toString(Catalog.takeError()));
+  if (failed(Catalog))
     return 1;
-  }
   std::optional<SampleTable> Samples;
   if (!O.Samples.empty()) {
     Expected<SampleTable> S = loadSamples(O.Samples);
-    if (!S) {
-      reportError(toString(S.takeError()));
+    if (failed(S))
       return 1;
-    }
     Samples = std::move(*S);
   }
   Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
-  if (!Host) {
-    reportError(toString(Host.takeError()));
+  if (failed(Host))
     return 1;
-  }
   FeatureReport Report;
   int Status = extractSources(Report);
   if (Status == 2)
     return 1;
   Expected<Plan> P = profiling::buildPlan(
       T, *TreePath, *Catalog, **Host, Report, Samples ? &*Samples : nullptr);
-  if (!P) {
-    reportError(toString(P.takeError()));
+  if (failed(P))
     return 1;
-  }
   std::string Text = O.Format == PlanFormat::Text ? profiling::writePlanText(*P)
                                                   : writePlanJSON(*P);
-  if (Error E = writeOutput(O.Output, Text)) {
-    reportError(toString(std::move(E)));
+  if (failed(writeOutput(O.Output, Text)))
     return 1;
-  }
   return Status;
 }

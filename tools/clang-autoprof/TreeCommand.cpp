@@ -90,15 +90,11 @@ int autoprof::tool::runTree(const char *Argv0) {
   if (O.Action == TreeAction::Validate) {
     Expected<MetricCatalog> Catalog =
         MetricCatalog::load(catalogPath(Argv0, O.Catalog));
-    if (!Catalog) {
-      reportError(toString(Catalog.takeError()));
+    if (failed(Catalog))
       return 1;
-    }
     Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
-    if (!Host) {
-      reportError(toString(Host.takeError()));
+    if (failed(Host))
       return 1;
-    }
     for (size_t I = 0; I < T.Chips.size(); ++I)
       if (Error E = (*Host)->checkChip(T.Chips[I])) {
         Problems.push_back(
@@ -118,9 +114,7 @@ int autoprof::tool::runTree(const char *Argv0) {
   } else {
     Text = O.Action == TreeAction::Show ? writeTreeText(T) : writeTreeDot(T);
   }
-  if (Error E = writeOutput(O.Output, Text)) {
-    reportError(toString(std::move(E)));
+  if (failed(writeOutput(O.Output, Text)))
     return 1;
-  }
   return 0;
 }
