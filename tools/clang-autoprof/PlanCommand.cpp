@@ -6,12 +6,7 @@
 
 #include "Commands.h"
 
-#include "autoprof/Metrics/MetricCatalog.h"
-#include "autoprof/Metrics/ProfilerHost.h"
-#include "autoprof/Profiling/PlanBuilder.h"
-#include "autoprof/Tree/Plan.h"
-#include "autoprof/Tree/ProfilingTree.h"
-#include "llvm/Support/Path.h"
+#include "autoprof/Profiling/PlanCommand.h"
 
 using namespace llvm;
 using namespace autoprof;
@@ -52,38 +47,18 @@ PlanOptions &planOptions() {
 
 int autoprof::tool::runPlan(const char *Argv0) {
   PlanOptions &O = planOptions();
-  std::string CatalogPath = catalogPath(Argv0, O.Catalog);
-  Expected<std::string> TreePath =
-      findTree(O.Tree, sys::path::parent_path(CatalogPath));
-  if (failed(TreePath))
-    return 1;
-  ProfilingTree T;
-  if (failed(loadCheckedTree(*TreePath, T)))
-    return 1;
-  Expected<MetricCatalog> Catalog = MetricCatalog::load(CatalogPath);
-  if (failed(Catalog))
-    return 1;
-  std::optional<SampleTable> Samples;
-  if (!O.Samples.empty()) {
-    Expected<SampleTable> S = loadSamples(O.Samples);
-    if (failed(S))
-      return 1;
-    Samples = std::move(*S);
-  }
-  Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
-  if (failed(Host))
-    return 1;
-  FeatureReport Report;
-  int Status = extractSources(Report);
-  if (Status == 2)
-    return 1;
-  Expected<Plan> P = profiling::buildPlan(
-      T, *TreePath, *Catalog, **Host, Report, Samples ? &*Samples : nullptr);
-  if (failed(P))
-    return 1;
-  std::string Text = O.Format == PlanFormat::Text ? profiling::writePlanText(*P)
-                                                  : writePlanJSON(*P);
-  if (failed(writeOutput(O.Output, Text)))
-    return 1;
-  return Status;
+  profiling::PlanCommandOptions P;
+  P.Tree = O.Tree;
+  P.CatalogPath = catalogPath(Argv0, O.Catalog);
+  P.Samples = O.Samples;
+  P.JSON = O.Format == PlanFormat::JSON;
+  P.Output = O.Output;
+  profiling::PlanCommandHooks H;
+  H.LoadCounter = []() -> Expected<std::unique_ptr<PassCounter>> {
+    return loadProfilerHost();
+  };
+  H.Sources = [](FeatureReport &R) { return extractSources(R); };
+  H.Write = writeOutput;
+  H.Error = [](const std::string &E) { reportError(E); };
+  return profiling::runPlanCommand(P, H);
 }
