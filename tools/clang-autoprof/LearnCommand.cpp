@@ -5,22 +5,15 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Learns a profiling tree from a dataset (docs/learn.md): the options, the
-/// built-in rewriter's triggers and the model's trials given to lib/Learn's
-/// session, and its tree and report written.
+/// Learns a profiling tree from a dataset (docs/learn.md): the options of
+/// runLearnCommand() (lib/OptimizeTooling).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
 
-#include "autoprof/Learn/LearnReport.h"
-#include "autoprof/Learn/LearnSession.h"
-#include "autoprof/OptimizeTooling/ModelTrial.h"
-#include "autoprof/Rewrite/TransformationRegistry.h"
-#include "llvm/Support/Path.h"
+#include "autoprof/OptimizeTooling/LearnCommand.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <cstdlib>
 
 using namespace llvm;
 using namespace autoprof;
@@ -30,8 +23,9 @@ using namespace autoprof::tool;
 namespace {
 
 struct LearnOptions_ {
-  /// The session's options, which most of the options below set.
-  LearnSessionOptions S;
+  /// The command's options, which most of the options below set.
+  LearnCommandOptions V;
+  LearnSessionOptions &S = V.Session;
   cl::list<std::string, std::vector<std::string>> Datasets{
       "dataset",
       cl::desc("Dataset files (JSON lines; repeat or separate "
@@ -87,18 +81,20 @@ struct LearnOptions_ {
                "lines) and reuse it"),
       cl::value_desc("file"), cl::location(S.OutcomeCache),
       cl::sub(learnCommand())};
-  cl::opt<unsigned> Timeout{
+  cl::opt<unsigned, true> Timeout{
       "timeout",
       cl::desc("With --rewriter=llm: seconds one run of a program may take"),
-      cl::init(0), cl::sub(learnCommand())};
-  cl::opt<std::string> LLMBaseURL{
+      cl::location(V.Timeout), cl::sub(learnCommand())};
+  cl::opt<std::string, true> LLMBaseURL{
       "llm-base-url",
       cl::desc("OpenAI-compatible API base URL for --proposer=llm "
                "(default: AUTOPROF_LLM_BASE_URL)"),
-      cl::value_desc("url"), cl::sub(learnCommand())};
-  cl::opt<std::string> LLMModel{
+      cl::value_desc("url"), cl::location(V.LLMBaseURL),
+      cl::sub(learnCommand())};
+  cl::opt<std::string, true> LLMModel{
       "llm-model", cl::desc("Model name (default: AUTOPROF_LLM_MODEL)"),
-      cl::value_desc("name"), cl::sub(learnCommand())};
+      cl::value_desc("name"), cl::location(V.LLMModel),
+      cl::sub(learnCommand())};
   cl::opt<std::string, true> LLMCache{
       "llm-cache",
       cl::desc("Keep every reply in this folder, keyed by its request"),
@@ -107,9 +103,9 @@ struct LearnOptions_ {
       "llm-replay-only",
       cl::desc("Answer only from --llm-cache; a miss is an error"),
       cl::location(S.LLMReplayOnly), cl::sub(learnCommand())};
-  cl::opt<unsigned> LLMTimeout{
+  cl::opt<unsigned, true> LLMTimeout{
       "llm-timeout", cl::desc("Seconds one request may take (default 300)"),
-      cl::init(0), cl::sub(learnCommand())};
+      cl::location(V.LLMTimeout), cl::sub(learnCommand())};
   cl::opt<unsigned, true> Iterations{
       "iterations", cl::desc("Rounds of proposals (default 20)"),
       cl::location(S.Iterations), cl::sub(learnCommand())};
@@ -134,9 +130,9 @@ struct LearnOptions_ {
   cl::opt<std::string, true> Name{"name", cl::desc("Name of the learned tree"),
                                   cl::location(S.Name),
                                   cl::sub(learnCommand())};
-  cl::opt<std::string> Output{"o", cl::desc("Write the learned tree here"),
-                              cl::value_desc("tree.json"),
-                              cl::sub(learnCommand())};
+  cl::opt<std::string, true> Output{
+      "o", cl::desc("Write the learned tree here"), cl::value_desc("tree.json"),
+      cl::location(V.Output), cl::sub(learnCommand())};
   cl::opt<std::string, true> Log{
       "log", cl::desc("Write every proposal here (JSON lines)"),
       cl::value_desc("file"), cl::location(S.LogFile), cl::sub(learnCommand())};
@@ -162,9 +158,9 @@ struct LearnOptions_ {
       cl::desc("Replay every kernel with the same first 0, 1, 2, ... "
                "trigger metrics, over N random orders"),
       cl::value_desc("N"), cl::location(S.Curve), cl::sub(learnCommand())};
-  cl::opt<std::string> Report{"report",
-                              cl::desc("Write the comparison as JSON"),
-                              cl::value_desc("file"), cl::sub(learnCommand())};
+  cl::opt<std::string, true> Report{
+      "report", cl::desc("Write the comparison as JSON"),
+      cl::value_desc("file"), cl::location(V.Report), cl::sub(learnCommand())};
   cl::opt<bool, true> Quiet{"quiet", cl::desc("No progress lines"),
                             cl::location(S.Quiet), cl::sub(learnCommand())};
   cl::opt<std::string> Catalog{
@@ -179,85 +175,18 @@ LearnOptions_ &learnOptions() {
 
 [[maybe_unused]] const LearnOptions_ &Registered = learnOptions();
 
-/// The built-in rewriter's transformations as replay rules.
-TriggerRewriter builtinRewriter() {
-  std::vector<TriggerRewriter::Rule> Rules;
-  for (const Transformation *T : TransformationRegistry::all())
-    Rules.push_back(
-        {T->name().str(), T->triggerMetrics(),
-         [T](const MetricMap &M) { return T->trigger(M).has_value(); }});
-  return TriggerRewriter(std::move(Rules));
-}
-
-/// The session's options from the command line.
-LearnSessionOptions sessionOptions(const char *Argv0) {
-  const LearnOptions_ &O = learnOptions();
-  LearnSessionOptions S = O.S;
-  const char *Cuda = std::getenv("CUDAToolkit_ROOT");
-  SmallString<256> Nvcc(Cuda && *Cuda ? Cuda : "/usr/local/cuda");
-  sys::path::append(Nvcc, "bin", "nvcc");
-  S.Nvcc = std::string(Nvcc);
-  S.Chat = ChatConfig::fromEnvironment();
-  if (!O.LLMBaseURL.empty())
-    S.Chat.BaseURL = O.LLMBaseURL;
-  if (!O.LLMModel.empty())
-    S.Chat.Model = O.LLMModel;
-  if (O.LLMTimeout)
-    S.Chat.Timeout = std::chrono::milliseconds(1000ull * O.LLMTimeout);
-  S.WantLearned = !O.Output.empty();
-  S.CatalogPath = catalogPath(Argv0, O.Catalog);
-  return S;
-}
-
-/// The model of the --llm-* options, for --rewriter=llm's trials.
-LLMRewriterOptions trialModel(const char *Argv0) {
-  const LearnOptions_ &O = learnOptions();
-  LLMRewriterOptions LLM;
-  LLM.BaseURL = O.LLMBaseURL;
-  LLM.Model = O.LLMModel;
-  LLM.Cache = O.S.LLMCache;
-  LLM.ReplayOnly = O.S.LLMReplayOnly;
-  LLM.TimeoutSeconds = O.LLMTimeout;
-  LLM.Catalog = catalogPath(Argv0, O.Catalog);
-  return LLM;
-}
-
 } // namespace
 
 int autoprof::tool::runLearn(const char *Argv0) {
-  const LearnOptions_ &O = learnOptions();
-  ModelTrials Trials(trialModel(Argv0),
-                     [](const std::string &W) { reportWarning(W); });
-  LearnSessionHooks Hooks;
-  Hooks.Rewriter = builtinRewriter();
-  Hooks.LoadHost = []() -> Expected<std::unique_ptr<PassCounter>> {
+  LearnOptions_ &O = learnOptions();
+  O.V.CatalogPath = catalogPath(Argv0, O.Catalog);
+  O.V.InjectLibrary = injectionLibrary(Argv0);
+  O.V.Parse = sourceSettings(std::nullopt);
+  LearnCommandHooks H;
+  H.LoadHost = []() -> Expected<std::unique_ptr<PassCounter>> {
     return loadProfilerHost();
   };
-  Hooks.Trial = [&](const LiveTrial &T) {
-    ModelTrialOptions MO;
-    MO.Source = T.Source;
-    MO.Kernel = T.Kernel;
-    MO.ProfileFile = T.ProfileFile;
-    MO.Build = T.Build;
-    MO.Run = T.Run;
-    MO.InjectLibrary = injectionLibrary(Argv0);
-    MO.Timeout = O.Timeout;
-    MO.Parse =
-        sourceSettings(std::vector<std::string>{"-std=c++17", "-I" + T.Dir});
-    return Trials.run(std::move(MO), T.Log);
-  };
-  Hooks.CheckTrialModel = [&] { return Trials.check(); };
-  Expected<LearnSessionResult> R =
-      runLearnSession(sessionOptions(Argv0), std::move(Hooks), errs());
-  if (failed(R))
-    return 1;
-  if (R->LearnedTree)
-    if (failed(writeOutput(O.Output, *R->LearnedTree)))
-      return 1;
-  if (!O.Report.empty())
-    if (failed(writeOutput(O.Report, writeLearnReportJSON(R->Report))))
-      return 1;
-  if (!R->Report.Rows.empty() || !R->Report.Curve.empty())
-    outs() << writeLearnReportText(R->Report);
-  return 0;
+  H.Write = writeOutput;
+  H.Messages = toolMessages();
+  return runLearnCommand(O.V, H, errs(), outs());
 }
