@@ -82,14 +82,20 @@ static cl::OptionCategory &toolCategory() {
   return C;
 }
 
+/// The subcommands that parse sources.
+static cl::SubCommandGroup &parsing() {
+  static cl::SubCommandGroup G({&featuresCommand(), &planCommand(),
+                                &profileCommand(), &optimizeCommand(),
+                                &checkCommand()});
+  return G;
+}
+
 SourceOptions::SourceOptions()
     : BuildPath("p",
                 cl::desc("Build directory holding compile_commands.json; "
                          "with no source, features, plan and check run over "
                          "every CUDA file it lists"),
-                cl::value_desc("build-dir"), cl::sub(featuresCommand()),
-                cl::sub(planCommand()), cl::sub(profileCommand()),
-                cl::sub(optimizeCommand()), cl::sub(checkCommand()),
+                cl::value_desc("build-dir"), cl::sub(parsing()),
                 cl::cat(toolCategory())),
       Sources(cl::Positional, cl::desc("<source>... [-- <compiler args>]"),
               cl::ZeroOrMore, cl::sub(featuresCommand()),
@@ -98,39 +104,29 @@ SourceOptions::SourceOptions()
       ExtraArgs("extra-arg",
                 cl::desc("Additional argument to append to the compiler "
                          "command line"),
-                cl::sub(featuresCommand()), cl::sub(planCommand()),
-                cl::sub(profileCommand()), cl::sub(optimizeCommand()),
-                cl::sub(checkCommand()), cl::cat(toolCategory())),
+                cl::sub(parsing()), cl::cat(toolCategory())),
       ExtraArgsBefore("extra-arg-before",
                       cl::desc("Additional argument to prepend to the "
                                "compiler command line"),
-                      cl::sub(featuresCommand()), cl::sub(planCommand()),
-                      cl::sub(profileCommand()), cl::sub(optimizeCommand()),
-                      cl::sub(checkCommand()), cl::cat(toolCategory())),
+                      cl::sub(parsing()), cl::cat(toolCategory())),
       CudaPath("cuda-path",
                cl::desc("CUDA installation used when the compile command "
                         "names none (default: $CUDA_PATH, $CUDA_HOME, the "
                         "toolkit found at build time, /usr/local/cuda)"),
-               cl::value_desc("dir"), cl::sub(featuresCommand()),
-               cl::sub(planCommand()), cl::sub(metricsCommand()),
-               cl::sub(treeCommand()), cl::sub(profileCommand()),
-               cl::sub(optimizeCommand()), cl::sub(checkCommand()),
+               cl::value_desc("dir"), cl::sub(parsing()),
+               cl::sub(metricsCommand()), cl::sub(treeCommand()),
                cl::cat(toolCategory())),
       Kernel("kernel",
              cl::desc("Only kernels whose name or qualified name (profile: "
                       "name or mangled name) contains a match of this "
                       "ECMAScript regular expression, e.g. '^tile_\\w+$'"),
-             cl::value_desc("regex"), cl::sub(featuresCommand()),
-             cl::sub(planCommand()), cl::sub(profileCommand()),
-             cl::sub(optimizeCommand()), cl::sub(checkCommand()),
+             cl::value_desc("regex"), cl::sub(parsing()),
              cl::cat(toolCategory())),
       GpuArch("gpu-arch",
               cl::desc("GPU architecture used when the compile command names "
                        "none"),
-              cl::value_desc("sm_XX"), cl::init("sm_90"),
-              cl::sub(featuresCommand()), cl::sub(planCommand()),
-              cl::sub(profileCommand()), cl::sub(optimizeCommand()),
-              cl::sub(checkCommand()), cl::cat(toolCategory())),
+              cl::value_desc("sm_XX"), cl::init("sm_90"), cl::sub(parsing()),
+              cl::cat(toolCategory())),
       Jobs("j",
            cl::desc("Files analysed at a time (0: as many as there are "
                     "cores; default 1); the output is the same"),
