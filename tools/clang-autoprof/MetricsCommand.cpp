@@ -6,10 +6,7 @@
 
 #include "Commands.h"
 
-#include "autoprof/Metrics/CatalogListing.h"
-#include "autoprof/Metrics/MetricCatalog.h"
-#include "autoprof/Metrics/ProfilerHost.h"
-#include "llvm/Support/raw_ostream.h"
+#include "autoprof/Metrics/MetricsCommand.h"
 
 using namespace llvm;
 using namespace autoprof;
@@ -46,31 +43,16 @@ MetricsOptions &metricsOptions() {
 
 int autoprof::tool::runMetrics(const char *Argv0) {
   MetricsOptions &O = metricsOptions();
-  Expected<MetricCatalog> Catalog =
-      MetricCatalog::load(catalogPath(Argv0, O.Catalog));
-  if (failed(Catalog))
-    return 1;
-  Expected<std::unique_ptr<ProfilerHost>> Host = loadProfilerHost();
-  if (failed(Host))
-    return 1;
-  if (failed((*Host)->checkChip(O.Chip)))
-    return 1;
-
-  int Status = 0;
-  std::vector<std::string> Invalid;
-  Expected<std::string> Text =
-      O.Check.empty() ? listCatalog(*Catalog, **Host, O.Chip)
-                      : checkMetrics(*Catalog, **Host, O.Chip,
-                                     std::vector<std::string>(O.Check.begin(),
-                                                              O.Check.end()),
-                                     Invalid);
-  if (failed(Text))
-    return 1;
-  for (const std::string &Name : Invalid) {
-    reportError("metric '" + Name + "' is not valid on " + O.Chip);
-    Status = 1;
-  }
-  if (failed(writeOutput(O.Output, *Text)))
-    return 1;
-  return Status;
+  MetricsCommandOptions M;
+  M.Chip = O.Chip;
+  M.CatalogPath = catalogPath(Argv0, O.Catalog);
+  M.Check.assign(O.Check.begin(), O.Check.end());
+  M.Output = O.Output;
+  MetricsCommandHooks H;
+  H.LoadCounter = []() -> Expected<std::unique_ptr<PassCounter>> {
+    return loadProfilerHost();
+  };
+  H.Write = writeOutput;
+  H.Error = [](const std::string &E) { reportError(E); };
+  return runMetricsCommand(M, H);
 }
