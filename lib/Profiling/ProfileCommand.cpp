@@ -170,3 +170,26 @@ int autoprof::profiling::runProfileCommand(const ProfileCommandOptions &O,
     return First.Status;
   return Final.Errors.empty() ? 0 : 1;
 }
+
+void autoprof::profiling::splitProgramArguments(
+    const std::vector<std::string> &A, bool HasSources,
+    std::vector<std::string> &Program,
+    std::optional<std::vector<std::string>> &CompilerArgs) {
+  auto It = HasSources ? std::find(A.begin(), A.end(), "--") : A.end();
+  if (It == A.end()) {
+    Program = A;
+    return;
+  }
+  CompilerArgs.emplace(A.begin(), It);
+  Program.assign(It + 1, A.end());
+}
+
+std::string autoprof::profiling::injectionLibraryPath(const char *Argv0,
+                                                      void *MainAddr) {
+  if (const char *Exact = std::getenv("AUTOPROF_INJECT_LIBRARY"))
+    return Exact;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, MainAddr);
+  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(P, "lib", "libautoprof-inject.so");
+  return std::string(P);
+}

@@ -93,26 +93,7 @@ ProfileOptions &profileOptions() {
 
 [[maybe_unused]] const ProfileOptions &Registered = profileOptions();
 
-using profiling::ProfileRequest;
 using profiling::StaticKernel;
-
-/// Splits the arguments after the first `--`: with sources, a second `--`
-/// separates their compiler arguments from the program.
-void splitProgram(const ProfileOptions &O, ProfileRequest &R,
-                  std::optional<std::vector<std::string>> &CompilerArgs) {
-  if (!ArgsAfterDashDash)
-    return;
-  const std::vector<std::string> &A = *ArgsAfterDashDash;
-  if (!O.Sources.empty()) {
-    auto It = std::find(A.begin(), A.end(), "--");
-    if (It != A.end()) {
-      CompilerArgs.emplace(A.begin(), It);
-      R.Program.assign(It + 1, A.end());
-      return;
-    }
-  }
-  R.Program = A;
-}
 
 } // namespace
 
@@ -138,22 +119,17 @@ Error autoprof::tool::checkProfilingDevice(
 }
 
 std::string autoprof::tool::injectionLibrary(const char *Argv0) {
-  if (const char *Exact = std::getenv("AUTOPROF_INJECT_LIBRARY"))
-    return Exact;
   static int Anchor;
-  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
-  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
-  sys::path::append(P, "lib", "libautoprof-inject.so");
-  return std::string(P);
+  return profiling::injectionLibraryPath(Argv0, &Anchor);
 }
 
 int autoprof::tool::runProfile(const char *Argv0) {
   ProfileOptions &O = profileOptions();
   profiling::ProfileCommandOptions P;
-  ProfileRequest Split;
   std::optional<std::vector<std::string>> CompilerArgs;
-  splitProgram(O, Split, CompilerArgs);
-  P.Program = std::move(Split.Program);
+  if (ArgsAfterDashDash)
+    profiling::splitProgramArguments(*ArgsAfterDashDash, !O.Sources.empty(),
+                                     P.Program, CompilerArgs);
   P.Sources.assign(O.Sources.begin(), O.Sources.end());
   P.Metrics = O.Metrics;
   P.Plan = O.Plan;

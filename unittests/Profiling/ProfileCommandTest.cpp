@@ -210,6 +210,24 @@ struct FakeClocks {
   }
 };
 
+TEST(ProfileArgumentsTest, WithSourcesASecondDashDashEndsTheirArguments) {
+  std::vector<std::string> Program;
+  std::optional<std::vector<std::string>> Args;
+  splitProgramArguments({"-DN=4", "--", "./app", "--", "x"}, true, Program,
+                        Args);
+  EXPECT_EQ(Program, (std::vector<std::string>{"./app", "--", "x"}));
+  ASSERT_TRUE(Args);
+  EXPECT_EQ(*Args, std::vector<std::string>{"-DN=4"});
+  // Without sources, or without a second `--`, all of it is the program.
+  Args.reset();
+  splitProgramArguments({"./app", "--", "x"}, false, Program, Args);
+  EXPECT_EQ(Program, (std::vector<std::string>{"./app", "--", "x"}));
+  EXPECT_FALSE(Args);
+  splitProgramArguments({"./app", "1"}, true, Program, Args);
+  EXPECT_EQ(Program, (std::vector<std::string>{"./app", "1"}));
+  EXPECT_FALSE(Args);
+}
+
 TEST(ClockLockTest, EveryGPUIsLockedUntilTheLockIsGone) {
   FakeClocks F;
   {

@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,19 @@ struct ProfileCommandHooks {
   /// Where errors and warnings go, one line each.
   std::function<void(const std::string &)> Error, Warning;
 };
+
+/// Splits the arguments after the first `--` of `profile`: with sources
+/// (\p HasSources), a second `--` separates their compiler arguments
+/// (\p CompilerArgs) from the program; else all of them are the program.
+void splitProgramArguments(
+    const std::vector<std::string> &AfterDashDash, bool HasSources,
+    std::vector<std::string> &Program,
+    std::optional<std::vector<std::string>> &CompilerArgs);
+
+/// The injection library: $AUTOPROF_INJECT_LIBRARY, else
+/// lib/libautoprof-inject.so beside the bin/ of the tool \p Argv0 (\p
+/// MainAddr: an address in it).
+std::string injectionLibraryPath(const char *Argv0, void *MainAddr);
 
 /// Runs `profile`: reports what is wrong with \p O, or profiles its
 /// program through \p Runner (progress and the summary line on \p Log) and
