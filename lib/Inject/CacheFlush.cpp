@@ -93,6 +93,12 @@ bool CacheFlusher::prepare(CUcontext, CUdevice Dev, std::string &Error) {
 }
 
 bool CacheFlusher::flush(CUstream Stream, std::string &Error) {
+  // A launch being captured into a graph does not run now, and a kernel of
+  // ours would join the graph: no flush.
+  CUstreamCaptureStatus Capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (cuStreamIsCapturing(Stream, &Capture) == CUDA_SUCCESS &&
+      Capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    return true;
   void *Args[] = {&Buffer, &Words};
   if (CUresult R = cuLaunchKernel(Kernel, Blocks, 1, 1, 256, 1, 1, 0, Stream,
                                   Args, nullptr)) {

@@ -34,8 +34,9 @@ public:
   /// Prepares the flush on \p Ctx, the current context, of device \p Dev:
   /// the PTX kernel and the buffer. Returns false with a message.
   bool prepare(CUcontext Ctx, CUdevice Dev, std::string &Error);
-  /// Runs the flush on \p Stream and waits for it. The launch goes through
-  /// the driver's callbacks: the caller ignores them meanwhile.
+  /// Runs the flush on \p Stream and waits for it; nothing on a stream that
+  /// is being captured into a graph. The launch goes through the driver's
+  /// callbacks: the caller ignores them meanwhile.
   bool flush(CUstream Stream, std::string &Error);
 
 private:
