@@ -1,5 +1,5 @@
-"""Prints the DRAM bytes a profile's first record read, in MiB, rounded
-down to a multiple of 4: `dram_mib N`.
+"""Prints the DRAM bytes a profile's first record read, in whole MiB:
+`dram_mib N`.
 
   bytes-read.py PROFILE
 """
@@ -9,4 +9,4 @@ import sys
 with open(sys.argv[1]) as f:
     rec = json.load(f)["records"][0]
 value = rec["metrics"]["dram__bytes_read.sum"]["value"]
-print("dram_mib %d" % (int(value / 2**20) // 4 * 4))
+print("dram_mib %d" % int(value / 2**20))
