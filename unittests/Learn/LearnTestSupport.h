@@ -13,6 +13,7 @@
 #ifndef AUTOPROF_UNITTESTS_LEARN_LEARNTESTSUPPORT_H
 #define AUTOPROF_UNITTESTS_LEARN_LEARNTESTSUPPORT_H
 
+#include "../Support/OnePassEach.h"
 #include "autoprof/Learn/Replay.h"
 
 #include <map>
@@ -27,19 +28,7 @@ namespace fixtures {
 MetricCatalog catalog();
 
 /// One pass per range metric, every call recorded.
-class OnePassEach : public PassCounter {
-public:
-  unsigned Calls = 0;
-  bool isValid(const std::string &, const std::string &) override {
-    return true;
-  }
-  llvm::Expected<unsigned>
-  passCount(const std::string &,
-            const std::vector<std::string> &Metrics) override {
-    ++Calls;
-    return Metrics.size();
-  }
-};
+using OnePassEach = test::OnePassEach;
 
 /// Transformation A fires when r1 > 10, B when r2 > 10, C when r3 > 10.
 TriggerRewriter rewriter();

@@ -12,6 +12,7 @@
 
 #include "autoprof/OptimizeTooling/LearnCommand.h"
 
+#include "../Support/OnePassEach.h"
 #include "gtest/gtest.h"
 
 #include <map>
@@ -20,17 +21,6 @@ using namespace llvm;
 using namespace autoprof;
 
 namespace {
-
-class OnePassEach : public PassCounter {
-public:
-  bool isValid(const std::string &, const std::string &) override {
-    return true;
-  }
-  Expected<unsigned> passCount(const std::string &,
-                               const std::vector<std::string> &M) override {
-    return unsigned(M.size());
-  }
-};
 
 class LearnCommandTest : public ::testing::Test {
 protected:
@@ -42,7 +32,7 @@ protected:
     O.CatalogPath =
         std::string(AUTOPROF_TEST_TREE_MODELS) + "/metric-catalog.json";
     H.LoadHost = []() -> Expected<std::unique_ptr<PassCounter>> {
-      return std::make_unique<OnePassEach>();
+      return std::make_unique<test::OnePassEach>();
     };
     H.Write = [this](StringRef Path, StringRef Text) {
       Written[Path.str()] = Text.str();

@@ -8,6 +8,7 @@
 
 #include "llvm/Support/FileSystem.h"
 
+#include "../Support/OnePassEach.h"
 #include "gtest/gtest.h"
 
 using namespace llvm;
@@ -16,19 +17,7 @@ using namespace autoprof::profiling;
 
 namespace {
 
-/// Prices every metric one pass, on the chip it remembers.
-class OnePassEach : public PassCounter {
-public:
-  std::string Chip;
-  bool isValid(const std::string &, const std::string &) override {
-    return true;
-  }
-  Expected<unsigned> passCount(const std::string &C,
-                               const std::vector<std::string> &M) override {
-    Chip = C;
-    return M.size();
-  }
-};
+using test::OnePassEach;
 
 class PlanBuilderTest : public ::testing::Test {
 protected:

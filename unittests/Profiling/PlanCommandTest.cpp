@@ -12,6 +12,7 @@
 
 #include "autoprof/Profiling/PlanCommand.h"
 
+#include "../Support/OnePassEach.h"
 #include "gtest/gtest.h"
 
 #include <map>
@@ -22,17 +23,6 @@ using namespace autoprof::profiling;
 
 namespace {
 
-class EveryChip : public PassCounter {
-public:
-  bool isValid(const std::string &, const std::string &) override {
-    return true;
-  }
-  Expected<unsigned> passCount(const std::string &,
-                               const std::vector<std::string> &M) override {
-    return unsigned(M.size());
-  }
-};
-
 class PlanCommandTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -41,7 +31,7 @@ protected:
         std::string(AUTOPROF_TEST_TREE_MODELS) + "/metric-catalog.json";
     O.Output = "plan.txt";
     H.LoadCounter = []() -> Expected<std::unique_ptr<PassCounter>> {
-      return std::make_unique<EveryChip>();
+      return std::make_unique<test::OnePassEach>();
     };
     H.Sources = [this](FeatureReport &) {
       ++SourcesRead;
