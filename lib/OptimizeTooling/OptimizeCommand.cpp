@@ -56,6 +56,8 @@ private:
   const OptimizeCommandEnv &Env;
   raw_ostream &Log;
   std::vector<std::string> Inputs;
+  /// The kernels --kernel selects.
+  KernelFilter Filter;
   std::unique_ptr<LLMRewriter> LLM;
   /// With --samples, the tree that chooses what a dry run's triggers see.
   std::optional<SampleTable> Samples;
@@ -243,10 +245,7 @@ int OptimizeCommand::verifiedRun(const RewriteEngine &Engine) const {
   T.Tree = O.Tree;
   T.Source = Source;
   T.Parse = Env.Parse;
-  Expected<KernelFilter> Filter = kernelNameFilter(Env.KernelRegex);
-  if (!Filter)
-    return Fail(Filter.takeError());
-  T.Filter = std::move(*Filter);
+  T.Filter = Filter;
   T.KernelRegex = Env.KernelRegex;
   T.InjectLibrary = Env.InjectLibrary;
   T.Run = O.Run;
@@ -313,10 +312,11 @@ int OptimizeCommand::run() {
     return 1;
   if (!O.Samples.empty() && !loadSamplesAndTree())
     return 1;
-  Expected<KernelFilter> Filter = kernelNameFilter(Env.KernelRegex);
-  if (!Filter)
-    return error(Filter.takeError()), 1;
-  RewriteEngine Engine(Ts, *Filter);
+  Expected<KernelFilter> F = kernelNameFilter(Env.KernelRegex);
+  if (!F)
+    return error(F.takeError()), 1;
+  Filter = std::move(*F);
+  RewriteEngine Engine(Ts, Filter);
   if (!parse(Engine))
     return 1;
   return O.DryRun ? dryRun(Engine) : verifiedRun(Engine);
