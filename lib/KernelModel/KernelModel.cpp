@@ -168,8 +168,10 @@ const Expr *helperReturnAt(const ASTContext &Ctx, const FunctionDecl *FD,
   const SourceManager &SM = Ctx.getSourceManager();
   if (SM.isInSystemHeader(SM.getFileLoc(Def->getLocation())))
     return nullptr;
+  // A parameter by reference is read like one by value: the body writes
+  // nothing (isPure()).
   for (const ParmVarDecl *P : Def->parameters())
-    if (P->getType()->isReferenceType() || P->getType().isVolatileQualified())
+    if (P->getType().getNonReferenceType().isVolatileQualified())
       return nullptr;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
   if (!Body || Body->size() != 1)
@@ -245,6 +247,28 @@ bool isPure(const ASTContext &Ctx, const Stmt *S, unsigned Depth) {
 const Expr *autoprof::helperReturn(const ASTContext &Ctx,
                                    const FunctionDecl *FD) {
   return helperReturnAt(Ctx, FD, 0);
+}
+
+bool autoprof::isHelperArgument(ASTContext &Ctx, const Expr *E) {
+  const Stmt *S = E;
+  for (unsigned Depth = 0; Depth < MaxDepth; ++Depth) {
+    auto Parents = Ctx.getParents(*S);
+    const Stmt *P = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+    if (!P)
+      return false;
+    const auto *Cast = dyn_cast<ImplicitCastExpr>(P);
+    const auto *Copy = dyn_cast<CXXConstructExpr>(P);
+    if (isa<ParenExpr>(P) || (Cast && Cast->getCastKind() == CK_NoOp) ||
+        (Copy && Copy->getNumArgs() == 1 &&
+         Copy->getConstructor()->isCopyOrMoveConstructor())) {
+      S = P;
+      continue;
+    }
+    const auto *Call = dyn_cast<CallExpr>(P);
+    return Call && !isa<CUDAKernelCallExpr>(Call) && S != Call->getCallee() &&
+           helperReturn(Ctx, Call->getDirectCallee());
+  }
+  return false;
 }
 
 namespace {
@@ -952,6 +976,8 @@ void KernelModel::Builder::addAccess(const Expr *E, const Expr *Base,
              U &&
              (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)) {
     A.Write = true;
+  } else if (isHelperArgument(Ctx, E)) {
+    // Passed by reference to a helper that writes nothing.
   } else if (!isa_and_nonnull<ImplicitCastExpr>(P) &&
              !isa_and_nonnull<ArraySubscriptExpr>(P)) {
     // Bound to a reference, a member call: assume both.
@@ -1336,12 +1362,14 @@ public:
     if (const auto *CE = dyn_cast<CallExpr>(E))
       if (const Expr *R = helperReturn(Ctx, CE->getDirectCallee()))
         return call(CE, R, Depth);
-    // A field of a parameter passed by value: fixed for the launch.
+    // A field of a parameter passed by value: fixed for the launch. (Also
+    // through the parameter of a helper it is passed to.)
     if (const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
         ME && !ME->isArrow())
       if (const auto *DR =
               dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
-        if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl());
+        if (const ParmVarDecl *P =
+                kernelRecord(dyn_cast<ParmVarDecl>(DR->getDecl()));
             P && P->getType()->isRecordType() &&
             cast<Decl>(P->getDeclContext())->getCanonicalDecl() ==
                 M.kernel().getCanonicalDecl() &&
@@ -1372,15 +1400,21 @@ private:
         Helpers.size() >= MaxHelperDepth)
       return fail("`" + text(CE) + "` at " + M.where(CE) +
                   " calls helpers too deeply");
-    Bindings Args;
+    Frame Args;
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       const ParmVarDecl *P = Def->getParamDecl(I);
-      if (!P->getType()->isIntegralOrEnumerationType())
+      QualType T = P->getType().getNonReferenceType();
+      if (T->isRecordType()) {
+        if (const ParmVarDecl *K = kernelRecord(argumentParam(CE->getArg(I))))
+          Args.Records[P] = K;
+        continue;
+      }
+      if (!T->isIntegralOrEnumerationType())
         continue;
       ModelValue A = compute(CE->getArg(I), Depth + 1);
       if (!A)
         return A;
-      Args[P] = *A.Value;
+      Args.Values[P] = *A.Value;
     }
     Helpers.push_back(std::move(Args));
     ModelValue V = compute(R, Depth + 1);
@@ -1392,7 +1426,12 @@ private:
 
   ModelValue reference(const DeclRefExpr *DR, unsigned Depth) {
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-    if (!V || !V->getType()->isIntegralOrEnumerationType())
+    // A helper's parameter may be a reference (helperReturn()).
+    QualType T = isa_and_nonnull<ParmVarDecl>(V) && !Helpers.empty()
+                     ? V->getType().getNonReferenceType()
+                 : V ? V->getType()
+                     : QualType();
+    if (!V || !T->isIntegralOrEnumerationType())
       return fail("`" + DR->getNameInfo().getAsString() + "` at " +
                   M.where(DR) + " is not an integer variable");
     std::string Name = V->getNameAsString();
@@ -1411,7 +1450,8 @@ private:
                  M.kernel().getCanonicalDecl()) {
       // A parameter of the helper being followed.
       if (!Helpers.empty())
-        if (auto It = Helpers.back().find(P); It != Helpers.back().end())
+        if (auto It = Helpers.back().Values.find(P);
+            It != Helpers.back().Values.end())
           return ok(It->second);
       return fail("the helper parameter `" + Name + "` at " + M.where(DR) +
                   " is not an integer");
@@ -1453,13 +1493,44 @@ private:
     return ok(std::move(*P));
   }
 
-  using Bindings = llvm::DenseMap<const ParmVarDecl *, Polynomial>;
+  /// The arguments of one helper call: the values of its integer
+  /// parameters, and the kernel's struct parameter that each of its struct
+  /// parameters is (by value or by reference).
+  struct Frame {
+    llvm::DenseMap<const ParmVarDecl *, Polynomial> Values;
+    llvm::DenseMap<const ParmVarDecl *, const ParmVarDecl *> Records;
+  };
+
+  /// The parameter that \p E names, through parentheses, casts and copies.
+  static const ParmVarDecl *argumentParam(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+        Copy && Copy->getNumArgs() == 1 &&
+        Copy->getConstructor()->isCopyOrMoveConstructor())
+      E = Copy->getArg(0)->IgnoreParenImpCasts();
+    const auto *DR = dyn_cast<DeclRefExpr>(E);
+    return DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  }
+
+  /// \p P when it is a parameter of the kernel; the kernel's parameter
+  /// that it stands for when it is a struct parameter of the helper being
+  /// followed; else null.
+  const ParmVarDecl *kernelRecord(const ParmVarDecl *P) const {
+    if (!P)
+      return nullptr;
+    if (cast<Decl>(P->getDeclContext())->getCanonicalDecl() ==
+        M.kernel().getCanonicalDecl())
+      return P;
+    if (Helpers.empty())
+      return nullptr;
+    return Helpers.back().Records.lookup(P);
+  }
 
   const KernelModel &M;
   ASTContext &Ctx;
   llvm::ArrayRef<ModelLoop> Loops;
   /// The arguments of the helpers being followed, innermost last.
-  std::vector<Bindings> Helpers;
+  std::vector<Frame> Helpers;
 };
 
 } // namespace
@@ -1513,6 +1584,8 @@ static bool fieldsOnlyRead(ASTContext &Ctx, const FunctionDecl &K,
   if (P.getType().isConstQualified())
     return true;
   for (const DeclRefExpr *DR : referencesTo(K.getBody(), &P)) {
+    if (isHelperArgument(Ctx, DR))
+      continue;
     const Stmt *S = DR;
     auto Up = [&]() -> const Stmt * {
       for (;;) {
@@ -1529,6 +1602,8 @@ static bool fieldsOnlyRead(ASTContext &Ctx, const FunctionDecl &K,
     if (!ME || ME->isArrow())
       return false;
     S = ME;
+    if (isHelperArgument(Ctx, ME))
+      continue;
     const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(Up());
     if (!IC || IC->getCastKind() != CK_LValueToRValue)
       return false;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/KernelModel/LaunchSites.h"
+#include "autoprof/KernelModel/KernelModel.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -681,6 +682,8 @@ static bool isRead(ASTContext &Ctx, const DeclRefExpr *DR) {
       S = P;
       continue;
     }
+    if (isHelperArgument(Ctx, DR))
+      return true;
     // A struct is read by reading a field (`p.n`, the field itself only
     // read) or by copying it whole.
     if (DR->getType()->isRecordType()) {

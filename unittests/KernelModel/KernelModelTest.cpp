@@ -897,6 +897,49 @@ __device__ int counts(int v) { int w = v; return w; }
                               "constants] w");
 }
 
+TEST_F(KernelModelTest, HelpersTakeStructsAndReferences) {
+  // A 3-D index through a helper that takes the kernel's shape struct by
+  // const reference, by value, and through another helper: the same
+  // accesses as the index written out.
+  const char *Shape = R"cu(
+struct Shape { int nx, ny, nz; };
+__host__ __device__ inline long at3(int x, int y, int z, const Shape &s) {
+  return ((long)z * s.ny + y) * s.nx + x;
+}
+__device__ long byValue(Shape s, int x, int y) { return at3(x, y, 0, s); }
+__device__ int plane(const int &nx, const int &ny) { return nx * ny; }
+)cu";
+  const KernelModel &H =
+      model(std::string(Shape) +
+            "__global__ void k(const float *in, float *out, Shape g) {"
+            " int x = blockIdx.x * blockDim.x + threadIdx.x;"
+            " int y = blockIdx.y * blockDim.y + threadIdx.y;"
+            " if (x < g.nx && y < g.ny) out[at3(x, y, 1, g)] ="
+            " in[byValue(g, x, y)] + in[plane(g.nx, g.ny) + x]; }");
+  const KernelModel &W =
+      model(std::string(Shape) +
+            "__global__ void k(const float *in, float *out, Shape g) {"
+            " int x = blockIdx.x * blockDim.x + threadIdx.x;"
+            " int y = blockIdx.y * blockDim.y + threadIdx.y;"
+            " if (x < g.nx && y < g.ny) out[((long)1 * g.ny + y) * g.nx + x] ="
+            " in[((long)0 * g.ny + y) * g.nx + x] + in[g.nx * g.ny + x]; }");
+  EXPECT_EQ(H.cooperationWhy(), "");
+  EXPECT_EQ(accessText(H), accessText(W));
+  EXPECT_EQ(accessText(H)[0].back(), 'w');
+  EXPECT_EQ(accessText(H)[1].back(), 'r');
+  EXPECT_EQ(accessText(H)[0].find('?'), std::string::npos) << accessText(H)[0];
+
+  // A helper that writes through its reference is not transparent, and
+  // the struct it is given may change.
+  const KernelModel &O = model(
+      std::string(Shape) + "__device__ int grow(Shape &s) { return s.nx++; }"
+                           "__global__ void k(float *out, Shape g) {"
+                           " int x = blockIdx.x * blockDim.x + threadIdx.x;"
+                           " if (x < g.nx) out[x + grow(g)] = 0; }");
+  EXPECT_NE(O.cooperationWhy(), "");
+  EXPECT_NE(accessText(O)[0].find('?'), std::string::npos);
+}
+
 TEST_F(KernelModelTest, WhileLoopsAreCountedLikeFor) {
   // A row sum as a `for` and as a `while`: the same loop, accesses and
   // reduction.

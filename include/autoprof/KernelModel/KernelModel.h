@@ -183,6 +183,11 @@ struct ModelReduction {
 const clang::Expr *helperReturn(const clang::ASTContext &Ctx,
                                 const clang::FunctionDecl *FD);
 
+/// Whether \p E, through parentheses, qualifying casts and copies, is an
+/// argument of a call of a transparent helper (helperReturn()), by value or
+/// by reference: such a helper writes nothing, so the call only reads E.
+bool isHelperArgument(clang::ASTContext &Ctx, const clang::Expr *E);
+
 /// The model of one kernel. It refers to the AST of \p Kernel, which must
 /// outlive it.
 class KernelModel {
