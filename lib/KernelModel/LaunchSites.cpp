@@ -675,9 +675,16 @@ static bool isRead(ASTContext &Ctx, const DeclRefExpr *DR) {
   const Stmt *S = DR;
   while (true) {
     auto Parents = Ctx.getParents(*S);
-    if (Parents.size() != 1)
+    // A braced initializer's elements have two parents: its semantic form
+    // (through the conversions) and its syntactic form (as written).
+    unsigned Semantic = 0;
+    if (Parents.size() == 2 && Parents[0].get<InitListExpr>() &&
+        !Parents[1].get<InitListExpr>())
+      Semantic = 1;
+    else if (Parents.size() != 1 &&
+             !(Parents.size() == 2 && Parents[1].get<InitListExpr>()))
       return false;
-    const Stmt *P = Parents[0].get<Stmt>();
+    const Stmt *P = Parents[Semantic].get<Stmt>();
     if (P && isa<ParenExpr>(P)) {
       S = P;
       continue;
@@ -845,11 +852,7 @@ bool autoprof::gridCoversField(ASTContext &Ctx, const Expr *Grid, int64_t Block,
   if (!X)
     return false;
   const Expr *Term = CeilDiv(Ctx, Block).term(followLocals(Ctx, X));
-  const auto *ME =
-      Term ? dyn_cast<MemberExpr>(stripCasts(followLocals(Ctx, Term)))
-           : nullptr;
-  const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
-  if (!FD || ME->isArrow() || FD->getFieldIndex() != Field)
+  if (!Term)
     return false;
   // The struct the launch passes, through its copy.
   const Expr *A = Arg->IgnoreImplicit();
@@ -857,7 +860,27 @@ bool autoprof::gridCoversField(ASTContext &Ctx, const Expr *Grid, int64_t Block,
       Copy && Copy->getNumArgs() == 1 &&
       Copy->getConstructor()->isCopyOrMoveConstructor())
     A = Copy->getArg(0);
-  return sameValue(Ctx, ME->getBase(), A);
+  // The grid divides that struct's field (`(s.n + 15) / 16`) ...
+  const auto *ME = dyn_cast<MemberExpr>(stripCasts(followLocals(Ctx, Term)));
+  const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (FD && !ME->isArrow() && FD->getFieldIndex() == Field)
+    return sameValue(Ctx, ME->getBase(), A);
+  // ... or the value the struct's field was given: a local that keeps the
+  // value of its braced initializer (`Shape s{m, n, k};`, grid `(n + 15) /
+  // 16`).
+  const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+
+  const auto *RD = V ? V->getType()->getAsCXXRecordDecl() : nullptr;
+  if (!V || !V->isLocalVarDecl() || !RD || RD->getNumBases() != 0 ||
+      !V->getInit() || !isUnmodified(Ctx, *V))
+    return false;
+  const auto *Init = dyn_cast<InitListExpr>(V->getInit()->IgnoreImplicit());
+  if (!Init || Field >= Init->getNumInits())
+    return false;
+  const Expr *Given = Init->getInit(Field);
+  return sameValue(Ctx, stripCasts(followLocals(Ctx, Term)),
+                   stripCasts(followLocals(Ctx, Given)));
 }
 
 bool autoprof::gridCoversCount(ASTContext &Ctx, const Expr *Grid, int64_t Block,
