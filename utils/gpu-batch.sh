@@ -17,7 +17,9 @@
 #   ncu=KIND[:CACHE[:PROGRAMS]] utils/profile_vs_ncu.py KIND (agreement or
 #                              cost, without ncu --set full) with
 #                              --cache-control CACHE (default all) on
-#                              PROGRAMS (default: its twelve; all: bench/corpus)
+#                              PROGRAMS (default: its twelve; all: bench/corpus),
+#                              the metrics in NCU_METRICS (comma-separated)
+#                              when set
 #
 # corpus and capture take JOBS (default 4) and ONLY (programs) from the
 # environment, and resume from $RESUME_DIR/<step file> when it exists (a
@@ -100,7 +102,7 @@ for step in "$@"; do
     IFS=: read -r kind cache programs <<<"$arg"
     timeout -k 5 "$t" python3 "$root/utils/profile_vs_ncu.py" "$kind" \
       --tool="$tool" --cache-control="${cache:-all}" --no-full \
-      ${programs:+--programs="$programs"} \
+      ${programs:+--programs="$programs"} ${NCU_METRICS:+--metrics="$NCU_METRICS"} \
       -o "$out/ncu-$kind-${cache:-all}.json" >"$out/ncu-$tag.log" 2>&1
     rc=$?
     tail -50 "$out/ncu-$tag.log"

@@ -30,6 +30,7 @@ import datetime
 import io
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -299,6 +300,9 @@ def main():
                     help="both tools' cache control (default: all)")
     ap.add_argument("--no-full", action="store_true",
                     help="cost: leave out ncu --set full")
+    ap.add_argument("--metrics", default="",
+                    help="agreement: compare these metrics (comma-separated) "
+                         "instead of the default list")
     ap.add_argument("-o", "--output", default="")
     args = ap.parse_args()
     manifest = corpus.load_manifest()
@@ -310,6 +314,12 @@ def main():
         fail("not in the corpus: %s" % ", ".join(sorted(missing)))
     if not os.access(args.tool, os.X_OK):
         fail("no tool at %s (build it, or give --tool)" % args.tool)
+    if args.metrics:
+        global METRICS
+        METRICS = [m for m in args.metrics.split(",") if m]
+        if not METRICS or any(not re.fullmatch(r"[a-z0-9_.]+", m)
+                              for m in METRICS):
+            fail("--metrics: give metric names separated by commas")
     ncu = find_ncu()
     build(programs, args.build)
     if args.command == "agreement":
