@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <cmath>
 #include <functional>
 
 using namespace clang;
@@ -267,6 +268,89 @@ std::optional<int64_t> launchInt(ASTContext &Ctx, const Expr *E,
     return std::nullopt;
   if (std::optional<Dim3> D = constantDims(Ctx, ME->getBase()))
     return (*D)[Dim];
+  return std::nullopt;
+}
+
+/// The value of \p E, a launch's grid arithmetic in integers and in float
+/// or double (`(size_t)ceil((float)NJ / (float)block.x)`, as PolyBench
+/// writes it), when every leaf is a constant or a launch integer
+/// (launchInt()): each operation is done in its own type, as the host
+/// does it (float operations rounded to float), and a conversion to an
+/// integer truncates. Nullopt for anything else or on overflow.
+std::optional<double> launchNumber(ASTContext &Ctx, const Expr *E,
+                                   unsigned Depth = 0) {
+  if (!E || Depth > 24 || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (const auto *P = dyn_cast<ParenExpr>(E))
+    return launchNumber(Ctx, P->getSubExpr(), Depth + 1);
+  QualType T = E->getType();
+  const auto *Cast = dyn_cast<CastExpr>(E);
+  const Expr *Sub = Cast ? Cast->getSubExpr() : nullptr;
+  if (T->isIntegerType()) {
+    if (auto V = launchInt(Ctx, E);
+        V && *V < (INT64_C(1) << 53) && *V > -(INT64_C(1) << 53))
+      return double(*V);
+    if (!Sub || !(Sub->getType()->isIntegerType() ||
+                  Sub->getType()->isRealFloatingType()))
+      return std::nullopt;
+    auto V = launchNumber(Ctx, Sub, Depth + 1);
+    if (!V)
+      return std::nullopt;
+    double Whole = std::trunc(*V);
+    unsigned Bits = Ctx.getTypeSize(T);
+    bool Signed = T->isSignedIntegerType();
+    double Max = std::ldexp(1.0, std::min(Bits, 53u) - (Signed ? 1 : 0));
+    if (Whole >= Max || Whole < (Signed ? -Max : 0.0))
+      return std::nullopt;
+    return Whole;
+  }
+  bool IsFloat = T->isSpecificBuiltinType(BuiltinType::Float);
+  if (!IsFloat && !T->isSpecificBuiltinType(BuiltinType::Double))
+    return std::nullopt;
+  auto InType = [&](double V) -> std::optional<double> {
+    if (!std::isfinite(V))
+      return std::nullopt;
+    return IsFloat ? double(float(V)) : V;
+  };
+  if (const auto *FL = dyn_cast<FloatingLiteral>(E))
+    return InType(FL->getValueAsApproximateDouble());
+  if (Sub) {
+    auto V = launchNumber(Ctx, Sub, Depth + 1);
+    return V ? InType(*V) : std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    auto L = launchNumber(Ctx, BO->getLHS(), Depth + 1);
+    auto R = L ? launchNumber(Ctx, BO->getRHS(), Depth + 1) : std::nullopt;
+    if (!L || !R)
+      return std::nullopt;
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      return IsFloat ? InType(float(*L) + float(*R)) : InType(*L + *R);
+    case BO_Sub:
+      return IsFloat ? InType(float(*L) - float(*R)) : InType(*L - *R);
+    case BO_Mul:
+      return IsFloat ? InType(float(*L) * float(*R)) : InType(*L * *R);
+    case BO_Div:
+      if (*R == 0)
+        return std::nullopt;
+      return IsFloat ? InType(float(*L) / float(*R)) : InType(*L / *R);
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || !FD->getIdentifier() || Call->getNumArgs() != 1)
+      return std::nullopt;
+    StringRef Name = FD->getName();
+    bool Up = Name == "ceil" || Name == "ceilf";
+    if (!Up && Name != "floor" && Name != "floorf")
+      return std::nullopt;
+    auto V = launchNumber(Ctx, Call->getArg(0), Depth + 1);
+    if (!V)
+      return std::nullopt;
+    return InType(Up ? std::ceil(*V) : std::floor(*V));
+  }
   return std::nullopt;
 }
 
@@ -895,7 +979,16 @@ bool autoprof::gridCoversCount(ASTContext &Ctx, const Expr *Grid, int64_t Block,
     return *GC >= 0 && *GC * Block >= Count;
   const Expr *Term = CeilDiv(Ctx, Block).term(G);
   auto N = Term ? evaluateInt(followLocals(Ctx, Term), Ctx) : std::nullopt;
-  return N && *N >= Count;
+  if (N)
+    return *N >= Count;
+  // Grid arithmetic in floating point on constants; the launch converts
+  // the value to unsigned int, truncating.
+  auto V = launchNumber(Ctx, X);
+  if (!V)
+    return false;
+  double Blocks = std::trunc(*V);
+  return Blocks >= 0 && Blocks < 4294967296.0 &&
+         Blocks * double(Block) >= double(Count);
 }
 
 std::optional<std::string> autoprof::sourceText(const ASTContext &Ctx,
