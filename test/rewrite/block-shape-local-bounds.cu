@@ -1,6 +1,7 @@
 // Bounds held in locals with constant values (`int width = 4096`): the
 // grid's arithmetic is computed in its own type, so a grid that covers them
-// is read as covering, and one whose arithmetic overflows is not.
+// is read as covering, and one whose arithmetic overflows is not: that
+// launch only keeps its threads in the new blocks.
 //
 // RUN: clang-autoprof optimize --dry-run --transformations=block-shape --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST --match-full-lines
 // RUN: clang-autoprof optimize --dry-run --transformations=block-shape --kernel=scale2d -o %t.cu %s -- -std=c++17
@@ -38,7 +39,10 @@ void runShift(const float *in, float *out) {
 // LIST:      kernel scale2d at {{.*}}
 // LIST-NEXT:   block-shape(32x8): {{.*}}
 // LIST:      kernel shift2d at {{.*}}
-// LIST-NEXT:   no proposal
-// LIST-NEXT:   block-shape: not applied: the launch at line 35 has a grid that does not provably cover the bound `width` in x
+// LIST-NEXT:   block-shape(32x8): {{.*}}
+// RUN: clang-autoprof optimize --dry-run --transformations=block-shape --kernel=shift2d -o %t.shift.cu %s -- -std=c++17
+// RUN: %no-checks %t.shift.cu | FileCheck %s --check-prefix=SHIFT
+// SHIFT-NOT: width + 32
+// SHIFT: const dim3 autoprof_grid_(grid);
 
 // NEW: scale2d<<<dim3((width + 32 - 1) / 32, (height + 8 - 1) / 8), dim3(32, 8)>>>(in, out, width, height);

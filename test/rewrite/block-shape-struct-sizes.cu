@@ -2,7 +2,8 @@
 // cols}`) and read in the kernel directly or through helpers that take the
 // struct by const reference: the grid covers the field when it covers the
 // value the field was given. A struct changed after its braces, or a grid
-// over the other field's value, is not read as covering.
+// over the other field's value, is not read as covering: those launches
+// only keep their threads in the new blocks.
 //
 // RUN: clang-autoprof optimize --dry-run --transformations=block-shape --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST --match-full-lines
 // RUN: clang-autoprof optimize --dry-run --transformations=block-shape --kernel=addOne -o %t.cu %s -- -std=c++17
@@ -60,10 +61,15 @@ void runSwapped(const float *in, float *out, int height, int width) {
 // LIST:      kernel addOne at {{.*}}
 // LIST-NEXT:   block-shape(32x8): {{.*}}
 // LIST:      kernel addTwo at {{.*}}
-// LIST-NEXT:   no proposal
-// LIST-NEXT:   block-shape: not applied: the launch at line 52 has a grid that does not provably cover the bound `d.cols` in x
+// LIST-NEXT:   block-shape(32x8): {{.*}}
 // LIST:      kernel addThree at {{.*}}
-// LIST-NEXT:   no proposal
-// LIST-NEXT:   block-shape: not applied: the launch at line 57 has a grid that does not provably cover the bound `d.cols` in x
+// LIST-NEXT:   block-shape(32x8): {{.*}}
+// RUN: clang-autoprof optimize --dry-run --transformations=block-shape -o %t.all.cu %s -- -std=c++17
+// RUN: %no-checks %t.all.cu | FileCheck %s --check-prefix=ALL
+// ALL:     addOne<<<dim3(((d).cols + 32 - 1) / 32, ((d).rows + 8 - 1) / 8), dim3(32, 8)>>>(in, out, d);
+// ALL:     const dim3 autoprof_grid_(dim3((width + 15) / 16, (height + 15) / 16));
+// ALL:     addTwo<<<autoprof_grid_, dim3(16, 16)>>>(in, out, d);
+// ALL:     const dim3 autoprof_grid_(dim3((width + 15) / 16, (height + 15) / 16));
+// ALL:     addThree<<<autoprof_grid_, dim3(16, 16)>>>(in, out, d);
 
 // NEW: addOne<<<dim3(((d).cols + 32 - 1) / 32, ((d).rows + 8 - 1) / 8), dim3(32, 8)>>>(in, out, d);

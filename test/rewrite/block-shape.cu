@@ -1,8 +1,10 @@
 // block-shape: a 2-D kernel of one thread per index pair is launched with
 // blocks of 32x8, 16x16, 32x4 and 64x4 threads, or with 2 or 4 outputs per
 // thread along x, one proposal each, and a grid that covers its bounds with
-// them; a shape the launch already has is not proposed, and kernels that use the thread hierarchy otherwise, or a
-// launch whose grid does not provably cover a bound, are left alone.
+// them; a shape the launch already has is not proposed, and kernels that
+// use the thread hierarchy otherwise are left alone. A launch whose grid
+// does not provably cover a bound keeps exactly its threads, in the new
+// blocks where they divide (test/rewrite/block-shape-same-threads.cu).
 
 // RUN: clang-autoprof optimize --dry-run --transformations=block-shape --diff %s -- -std=c++17 | FileCheck %s --match-full-lines
 // RUN: clang-autoprof optimize --dry-run --transformations=block-shape --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST --match-full-lines
@@ -85,7 +87,7 @@ __global__ void fill(float *p, int n) {
     p[i] = 0;
 }
 
-// Refused: a fixed grid that may not cover the bounds.
+// A fixed grid that may not cover the bounds: the same threads, reshaped.
 __global__ void clear(float *img, int w, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -141,7 +143,11 @@ void run(const float *s, float *d, const unsigned char *i, unsigned char *o,
 // CHECK:      +  for (int c_ = 0; c_ < 4; ++c_)
 // CHECK:      +  int c = (column_of_thread() + (blockIdx.x * (4 - 1) + c_) * blockDim.x);
 // CHECK:      +  scale_cols<<<dim3((w + 128 - 1) / 128, (h + 8 - 1) / 8), dim3(32, 8)>>>(d, s, w, h);
-// CHECK-NOT:  on kernel
+// CHECK:      # block-shape(32x8) on kernel clear
+// CHECK:      +    const dim3 autoprof_grid_(dim3(64, 64));
+// CHECK:      +      clear<<<autoprof_grid_, threads>>>(d, w, h);
+// CHECK:      # block-shape(64x4) on kernel clear
+// CHECK-NOT:  {{^# .*}}
 
 // LIST:      kernel blur_rows at {{.*}}
 // LIST-NEXT:   block-shape(32x8): {{.*}}
@@ -160,13 +166,12 @@ void run(const float *s, float *d, const unsigned char *i, unsigned char *o,
 // LIST-NEXT:   block-shape(16x16): {{.*}}
 // LIST:      kernel tally at {{.*}}
 // LIST-NEXT:   no proposal
-// LIST-NEXT:   block-shape: not applied: `threadIdx.x` at line [[@LINE-87]] is read other than in the global indices x and y
+// LIST-NEXT:   block-shape: not applied: `threadIdx.x` at line [[@LINE-91]] is read other than in the global indices x and y
 // LIST-NEXT: kernel fill at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT:   block-shape: not applied: its guard does not bound the global index blockIdx.y * blockDim.y + threadIdx.y
 // LIST-NEXT: kernel clear at {{.*}}
-// LIST-NEXT:   no proposal
-// LIST-NEXT:   block-shape: not applied: the launch at line [[@LINE-64]] has a grid that does not provably cover the bound `w` in x
+// LIST-NEXT:   block-shape(32x8): {{.*}}
 
 // FIRST: blur_rows<<<dim3((w - 1 + 32 - 1) / 32, (h + 8 - 1) / 8), dim3(32, 8)>>>(s, d, w, h);
 // FIRST: flip<<<dim3((w + 16 - 1) / 16, (h + 16 - 1) / 16), dim3(16, 16)>>>(i, o, w, h);

@@ -3,12 +3,15 @@
 // grid's value is computed as the host computes it, each operation rounded
 // in its own type, so a grid that covers the bound is read as covering and
 // one that float rounding leaves a block short is not (2^24 + 1 rounds to
-// 2^24 in float: 65536 blocks of 256 miss the last element).
+// 2^24 in float: 65536 blocks of 256 miss the last element). That launch
+// gets other blocks only with the same threads, not a grid written from
+// the bound.
 //
 // RUN: clang-autoprof optimize --dry-run --explain --transformations=launch-block-size,block-shape %s -- -std=c++17 | FileCheck %s --check-prefix=LIST --match-full-lines
 // RUN: clang-autoprof optimize --dry-run --transformations=block-shape --kernel=addMat -o %t.cu %s -- -std=c++17
 // RUN: %no-checks %t.cu | FileCheck %s --check-prefix=NEW
 // RUN: %if nvcc %{ %nvcc -arch=sm_90 -c -o /dev/null %t.cu %}
+// RUN: clang-autoprof optimize --dry-run --transformations=launch-block-size --kernel=scaleOdd --diff %s -- -std=c++17 | FileCheck %s --check-prefix=ODD
 
 #include <math.h>
 
@@ -58,11 +61,15 @@ void run(float *a, float *b, float *c) {
 // LIST:      kernel scaleSmall at {{.*}}
 // LIST-NEXT:   launch-block-size(128): {{.*}}
 // LIST:      kernel scaleOdd at {{.*}}
-// LIST-NEXT:   no proposal
-// LIST-NEXT:   launch-block-size: not applied: the launch at line 50 has a grid that does not provably cover the bound `16777217` with blocks of 256
+// LIST-NEXT:   launch-block-size(128): {{.*}}
 // LIST:      kernel scaleOddDouble at {{.*}}
 // LIST-NEXT:   launch-block-size(128): {{.*}}
 // LIST:      kernel addMat at {{.*}}
 // LIST-NEXT:   block-shape(16x16): {{.*}}
+
+// ODD:     # launch-block-size(128) on kernel scaleOdd
+// ODD-NOT: N_ODD + 128
+// ODD:     if (autoprof_x_ % 128 == 0 && autoprof_y_ % 1 == 0 && autoprof_y_ / 1 <= 65535)
+// ODD:     # launch-block-size(512) on kernel scaleOdd
 
 // NEW: addMat<<<dim3((NJ + 16 - 1) / 16, (NI + 16 - 1) / 16), dim3(16, 16)>>>(a, c);

@@ -86,8 +86,13 @@ __global__ void shift(int n, float s, float *y) {
 void runShift(int n, float s, float *y) {
   shift<<<ceilf(n / 256.0f), 256>>>(n, s, y);
 }
+// A float quotient is not read as covering: the launch keeps exactly its
+// threads in the new blocks.
 // LIST-LABEL: kernel shift at {{.*}}
-// LIST:       launch-block-size: not applied: the launch at line [[@LINE-3]] has a grid that does not provably cover the bound `n` with blocks of 256
+// LIST:       launch-block-size(128): {{.*}}
+// DIFF-LABEL: # launch-block-size(128) on kernel shift
+// DIFF:       +    const dim3 autoprof_grid_(ceilf(n / 256.0f));
+// DIFF:       +      shift<<<autoprof_grid_, 256>>>(n, s, y);
 
 // The bound a field of a struct passed by value: the grid divides the same
 // field of the same struct.
@@ -109,7 +114,8 @@ void runScaleAll(Extent e, float *v) {
 // DIFF:       +  scaleAll<<<((e).count + 128 - 1) / 128, 128>>>(e, v);
 
 // The grid divides a field of another struct, which the host changed: not
-// the bound the kernel reads.
+// the bound the kernel reads, so no grid is written from it; the launch
+// keeps exactly its threads.
 __global__ void halveAll(Extent e, float *v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < e.count)
@@ -121,4 +127,7 @@ void runHalveAll(Extent e, float *v) {
   halveAll<<<(other.count + 255) / 256, 256>>>(e, v);
 }
 // LIST-LABEL: kernel halveAll at {{.*}}
-// LIST:       launch-block-size: not applied: the launch at line [[@LINE-3]] has a grid that does not provably cover the bound `e.count` with blocks of 256
+// LIST:       launch-block-size(128): {{.*}}
+// DIFF-LABEL: # launch-block-size(128) on kernel halveAll
+// DIFF-NOT:   count + 128
+// DIFF:       +    const dim3 autoprof_grid_((other.count + 255) / 256);

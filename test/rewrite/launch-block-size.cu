@@ -2,8 +2,10 @@
 // blocks of 128, 256 or 512 threads, one proposal each, and a grid that
 // still covers its bound (grid-stride loops keep their number of threads
 // when the block shrinks); a size every launch has already is not proposed,
-// and kernels that use the block otherwise, or with a launch whose grid does
-// not provably cover the bound, are left alone.
+// and kernels that use the block otherwise are left alone. A launch whose
+// grid does not provably cover the bound (rounded down) keeps exactly its
+// threads: the new block is used when they divide by it, checked at run
+// time (test/rewrite/block-shape-same-threads.cu).
 
 // RUN: cp %s %t.orig
 // RUN: clang-autoprof optimize --dry-run --transformations=launch-block-size -o %t.cu %s -- -std=c++17
@@ -104,7 +106,14 @@ void run(const float *in, float *out, int n, int b) {
 // CHECK-NEXT:   lane<<<(n + 255) / 256, 256>>>((int *)out, n);
 // CHECK-NEXT:   shifted<<<(n + 255) / 256, 256>>>(in, out, n);
 // CHECK-NEXT:   unguarded<<<n / 256, 256>>>(out);
-// CHECK-NEXT:   floor_grid<<<n / 256, 256>>>(out, n);
+// CHECK-NEXT:   [&]() {
+// CHECK-NEXT:     const dim3 autoprof_grid_(n / 256);
+// CHECK-NEXT:     const unsigned long long autoprof_x_ = (unsigned long long)autoprof_grid_.x * 256, autoprof_y_ = (unsigned long long)autoprof_grid_.y * 1;
+// CHECK-NEXT:     if (autoprof_x_ % 128 == 0 && autoprof_y_ % 1 == 0 && autoprof_y_ / 1 <= 65535)
+// CHECK-NEXT:       floor_grid<<<dim3((unsigned)(autoprof_x_ / 128), (unsigned)(autoprof_y_ / 1), autoprof_grid_.z), dim3(128, 1)>>>(out, n);
+// CHECK-NEXT:     else
+// CHECK-NEXT:       floor_grid<<<autoprof_grid_, 256>>>(out, n);
+// CHECK-NEXT:   }();
 // CHECK-NEXT:   runtime_block<<<(n + 255) / 256, 256>>>(out, n);
 // CHECK-NEXT:   runtime_block<<<(n + b - 1) / b, b>>>(out, n);
 // CHECK-NEXT:   already<<<(n + 256 - 1) / 256, 256>>>(out, n);
@@ -144,7 +153,7 @@ void run(const float *in, float *out, int n, int b) {
 // DIFF:      # launch-block-size(512) on kernel already
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-10: ReplacementText: {{.*}}
+// YAML-COUNT-11: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel relu at {{.*}}
@@ -171,7 +180,10 @@ void run(const float *in, float *out, int n, int b) {
 // LIST-NEXT: kernel unguarded at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel floor_grid at {{.*}}
-// LIST-NEXT:   no proposal
+// LIST-NEXT:   launch-block-size(128): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT:   launch-block-size(512): {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel runtime_block at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel already at {{.*}}

@@ -84,7 +84,9 @@ void run(const float *a, float *b, const double *da, double *db, int n) {
 // LIST:        launch-bounds: not applied: the edit writes `256`, from a template argument of one of its instantiations, into the template
 // LIST:      kernel rowsum2 at {{.*}}
 // LIST-NEXT:   warp-per-row: give each row
-// LIST:        launch-block-size: not applied: in its instantiation `rowsum2<float>`: the launch at line {{[0-9]+}} has a grid
+// A grid rounded down keeps its threads in the new blocks (same-threads
+// launches, one per instantiation's launch).
+// LIST:        launch-block-size(128): {{.*}}
 // LIST:      kernel never at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT:   tile-matmul-smem: not applied: the template is instantiated nowhere in this translation unit

@@ -6,6 +6,7 @@
 
 #include "BlockShape.h"
 #include "IndependentThreads.h"
+#include "SameThreadsLaunch.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/PerIndex.h"
 
@@ -13,7 +14,6 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
@@ -108,75 +108,6 @@ std::optional<LaunchFacts> launchFacts(const KernelModel &M,
   return LaunchFacts{*Dims, *NX, *NY};
 }
 
-/// The launch \p L with blocks of \p BX x \p BY threads and a grid that
-/// runs the same threads, for a launch whose grid is not known to cover
-/// the kernel's bounds (bounds in `__constant__` memory, a grid rounded
-/// down, sizes the launch site does not name): when the launch's threads
-/// along x and along y divide by the new block's, the new launch has
-/// exactly the index pairs of the old one, and a kernel that reads the
-/// thread hierarchy only through its global indices computes the same;
-/// otherwise the original launch runs. The check is made at run time, in
-/// a lambda that evaluates the grid once and makes one of the two launches,
-/// so the arguments are evaluated once too.
-/// Nullopt when the launch's block is not a constant of depth one (which
-/// reading twice cannot change), and with the reason in \p Why when its
-/// grid or block are written through macros.
-std::optional<tooling::Replacement> sameThreads(const KernelModel &M,
-                                                const KernelLaunch &L,
-                                                int64_t BX, int64_t BY,
-                                                std::string &Why) {
-  ASTContext &Ctx = M.context();
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::string At = "the launch at " + M.where(L.Call);
-  std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
-  if (!Dims || (*Dims)[2] != 1)
-    return std::nullopt;
-  auto Call = sourceText(Ctx, L.Call);
-  auto Grid = sourceText(Ctx, L.Grid);
-  CharSourceRange CallRange = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(L.Call->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  CharSourceRange GridRange = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(L.Grid->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  CharSourceRange BlockRange = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(L.Block->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  if (!Call || !Grid || CallRange.isInvalid() || GridRange.isInvalid() ||
-      BlockRange.isInvalid()) {
-    Why = At + " writes its grid or block through a macro";
-    return std::nullopt;
-  }
-  unsigned C0 = SM.getFileOffset(CallRange.getBegin());
-  unsigned G0 = SM.getFileOffset(GridRange.getBegin()) - C0;
-  unsigned G1 = SM.getFileOffset(GridRange.getEnd()) - C0;
-  unsigned B0 = SM.getFileOffset(BlockRange.getBegin()) - C0;
-  unsigned B1 = SM.getFileOffset(BlockRange.getEnd()) - C0;
-  if (!(G0 < G1 && G1 <= B0 && B0 < B1 && B1 <= Call->size())) {
-    Why = At + " writes its grid or block through a macro";
-    return std::nullopt;
-  }
-  // The grid is evaluated once, in a lambda that makes one of the two
-  // launches; the launch's threads along x and y in 64 bits.
-  const std::string SX = std::to_string(BX), SY = std::to_string(BY);
-  const std::string GV = "autoprof_grid_", XV = "autoprof_x_",
-                    YV = "autoprof_y_";
-  std::string New = Call->substr(0, G0) + "dim3((unsigned)(" + XV + " / " + SX +
-                    "), (unsigned)(" + YV + " / " + SY + "), " + GV + ".z)" +
-                    Call->substr(G1, B0 - G1) + "dim3(" + SX + ", " + SY + ")" +
-                    Call->substr(B1);
-  std::string Old = Call->substr(0, G0) + GV + Call->substr(G1);
-  std::string Text =
-      "[&]() {\n    const dim3 " + GV + "(" + *Grid +
-      ");\n    const unsigned long long " + XV + " = (unsigned long long)" +
-      GV + ".x * " + std::to_string((*Dims)[0]) + ", " + YV +
-      " = (unsigned long long)" + GV + ".y * " + std::to_string((*Dims)[1]) +
-      ";\n    if (" + XV + " % " + SX + " == 0 && " + YV + " % " + SY +
-      " == 0 && " + YV + " / " + SY + " <= 65535)\n      " + New +
-      ";\n    else\n      " + Old + ";\n  }()";
-  return replaceExpr(Ctx, L.Call, Text);
-}
-
 /// The edits that launch the kernel of \p M with blocks of \p BX x \p BY
 /// threads at every launch, or false with the reason in \p Why.
 bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
@@ -200,7 +131,8 @@ bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
       std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
       if (Dims && (*Dims)[0] == BX && (*Dims)[1] == BY)
         continue;
-      std::optional<tooling::Replacement> Same = sameThreads(M, L, BX, BY, Why);
+      std::optional<tooling::Replacement> Same =
+          sameThreadsLaunch(M, L, BX, BY, Why);
       if (!Same)
         return false;
       Edits.push_back(*Same);

@@ -6,6 +6,7 @@
 
 #include "LaunchBlockSize.h"
 #include "IndependentThreads.h"
+#include "SameThreadsLaunch.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/PerIndex.h"
 
@@ -119,15 +120,26 @@ bool resizeBlocks(const KernelModel &M, int64_t NewBlockSize,
       }
     } else {
       auto Bound = textAtLaunch(Ctx, L, K->Bound, K->BoundExpr);
+      std::string Uncovered;
       if (!Bound)
-        return Refuse(At + " passes the bound `" + K->Bound.str() +
-                      "` through a macro or with side effects");
-      if (!gridCoversAtLaunch(Ctx, L, Block, K->Bound))
-        return Refuse(At +
-                      " has a grid that does not provably cover the "
-                      "bound `" +
-                      K->Bound.str() + "` with blocks of " +
-                      std::to_string(Block));
+        Uncovered = At + " passes the bound `" + K->Bound.str() +
+                    "` through a macro or with side effects";
+      else if (!gridCoversAtLaunch(Ctx, L, Block, K->Bound))
+        Uncovered = At + " has a grid that does not provably cover the " +
+                    "bound `" + K->Bound.str() + "` with blocks of " +
+                    std::to_string(Block);
+      if (!Uncovered.empty()) {
+        // The same threads in blocks of the new size, where they divide.
+        if (Block == NewBlockSize)
+          continue;
+        std::string SameWhy = Uncovered;
+        auto Same = sameThreadsLaunch(M, L, NewBlockSize, 1, SameWhy);
+        if (!Same)
+          return Refuse(SameWhy);
+        Edits.push_back(*Same);
+        Changed = true;
+        continue;
+      }
       NewGrid = "(" + *Bound + " + " + NewBlock + " - 1) / " + NewBlock;
     }
     if (Block == NewBlockSize)
