@@ -39,10 +39,20 @@ __global__ void scaleAnyBlock(const float *in, float *out, int w, int h) {
     out[y * w + x] = 4.0f * in[y * w + x];
 }
 
+// The same threads but not the same grid: a kernel that reads gridDim
+// alone is refused.
+__global__ void stampGrid(float *out, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h)
+    out[y * w + x] = (float)gridDim.y;
+}
+
 void run(const float *in, float *out, int w, int h, int bx) {
   scaleRoundedDown<<<dim3(w / 16, h / 16), dim3(16, 16)>>>(in, out, w, h);
   scaleCounted<<<dim3(nextBlocks(w), nextBlocks(h)), dim3(16, 16)>>>(in, out, w, h);
   scaleAnyBlock<<<dim3((w + bx - 1) / bx, h), dim3(bx, 1)>>>(in, out, w, h);
+  stampGrid<<<dim3(w / 16, h / 16), dim3(16, 16)>>>(out, w, h);
 }
 
 // LIST:      kernel scaleRoundedDown at {{.*}}
@@ -51,7 +61,10 @@ void run(const float *in, float *out, int w, int h, int bx) {
 // LIST-NEXT:   block-shape(32x8): {{.*}}
 // LIST:      kernel scaleAnyBlock at {{.*}}
 // LIST-NEXT:   no proposal
-// LIST-NEXT:   block-shape: not applied: the launch at line 45 has a block whose size is not a compile-time constant
+// LIST-NEXT:   block-shape: not applied: the launch at line 54 has a block whose size is not a compile-time constant
+// LIST-NEXT: kernel stampGrid at {{.*}}
+// LIST-NEXT:   no proposal
+// LIST-NEXT:   block-shape: not applied: `gridDim.y` at line 48 is read other than in the global indices x and y
 
 // NEW:      [&]() {
 // NEW-NEXT:     const dim3 autoprof_grid_(dim3(w / 16, h / 16));
