@@ -5,13 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "SameThreadsLaunch.h"
+#include "TextEdits.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace autoprof;
@@ -20,33 +20,27 @@ std::optional<tooling::Replacement>
 autoprof::sameThreadsLaunch(const KernelModel &M, const KernelLaunch &L,
                             int64_t BX, int64_t BY, std::string &Why) {
   ASTContext &Ctx = M.context();
-  const SourceManager &SM = Ctx.getSourceManager();
   std::string At = "the launch at " + M.where(L.Call);
   std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
   if (!Dims || (*Dims)[2] != 1)
     return std::nullopt;
   auto Call = sourceText(Ctx, L.Call);
   auto Grid = sourceText(Ctx, L.Grid);
-  CharSourceRange CallRange = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(L.Call->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  CharSourceRange GridRange = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(L.Grid->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  CharSourceRange BlockRange = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(L.Block->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  if (!Call || !Grid || CallRange.isInvalid() || GridRange.isInvalid() ||
-      BlockRange.isInvalid()) {
+  std::optional<FileRange> CallRange = rangeOf(Ctx, L.Call),
+                           GridRange = rangeOf(Ctx, L.Grid),
+                           BlockRange = rangeOf(Ctx, L.Block);
+  if (!Call || !Grid || !CallRange || !GridRange || !BlockRange ||
+      GridRange->File != CallRange->File ||
+      BlockRange->File != CallRange->File) {
     Why = At + " writes its grid or block through a macro";
     return std::nullopt;
   }
-  unsigned C0 = SM.getFileOffset(CallRange.getBegin());
-  unsigned G0 = SM.getFileOffset(GridRange.getBegin()) - C0;
-  unsigned G1 = SM.getFileOffset(GridRange.getEnd()) - C0;
-  unsigned B0 = SM.getFileOffset(BlockRange.getBegin()) - C0;
-  unsigned B1 = SM.getFileOffset(BlockRange.getEnd()) - C0;
-  if (!(G0 < G1 && G1 <= B0 && B0 < B1 && B1 <= Call->size())) {
+  unsigned G0 = GridRange->Begin - CallRange->Begin,
+           G1 = GridRange->End - CallRange->Begin,
+           B0 = BlockRange->Begin - CallRange->Begin,
+           B1 = BlockRange->End - CallRange->Begin;
+  if (GridRange->Begin < CallRange->Begin ||
+      !(G0 < G1 && G1 <= B0 && B0 < B1 && B1 <= Call->size())) {
     Why = At + " writes its grid or block through a macro";
     return std::nullopt;
   }
