@@ -1067,13 +1067,34 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
     return -1;
   };
   for (const Stmt *S : BodyStmts) {
-    const auto *B = dyn_cast<BinaryOperator>(S);
-    if (!B || !B->isAssignmentOp())
-      continue;
     ModelReduction R;
     R.Loop = LoopIdx;
-    R.Update = B;
-    const Expr *Target = B->getLHS()->IgnoreParens();
+    R.Statement = S;
+    // `if (c) update;`: the update only where c holds.
+    const Stmt *U = S;
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+          If->isConsteval())
+        continue;
+      R.Guard = If->getCond();
+      U = If->getThen();
+      if (const auto *CS = dyn_cast<CompoundStmt>(U)) {
+        if (CS->size() != 1)
+          continue;
+        U = CS->body_front();
+      }
+    }
+    const auto *B = dyn_cast<BinaryOperator>(U);
+    const auto *Inc = dyn_cast<UnaryOperator>(U);
+    if (Inc && Inc->isIncrementOp()) {
+      R.Increment = true;
+      R.Combine = "+";
+    } else if (!B || !B->isAssignmentOp()) {
+      continue;
+    }
+    R.Update = cast<Expr>(U);
+    const Expr *Target =
+        (Inc ? Inc->getSubExpr() : B->getLHS())->IgnoreParens();
     // The accumulated variable or element.
     auto IsTarget = [&](const Expr *E) {
       E = E->IgnoreParenImpCasts();
@@ -1084,7 +1105,9 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
              M.Accesses[O].Index && M.Accesses[T].Index &&
              *M.Accesses[O].Index == *M.Accesses[T].Index;
     };
-    if (B->getOpcode() == BO_AddAssign) {
+    if (R.Increment) {
+      // Adds one: no term.
+    } else if (B->getOpcode() == BO_AddAssign) {
       R.Combine = "+";
       R.Term = B->getRHS();
     } else if (B->getOpcode() == BO_Assign) {
@@ -1120,7 +1143,7 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
         R.Fused = Fma->getDirectCallee()->getName().str();
       }
     }
-    if (!R.Term)
+    if (!R.Term && !R.Increment)
       continue;
     if (const auto *DR = dyn_cast<DeclRefExpr>(Target)) {
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
@@ -1132,8 +1155,9 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
       bool DeclaredInside = SM.isPointWithin(SM.getFileLoc(V->getLocation()),
                                              SM.getFileLoc(F->getBeginLoc()),
                                              SM.getFileLoc(F->getEndLoc()));
-      if (DeclaredInside || mentions(R.Term, V) ||
-          (R.Factor && mentions(R.Factor, V)))
+      if (DeclaredInside || (R.Term && mentions(R.Term, V)) ||
+          (R.Factor && mentions(R.Factor, V)) ||
+          (R.Guard && mentions(R.Guard, V)))
         continue;
       // Nothing else in the loop touches it.
       bool Other = mentions(Cond, V) || mentions(L.StepStmt, V);
@@ -1155,8 +1179,8 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
             !isWithin(Ctx, A.E, F))
           continue;
         // The read of the element in `X = X + e` itself.
-        bool SelfRead = B->getOpcode() == BO_Assign && !A.Write && A.Index &&
-                        *A.Index == *M.Accesses[T].Index &&
+        bool SelfRead = B && B->getOpcode() == BO_Assign && !A.Write &&
+                        A.Index && *A.Index == *M.Accesses[T].Index &&
                         !isWithin(Ctx, A.E, R.Term) &&
                         !(R.Factor && isWithin(Ctx, A.E, R.Factor));
         Other |= !SelfRead;

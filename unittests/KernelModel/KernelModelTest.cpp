@@ -214,6 +214,73 @@ __global__ void k(float *a, float *x1, float *y1) {
   EXPECT_EQ(M.work().size(), 2u);
 }
 
+// An update that is the only statement of an `if` without `else` is a
+// reduction over the iterations where the condition holds; an increment
+// adds one. A condition that reads the accumulator, an `else`, or a second
+// statement in the `if` is not.
+TEST_F(KernelModelTest, GuardedReductions) {
+  const KernelModel &M = model(R"cu(__global__ void k(const int *a, float *y,
+                                      unsigned *c, int n, int t) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned hits = 0;
+  float big = 0, capped = 0, split = 0, last = 0;
+  for (int j = 0; j < n; ++j) {
+    if (a[j * n + i] > t)
+      ++hits;
+    if (a[j * n + i] < 0) {
+      y[i] += a[j * n + i];
+    }
+    if (capped < 10)
+      capped += a[j];
+    if (a[j] > 0)
+      split += a[j];
+    else
+      split -= a[j];
+    if (a[j] > 1) {
+      big += a[j];
+      last = a[j];
+    }
+  }
+  c[i] = hits + big + capped + split + last;
+})cu");
+  ASSERT_EQ(M.reductions().size(), 2u);
+  const ModelReduction &Count = M.reductions()[0];
+  EXPECT_TRUE(Count.Increment);
+  EXPECT_EQ(Count.Term, nullptr);
+  EXPECT_EQ(Count.Combine, "+");
+  ASSERT_NE(Count.Scalar, nullptr);
+  EXPECT_EQ(Count.Scalar->getName(), "hits");
+  EXPECT_EQ(M.text(Count.Guard), "a[j * n + i] > t");
+  EXPECT_EQ(M.text(Count.Update), "++hits");
+  EXPECT_NE(Count.Statement, Count.Update);
+  const ModelReduction &Elem = M.reductions()[1];
+  EXPECT_FALSE(Elem.Increment);
+  ASSERT_GE(Elem.Element, 0);
+  EXPECT_EQ(M.accesses()[Elem.Element].Array->getName(), "y");
+  EXPECT_EQ(M.text(Elem.Guard), "a[j * n + i] < 0");
+  EXPECT_EQ(M.text(Elem.Term), "a[j * n + i]");
+}
+
+// An unguarded update is its own statement.
+TEST_F(KernelModelTest, UnguardedReductionIsItsStatement) {
+  const KernelModel &M =
+      model(R"cu(__global__ void k(const float *a, float *o, int n) {
+  float s = 0;
+  int m = 0;
+  for (int j = 0; j < n; ++j) {
+    s += a[j];
+    m++;
+  }
+  o[0] = s + m;
+})cu");
+  ASSERT_EQ(M.reductions().size(), 2u);
+  for (const ModelReduction &R : M.reductions()) {
+    EXPECT_EQ(R.Statement, R.Update);
+    EXPECT_EQ(R.Guard, nullptr);
+  }
+  EXPECT_TRUE(M.reductions()[1].Increment);
+}
+
 // A load intrinsic takes the element's address only to read it; other
 // addresses taken may be written through.
 TEST_F(KernelModelTest, LoadIntrinsicsOnlyRead) {

@@ -149,14 +149,25 @@ struct ModelAccess {
   std::vector<unsigned> Loops;
 };
 
-/// `X += e`, `X = X + e`, `X = f(X, e)` (f a minimum or maximum) or
-/// `X = fmaf(a, b, X)` (a sum of products, each rounded once with the sum:
-/// `fmaf`, `fma`, `__fmaf_rn`, `__fma_rn`) across a loop, with X a local
-/// scalar or one global element.
+/// `X += e`, `X = X + e`, `++X`, `X++`, `X = f(X, e)` (f a minimum or
+/// maximum) or `X = fmaf(a, b, X)` (a sum of products, each rounded once
+/// with the sum: `fmaf`, `fma`, `__fmaf_rn`, `__fma_rn`) across a loop, with
+/// X a local scalar or one global element; the update may be the only
+/// statement of an `if` without `else` (`if (v > t) ++n;`), which makes
+/// the reduction a sum or combination over the iterations where its guard
+/// holds.
 struct ModelReduction {
   unsigned Loop = 0;
-  /// The update, a statement of the loop's body.
+  /// The statement of the loop's body that holds the update: the update
+  /// itself, or its guarding `if`.
+  const clang::Stmt *Statement = nullptr;
+  /// The update expression.
   const clang::Expr *Update = nullptr;
+  /// The condition of the guarding `if`, or null when the update is a
+  /// statement of the loop's body itself.
+  const clang::Expr *Guard = nullptr;
+  /// Whether the update adds one (`++X`, `X++`); Term is then null.
+  bool Increment = false;
   /// The scalar accumulated, or null.
   const clang::VarDecl *Scalar = nullptr;
   /// The accumulated element's access (index into accesses()), or -1.
@@ -164,7 +175,7 @@ struct ModelReduction {
   /// "+" for a sum, or the function's name ("fmaxf").
   std::string Combine;
   /// The term e added or combined each iteration; for a fused
-  /// multiply-add, its first factor a.
+  /// multiply-add, its first factor a; null for an increment.
   const clang::Expr *Term = nullptr;
   /// For a fused multiply-add, its second factor b (the term added is
   /// Term * Factor, rounded once with the sum); else null.

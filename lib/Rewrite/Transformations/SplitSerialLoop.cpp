@@ -214,14 +214,18 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
   for (const Stmt *S : loopBody(L)) {
     const ModelReduction *Upd = nullptr;
     for (const ModelReduction *R : Rs)
-      if (R->Update == S)
+      if (R->Statement == S)
         Upd = R;
     if (Upd) {
       if (!Upd->Scalar)
         return refuse(At + " accumulates into memory, at " + M.where(S) +
                       "; register-accumulate keeps such a sum in a register");
-      if (!M.isPure(Upd->Term) || (Upd->Factor && !M.isPure(Upd->Factor)))
+      if ((Upd->Term && !M.isPure(Upd->Term)) ||
+          (Upd->Factor && !M.isPure(Upd->Factor)))
         return refuse("the term added at " + M.where(S) + " has side effects");
+      if (Upd->Guard && !M.isPure(Upd->Guard))
+        return refuse("the condition of the update at " + M.where(S) +
+                      " has side effects");
       continue;
     }
     if (const auto *DS = dyn_cast<DeclStmt>(S); DS && M.isPure(DS))

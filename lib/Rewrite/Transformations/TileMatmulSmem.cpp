@@ -260,7 +260,8 @@ bool MatmulTiler::run() {
   const ModelReduction *R = nullptr;
   for (const ModelReduction &X : M.reductions())
     if (X.Loop == static_cast<unsigned>(LI) && !LoopBody.empty() &&
-        X.Update == LoopBody.back() && X.Combine == "+")
+        X.Statement == LoopBody.back() && !X.Guard && X.Term &&
+        X.Combine == "+")
       R = &X;
   // Before the sum, the loop may only name values: `float a = A[...];`,
   // each set once from what the iteration reads and only read after.

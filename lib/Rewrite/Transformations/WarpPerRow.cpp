@@ -279,7 +279,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
   // The body: declarations of the iteration's own values and the updates.
   for (const Stmt *S : loopBody(L)) {
     bool IsUpdate = llvm::any_of(
-        Rs, [&](const ModelReduction *R) { return R->Update == S; });
+        Rs, [&](const ModelReduction *R) { return R->Statement == S; });
     if (IsUpdate)
       continue;
     const auto *DS = dyn_cast<DeclStmt>(S);
@@ -288,8 +288,10 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
                     "the statement at " + M.where(S) + " is neither");
   }
   for (const ModelReduction *R : Rs) {
-    if (!M.isPure(R->Term) || (R->Factor && !M.isPure(R->Factor)))
+    if ((R->Term && !M.isPure(R->Term)) || (R->Factor && !M.isPure(R->Factor)))
       return refuse(At + " accumulates a value with side effects");
+    if (R->Guard && !M.isPure(R->Guard))
+      return refuse(At + " accumulates under a condition with side effects");
     if (R->Element >= 0) {
       // y[row] += e: the lanes accumulate in a register; lane 0 adds the
       // row's sum to the element once.
@@ -310,7 +312,8 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
                       M.where(F));
       }
       auto Target = sourceText(Ctx, A.E);
-      auto TermText = sourceText(Ctx, R->Term);
+      auto TermText =
+          R->Term ? sourceText(Ctx, R->Term) : std::optional<std::string>("1");
       auto FactorText = R->Factor ? sourceText(Ctx, R->Factor)
                                   : std::optional<std::string>("");
       if (!Target || !TermText || !FactorText)
