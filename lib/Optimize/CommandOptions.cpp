@@ -63,9 +63,10 @@ Error autoprof::optimize::checkCommandOptions(const CommandOptions &O,
                      "with different seeds");
     if (O.Attempts == 0)
       return problem("--attempts must be at least 1");
-    if (!(O.RTol >= 0) || !(O.ATol >= 0) || !(O.MinSpeedup >= 1))
-      return problem("--rtol and --atol must be non-negative and "
-                     "--min-speedup at least 1");
+    if (!(O.RTol >= 0) || !(O.ATol >= 0) || !(O.OrderSlack >= 0) ||
+        !(O.MinSpeedup >= 1))
+      return problem("--rtol, --atol and --order-slack must be non-negative "
+                     "and --min-speedup at least 1");
     if (Sources.size() != 1)
       return problem("optimize verifies the kernels of one source; " +
                      Twine(Sources.size()) + " were given");

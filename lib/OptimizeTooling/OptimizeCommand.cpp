@@ -213,6 +213,7 @@ int OptimizeCommand::verifiedRun(const RewriteEngine &Engine) const {
   SO.Compose = O.Compose;
   SO.Judge.RTol = O.RTol;
   SO.Judge.ATol = O.ATol;
+  SO.Judge.OrderSlack = O.OrderSlack;
   SO.Judge.MinSpeedup = O.MinSpeedup;
   SO.InPlace = O.InPlace;
   SO.SourceOnly = !O.Output.empty();

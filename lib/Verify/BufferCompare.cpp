@@ -243,3 +243,26 @@ BufferDifference autoprof::verify::compareBuffers(ElementKind K,
       Note(N, uint8_t(Expected[I]), uint8_t(Actual[I]));
   return D;
 }
+
+std::optional<double>
+autoprof::verify::largestDifference(ElementKind K, StringRef A, StringRef B) {
+  if (A.size() != B.size())
+    return std::nullopt;
+  if (A == B)
+    return 0.0;
+  if (!isFloat(K) || A.size() % elementSize(K) != 0)
+    return std::nullopt;
+  unsigned Size = elementSize(K);
+  double Largest = 0;
+  for (uint64_t I = 0, N = A.size() / Size; I < N; ++I) {
+    if (std::memcmp(A.data() + I * Size, B.data() + I * Size, Size) == 0)
+      continue;
+    double X = load(K, A.data(), I), Y = load(K, B.data(), I);
+    if (std::isnan(X) && std::isnan(Y))
+      continue;
+    if (!std::isfinite(X) || !std::isfinite(Y))
+      return std::nullopt;
+    Largest = std::max(Largest, std::fabs(X - Y));
+  }
+  return Largest;
+}

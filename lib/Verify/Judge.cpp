@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <set>
 
 using namespace llvm;
@@ -56,11 +57,45 @@ Judgement verdict(Verdict V, const Twine &Reason) {
   return J;
 }
 
-/// The first difference of the saved outputs, or nullopt.
+/// Per parameter, how far two runs of the original with the same input
+/// lie apart in its saved buffer (largestDifference()): nullopt when they
+/// differ in integers or bytes; absent when they agree or were not saved.
+using Spreads = std::map<unsigned, std::optional<double>>;
+
+/// The spreads between \p Orig and \p Repeat, a second run of the original
+/// with the same input (null: none).
+Spreads spreadsOf(const KernelSignature &K, const KernelMeasurement &Orig,
+                  const KernelMeasurement *Repeat) {
+  Spreads Out;
+  if (!Repeat)
+    return Out;
+  for (const BufferSnapshot &S : Orig.Snapshots) {
+    unsigned Param = S.Params.front();
+    const BufferSnapshot *R = findBuffer(*Repeat, Param);
+    if (!R)
+      continue;
+    auto A = MemoryBuffer::getFile(S.File, /*IsText=*/false);
+    auto B = MemoryBuffer::getFile(R->File, /*IsText=*/false);
+    if (!A || !B)
+      continue;
+    auto P = K.Pointers.find(Param);
+    ElementKind Kind =
+        P != K.Pointers.end() ? P->second.Kind : ElementKind::Bytes;
+    std::optional<double> D =
+        largestDifference(Kind, (*A)->getBuffer(), (*B)->getBuffer());
+    if (!D || *D > 0)
+      Out[Param] = D;
+  }
+  return Out;
+}
+
+/// The first difference of the saved outputs, or nullopt; \p Order holds
+/// the original's own spreads with the same input.
 std::optional<std::string> compareOutputs(const KernelSignature &K,
                                           const KernelMeasurement &Orig,
                                           const KernelMeasurement &Cand,
-                                          const JudgeOptions &O) {
+                                          const JudgeOptions &O,
+                                          const Spreads &Order) {
   for (const BufferSnapshot &S : Orig.Snapshots) {
     unsigned Param = S.Params.front();
     auto P = K.Pointers.find(Param);
@@ -76,8 +111,19 @@ std::optional<std::string> compareOutputs(const KernelSignature &K,
     auto B = MemoryBuffer::getFile(C->File, /*IsText=*/false);
     if (!A || !B)
       return "cannot read the saved buffer of " + Name;
-    BufferDifference D = compareBuffers(Kind, (*A)->getBuffer(),
-                                        (*B)->getBuffer(), O.RTol, O.ATol);
+    double Slack = 0;
+    if (auto It = Order.find(Param); It != Order.end()) {
+      if (!It->second)
+        return Name +
+               " differs between two runs of the original with the "
+               "same input, in " +
+               elementKindName(Kind).str() +
+               " elements: it depends on the order of the threads, and no "
+               "tolerance tells a right order from a wrong result";
+      Slack = O.OrderSlack * *It->second;
+    }
+    BufferDifference D = compareBuffers(
+        Kind, (*A)->getBuffer(), (*B)->getBuffer(), O.RTol, O.ATol + Slack);
     if (D.SizeDiffers)
       return "the buffer of " + Name + " has " +
              std::to_string((*B)->getBufferSize()) + " bytes, the original " +
@@ -87,7 +133,10 @@ std::optional<std::string> compareOutputs(const KernelSignature &K,
              std::to_string(D.Elements) + " " + elementKindName(Kind).str() +
              " elements; first at [" + std::to_string(D.FirstIndex) +
              "]: " + formatDouble(D.Actual, 7) + ", expected " +
-             formatDouble(D.Expected, 7);
+             formatDouble(D.Expected, 7) +
+             (Slack > 0 ? " (the original's runs with the same input lie " +
+                              formatDouble(Slack / O.OrderSlack, 3) + " apart)"
+                        : "");
   }
   return std::nullopt;
 }
@@ -156,10 +205,11 @@ std::optional<std::string> movedWork(const KernelSignature &K,
 }
 
 /// The verdict on the poisoned runs, or nullopt when they agree (or there
-/// are none).
+/// are none); \p Order holds the original's own spreads in its first
+/// launch with the same input.
 std::optional<Judgement> judgeLaterLaunch(const KernelSignature &K,
-                                          PoisonedRuns P,
-                                          const JudgeOptions &O) {
+                                          PoisonedRuns P, const JudgeOptions &O,
+                                          const Spreads &Order) {
   if (!P.Original || !P.Candidate || !P.Original->Measured)
     return std::nullopt;
   const KernelMeasurement *A = P.Original->Measured->find(K.MangledName);
@@ -182,7 +232,7 @@ std::optional<Judgement> judgeLaterLaunch(const KernelSignature &K,
   if (!B || B->Snapshots.empty())
     return verdict(Verdict::ReusedResults,
                    Where + ": the candidate's launch was not saved");
-  if (std::optional<std::string> Diff = compareOutputs(K, *A, *B, O))
+  if (std::optional<std::string> Diff = compareOutputs(K, *A, *B, O, Order))
     return verdict(Verdict::ReusedResults, Where + ": " + *Diff);
   return std::nullopt;
 }
@@ -284,8 +334,8 @@ std::optional<std::string> autoprof::verify::runFailure(const ChildResult &R) {
 Judgement autoprof::verify::judge(const KernelSignature &K,
                                   ArrayRef<RunOutcome> Original,
                                   ArrayRef<RunOutcome> Candidate,
-                                  const JudgeOptions &O,
-                                  PoisonedRuns Poisoned) {
+                                  const JudgeOptions &O, PoisonedRuns Poisoned,
+                                  ArrayRef<RunOutcome> Repeats) {
   // The program's own verdict comes first.
   for (const RunOutcome &R : Candidate) {
     std::optional<std::string> Failure = runFailure(R.Child);
@@ -333,6 +383,7 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
                        Twine(changedBytes(*OrigK)) + " bytes");
   // Every seed's outputs, where both runs saved them: a candidate right on
   // one input only is wrong.
+  Spreads FirstOrder;
   for (size_t I = 0; I < Original.size() && I < Candidate.size(); ++I) {
     if (!Original[I].Measured || !Candidate[I].Measured)
       continue;
@@ -340,7 +391,14 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
     const KernelMeasurement *B = Candidate[I].Measured->find(K.candidateName());
     if (!A || !B || A->Snapshots.empty() || (I > 0 && B->Snapshots.empty()))
       continue;
-    if (std::optional<std::string> Diff = compareOutputs(K, *A, *B, O))
+    const KernelMeasurement *Again = nullptr;
+    for (const RunOutcome &R : Repeats)
+      if (R.Seed == Original[I].Seed && R.Measured && !Again)
+        Again = R.Measured->find(K.MangledName);
+    Spreads Order = spreadsOf(K, *A, Again);
+    if (I == 0)
+      FirstOrder = Order;
+    if (std::optional<std::string> Diff = compareOutputs(K, *A, *B, O, Order))
       return verdict(
           Verdict::WrongOutput,
           "launch " + Twine(A->SnapshotLaunch) + ": " + *Diff +
@@ -372,7 +430,8 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
   }
 
   // A later launch, started from poisoned outputs.
-  if (std::optional<Judgement> Later = judgeLaterLaunch(K, Poisoned, O))
+  if (std::optional<Judgement> Later =
+          judgeLaterLaunch(K, Poisoned, O, FirstOrder))
     return *Later;
 
   Judgement J;

@@ -611,7 +611,65 @@ Error Verifier::measureOriginal() {
           Why.empty() ? "" : (": " + Why).c_str());
     }
   OriginalRuns = std::move(*Runs);
+  if (Error E = measureOriginalRepeats())
+    return E;
   return measureOriginalPoisoned();
+}
+
+namespace {
+
+/// Whether a buffer that \p A saved differs in \p B, a run with the same
+/// seed.
+bool savedBuffersDiffer(const RunOutcome &A, const RunOutcome &B) {
+  if (!A.Measured || !B.Measured)
+    return false;
+  for (const KernelMeasurement &K : A.Measured->Kernels) {
+    const KernelMeasurement *Other = B.Measured->find(K.MangledName);
+    if (!Other)
+      continue;
+    for (const BufferSnapshot &S : K.Snapshots)
+      for (const BufferSnapshot &T : Other->Snapshots) {
+        if (T.Params != S.Params)
+          continue;
+        auto First = MemoryBuffer::getFile(S.File, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+        auto Second = MemoryBuffer::getFile(T.File, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+        if (First && Second && (*First)->getBuffer() != (*Second)->getBuffer())
+          return true;
+      }
+  }
+  return false;
+}
+
+} // namespace
+
+Error Verifier::measureOriginalRepeats() {
+  if (O.Seeds.empty())
+    return Error::success();
+  MeasureOptions M = measureOptions();
+  for (size_t I = 0; I < O.Seeds.size(); ++I) {
+    M.Seeds = {O.Seeds[I]};
+    Expected<std::vector<RunOutcome>> Run = measureRuns(
+        Runner, M, Kernels, "original-again" + std::to_string(I + 1),
+        /*SaveBuffers=*/true, /*SaveEveryRun=*/false);
+    if (!Run)
+      return Run.takeError();
+    if (Run->empty())
+      return Error::success();
+    if (std::optional<std::string> F = runFailure(Run->front().Child))
+      return createStringError(
+          "the program fails when run again with seed %llu (%s): its "
+          "runs are not repeatable",
+          (unsigned long long)O.Seeds[I], F->c_str());
+    bool Differs = I < OriginalRuns.size() &&
+                   savedBuffersDiffer(OriginalRuns[I], Run->front());
+    OriginalRepeats.push_back(std::move(Run->front()));
+    // Outputs that repeat with the first seed need no other seed's.
+    if (I == 0 && !Differs)
+      break;
+  }
+  return Error::success();
 }
 
 Error Verifier::measureOriginalPoisoned() {
@@ -694,7 +752,7 @@ Expected<std::vector<Judgement>> Verifier::verify(const SourceTexts &Texts,
     if (!K.CandidateMangledName.empty())
       JR.Renamed[K.CandidateMangledName] = K.MangledName;
   for (const KernelSignature &K : Ks) {
-    Out.push_back(judge(K, OriginalRuns, *Runs, JR, PR));
+    Out.push_back(judge(K, OriginalRuns, *Runs, JR, PR, OriginalRepeats));
     Judgement &Last = Out.back();
     if (Last.V == Verdict::CheckFailed || Last.V == Verdict::Crashed) {
       std::string Why = tellingLine(Log);

@@ -116,6 +116,12 @@ struct OptimizeOptions {
       llvm::cl::desc("Absolute tolerance of floating-point outputs (default: "
                      "1e-5)"),
       llvm::cl::location(V.ATol), llvm::cl::sub(optimizeCommand())};
+  llvm::cl::opt<double, true> OrderSlack{
+      "order-slack",
+      llvm::cl::desc("How far a floating-point output may move beyond the "
+                     "tolerances, in multiples of how far two runs of the "
+                     "original with the same seed differ (default: 4)"),
+      llvm::cl::location(V.OrderSlack), llvm::cl::sub(optimizeCommand())};
   llvm::cl::opt<double, true> MinSpeedup{
       "min-speedup",
       llvm::cl::desc(

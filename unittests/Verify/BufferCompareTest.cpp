@@ -110,3 +110,29 @@ TEST(BufferCompareTest, SizesAndTails) {
 }
 
 } // namespace
+
+TEST(BufferCompareTest, LargestDifferenceOfTwoRuns) {
+  std::string A = bytes<float>({1.f, 2.f, 3.f});
+  EXPECT_EQ(largestDifference(ElementKind::F32, A, A), 0.0);
+  std::optional<double> D = largestDifference(
+      ElementKind::F32, A, bytes<float>({1.f, 2.25f, 2.5f}));
+  ASSERT_TRUE(D.has_value());
+  EXPECT_DOUBLE_EQ(*D, 0.5);
+  // NaN in both is no difference; against a number, no distance.
+  float NaN = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(largestDifference(ElementKind::F32, bytes<float>({NaN, 1.f}),
+                              bytes<float>({NaN, 1.f})),
+            0.0);
+  EXPECT_FALSE(largestDifference(ElementKind::F32, bytes<float>({NaN}),
+                                 bytes<float>({1.f})));
+  EXPECT_FALSE(largestDifference(
+      ElementKind::F32, bytes<float>({std::numeric_limits<float>::infinity()}),
+      bytes<float>({1.f})));
+  // Integers that differ, and sizes that differ.
+  EXPECT_FALSE(largestDifference(ElementKind::I32, bytes<int>({1, 2}),
+                                 bytes<int>({2, 1})));
+  EXPECT_EQ(largestDifference(ElementKind::I32, bytes<int>({1, 2}),
+                              bytes<int>({1, 2})),
+            0.0);
+  EXPECT_FALSE(largestDifference(ElementKind::F32, A, bytes<float>({1.f})));
+}

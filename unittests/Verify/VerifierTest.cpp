@@ -36,7 +36,8 @@ std::string readFile(llvm::StringRef Path) {
 /// output, "CONST" its mangled name, "BROKEN" fails the build). A run
 /// configured to poison the outputs before launch 1 saves that launch:
 /// "REUSE" leaves the poison in place of the results, "POISONDIES" dies;
-/// "OUTSIDE" writes an allocation outside the kernel's arguments.
+/// "OUTSIDE" writes an allocation outside the kernel's arguments; "ORDER"
+/// makes an output differ from run to run, "FAR" moves it further.
 class FakeProgram : public CommandRunner {
 public:
   std::string Source;
@@ -103,6 +104,13 @@ public:
         Cfg["kernels"].HasMember(K.MangledName.c_str())) {
       std::string File = std::string(Cfg["snapshot_dir"].GetString()) + "/out";
       float V[2] = {1, Built.find("WRONG") != std::string::npos ? 3.f : 2.f};
+      // "ORDER": the second output is a sum whose last bits follow the
+      // order of the threads, different from run to run; "FAR" moves it
+      // further than the runs of the original differ.
+      if (Built.find("ORDER") != std::string::npos)
+        V[1] += (Runs % 2) * 1e-3f;
+      if (Built.find("FAR") != std::string::npos)
+        V[1] += 1e-2f;
       if (Poisoned) {
         K.SnapshotLaunch = 1;
         K.PoisonedBytes = sizeof V;
@@ -165,8 +173,10 @@ TEST_F(VerifierTest, CandidatesAreBuiltInPlaceAndPutBack) {
   ASSERT_FALSE(llvm::errorToBool(V.prepare()));
   ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
   EXPECT_EQ(V.originalRuns().size(), 3u);
-  // One run per seed, and one with its outputs poisoned before launch 1.
-  EXPECT_EQ(Fake.Runs, 4u);
+  // One run per seed, one again with the first seed, whose outputs repeat,
+  // and one with its outputs poisoned before launch 1.
+  EXPECT_EQ(Fake.Runs, 5u);
+  EXPECT_EQ(V.originalRepeats().size(), 1u);
   EXPECT_EQ(Fake.PoisonedRuns, 1u);
 
   auto Fast = V.verify("FAST\n", {K}, J);
@@ -431,6 +441,46 @@ TEST_F(VerifierTest, ALaterLaunchIsCheckedFromPoisonedOutputs) {
   EXPECT_EQ(Fake.PoisonedRuns, Poisoned);
 }
 
+// An original whose output differs between two runs with the same seed is
+// run again with every seed; a candidate may differ from it by a few times
+// that spread, no more. Integers that differ so cannot be judged.
+TEST_F(VerifierTest, OrderDependentOutputsAreJudgedByTheOriginalsSpread) {
+  writeFileAtomically(Source, "original ORDER\n");
+  Verifier V(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(V.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(V.measureOriginal()));
+  EXPECT_EQ(V.originalRepeats().size(), 3u);
+  auto Fast = V.verify("ORDER FAST\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Fast));
+  EXPECT_EQ(Fast->front().V, Verdict::Faster) << Fast->front().Reason;
+  auto Far = V.verify("ORDER FAST FAR\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Far));
+  EXPECT_EQ(Far->front().V, Verdict::WrongOutput);
+  EXPECT_NE(Far->front().Reason.find("the original's runs with the same "
+                                     "input lie 0.001 apart"),
+            std::string::npos)
+      << Far->front().Reason;
+  // Without the repeated runs, the spread of the original is not known.
+  JudgeOptions Strict = J;
+  Strict.OrderSlack = 0;
+  auto NoSlack = V.verify("ORDER FAST\n", {K}, Strict);
+  ASSERT_TRUE(static_cast<bool>(NoSlack));
+  EXPECT_EQ(NoSlack->front().V, Verdict::WrongOutput);
+
+  KernelSignature Ints = K;
+  Ints.Pointers[0] = {"slots", ElementKind::I32};
+  Verifier W(Fake, O, {Ints});
+  ASSERT_FALSE(llvm::errorToBool(W.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(W.measureOriginal()));
+  auto Same = W.verify("ORDER FAST\n", {Ints}, J);
+  ASSERT_TRUE(static_cast<bool>(Same));
+  EXPECT_EQ(Same->front().V, Verdict::WrongOutput);
+  EXPECT_NE(Same->front().Reason.find("'slots' differs between two runs of "
+                                      "the original with the same input"),
+            std::string::npos)
+      << Same->front().Reason;
+}
+
 TEST_F(VerifierTest, CommandsAreTimedByPhase) {
   O.PoisonSeed = 5;
   TimingRunner Timed(Fake);
@@ -443,9 +493,9 @@ TEST_F(VerifierTest, CommandsAreTimedByPhase) {
   ASSERT_EQ(T.size(), 3u);
   EXPECT_EQ(T.at("build").Count, 2u);
   EXPECT_DOUBLE_EQ(T.at("build").Seconds, 4);
-  EXPECT_EQ(T.at("run").Count, 6u);
-  EXPECT_DOUBLE_EQ(T.at("run").Seconds, 3);
-  EXPECT_DOUBLE_EQ(T.at("run").LockWaitSeconds, 1.5);
+  EXPECT_EQ(T.at("run").Count, 7u);
+  EXPECT_DOUBLE_EQ(T.at("run").Seconds, 3.5);
+  EXPECT_DOUBLE_EQ(T.at("run").LockWaitSeconds, 1.75);
   EXPECT_EQ(T.at("poisoned-run").Count, 2u);
   EXPECT_DOUBLE_EQ(T.at("poisoned-run").Seconds, 1);
 }

@@ -42,6 +42,10 @@ struct CommandOptions {
   unsigned Attempts = 3, Runs = 3, Timeout = 300;
   /// --rtol, --atol, --min-speedup.
   double RTol = 1e-4, ATol = 1e-5, MinSpeedup = 1.02;
+  /// How far a floating-point output may move beyond the tolerances, in
+  /// multiples of how far two runs of the original with the same seed
+  /// differ (JudgeOptions::OrderSlack).
+  double OrderSlack = 4;
   /// --llm-base-url, --llm-model, --llm-cache, --llm-prompts.
   std::string LLMBaseURL, LLMModel, LLMCache, LLMPrompts;
   /// --llm-replay-only, --llm-show-prompt.

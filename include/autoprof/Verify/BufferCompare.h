@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace autoprof {
@@ -71,6 +72,15 @@ struct BufferDifference {
 BufferDifference compareBuffers(ElementKind K, llvm::StringRef Expected,
                                 llvm::StringRef Actual, double RTol,
                                 double ATol);
+
+/// How far two saved buffers of the same launch and input lie apart, as
+/// arrays of \p K: the largest |a - b| over their floating-point elements,
+/// 0 when they are equal, or nullopt when they differ in a way no distance
+/// measures (their sizes, an integer or byte element, a NaN or an infinity
+/// against another value). Two runs of one program that differ so have an
+/// output that depends on the order in which its threads ran.
+std::optional<double> largestDifference(ElementKind K, llvm::StringRef A,
+                                        llvm::StringRef B);
 
 } // namespace verify
 } // namespace autoprof

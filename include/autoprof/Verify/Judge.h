@@ -152,6 +152,11 @@ struct JudgeOptions {
   /// amount for short totals.
   double OtherSlack = 0.05;
   double OtherSlackNs = 20000;
+  /// How far from the original's a floating-point output may lie, beyond
+  /// the tolerances, in multiples of the largest difference between two
+  /// runs of the original with the same input (an order-dependent result:
+  /// a sum by atomicAdd); no slack when they agree.
+  double OrderSlack = 4;
 };
 
 /// The runs of the original and of the candidate whose saved launch is a
@@ -166,10 +171,16 @@ struct PoisonedRuns {
 /// Judges candidate runs \p Candidate against original runs \p Original
 /// (the same seeds, in the same order) for kernel \p K, and the poisoned
 /// runs \p Poisoned when there are. The first run of each holds the saved
-/// buffers.
+/// buffers. \p Repeats are further runs of the original, each with the seed
+/// of one in \p Original: where a buffer differs between the two, the
+/// output depends on the order of the threads, and the candidate's may lie
+/// OrderSlack times that difference further away (floating point), or is
+/// judged wrong with that reason (integers and bytes: no distance says how
+/// far is right).
 Judgement judge(const KernelSignature &K, llvm::ArrayRef<RunOutcome> Original,
                 llvm::ArrayRef<RunOutcome> Candidate, const JudgeOptions &O,
-                PoisonedRuns Poisoned = {});
+                PoisonedRuns Poisoned = {},
+                llvm::ArrayRef<RunOutcome> Repeats = {});
 
 /// Why a run failed the program's own check, or nullopt when it passed:
 /// "timed out", "killed by signal 11 (Segmentation fault)", "exit status

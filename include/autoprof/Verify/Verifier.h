@@ -223,6 +223,11 @@ public:
   /// another file.
   llvm::StringRef originalText(llvm::StringRef File) const;
   const std::vector<RunOutcome> &originalRuns() const { return OriginalRuns; }
+  /// The original's second runs with some of its seeds
+  /// (measureOriginalRepeats()).
+  const std::vector<RunOutcome> &originalRepeats() const {
+    return OriginalRepeats;
+  }
   /// The options it was made with.
   const VerifierOptions &options() const { return O; }
   /// Whether the original's saved inputs differ between seeds (inputsVary
@@ -251,6 +256,10 @@ private:
   /// After the original's runs: its run with poisoned outputs before the
   /// second launch, when a kernel launched twice.
   llvm::Error measureOriginalPoisoned();
+  /// After the original's runs: a second run with the first seed and, when
+  /// a saved buffer differs between the two, with every other seed, so that
+  /// judge() knows how far the original's order-dependent outputs vary.
+  llvm::Error measureOriginalRepeats();
   MeasureOptions measureOptions() const;
   /// The kernels, each under its candidate's mangled name in \p Renamed.
   std::vector<KernelSignature>
@@ -270,6 +279,7 @@ private:
   /// The original's poisoned run, when a kernel launched twice and it did
   /// not crash or hang.
   std::optional<RunOutcome> OriginalPoisoned;
+  std::vector<RunOutcome> OriginalRepeats;
   std::string LaterLaunchUnchecked;
 };
 
