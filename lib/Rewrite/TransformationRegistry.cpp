@@ -19,6 +19,7 @@
 #include "Transformations/TileTransposeSmem.h"
 #include "Transformations/UnrollConstantLoops.h"
 #include "Transformations/VectorizeFloat4.h"
+#include "Transformations/WarpAggregateAtomics.h"
 #include "Transformations/WarpPerRow.h"
 #include "Transformations/WarpShuffleReduce.h"
 
@@ -37,6 +38,7 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const TileMatmulSmem Matmul;
   static const WarpPerRow RowWarps;
   static const PrivatizeAtomicsSmem Privatize;
+  static const WarpAggregateAtomics Aggregate;
   static const RegisterAccumulate Accumulate;
   static const SplitSerialLoop Split;
   static const BlockShape Shape;
@@ -45,9 +47,9 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   // reductions, wider accesses, padding), then changes of the instructions
   // (intrinsics, unrolling), of the launch, and of qualifiers last.
   static const std::vector<const Transformation *> All = {
-      &Matmul,        &Transpose, &RowWarps,   &Split,  &Privatize,
-      &ShuffleReduce, &Float4,    &Accumulate, &Pad,    &FastMath,
-      &Unroll,        &Shape,     &BlockSize,  &Bounds, &Restrict};
+      &Matmul,        &Transpose, &RowWarps,   &Split,   &Aggregate, &Privatize,
+      &ShuffleReduce, &Float4,    &Accumulate, &Pad,     &FastMath,  &Unroll,
+      &Shape,         &BlockSize, &Bounds,     &Restrict};
   return All;
 }
 

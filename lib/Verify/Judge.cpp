@@ -111,7 +111,7 @@ std::optional<std::string> compareOutputs(const KernelSignature &K,
     auto B = MemoryBuffer::getFile(C->File, /*IsText=*/false);
     if (!A || !B)
       return "cannot read the saved buffer of " + Name;
-    double Slack = 0;
+    double Slack = 0, Spread = 0;
     if (auto It = Order.find(Param); It != Order.end()) {
       if (!It->second)
         return Name +
@@ -120,7 +120,8 @@ std::optional<std::string> compareOutputs(const KernelSignature &K,
                elementKindName(Kind).str() +
                " elements: it depends on the order of the threads, and no "
                "tolerance tells a right order from a wrong result";
-      Slack = O.OrderSlack * *It->second;
+      Spread = *It->second;
+      Slack = O.OrderSlack * Spread;
     }
     BufferDifference D = compareBuffers(
         Kind, (*A)->getBuffer(), (*B)->getBuffer(), O.RTol, O.ATol + Slack);
@@ -134,9 +135,9 @@ std::optional<std::string> compareOutputs(const KernelSignature &K,
              " elements; first at [" + std::to_string(D.FirstIndex) +
              "]: " + formatDouble(D.Actual, 7) + ", expected " +
              formatDouble(D.Expected, 7) +
-             (Slack > 0 ? " (the original's runs with the same input lie " +
-                              formatDouble(Slack / O.OrderSlack, 3) + " apart)"
-                        : "");
+             (Spread > 0 ? " (the original's runs with the same input lie " +
+                               formatDouble(Spread, 3) + " apart)"
+                         : "");
   }
   return std::nullopt;
 }

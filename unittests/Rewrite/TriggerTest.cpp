@@ -19,14 +19,16 @@ const Transformation &get(const char *Name) {
 }
 
 TEST(TriggerTest, RegistryNamesEveryTransformation) {
-  EXPECT_EQ(TransformationRegistry::names(),
-            "tile-matmul-smem, tile-transpose-smem, warp-per-row, "
-            "split-serial-loop, privatize-atomics-smem, warp-shuffle-reduce, "
-            "vectorize-float4, register-accumulate, pad-shared-arrays, "
-            "fast-math-intrinsics, "
-            "unroll-constant-loops, block-shape, launch-block-size, "
-            "launch-bounds, "
-            "restrict-readonly-params");
+  EXPECT_EQ(
+      TransformationRegistry::names(),
+      "tile-matmul-smem, tile-transpose-smem, warp-per-row, "
+      "split-serial-loop, warp-aggregate-atomics, privatize-atomics-smem, "
+      "warp-shuffle-reduce, "
+      "vectorize-float4, register-accumulate, pad-shared-arrays, "
+      "fast-math-intrinsics, "
+      "unroll-constant-loops, block-shape, launch-block-size, "
+      "launch-bounds, "
+      "restrict-readonly-params");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
 
@@ -119,6 +121,15 @@ TEST(TriggerTest, PrivatizeAtomicsFiresOnGlobalAtomics) {
   EXPECT_EQ(*T.trigger({{Red, 4096}}), std::string(Red) + " = 4096 > 0");
   EXPECT_FALSE(T.trigger({{Red, 0}}));
   EXPECT_TRUE(T.trigger({{Red, 0}, {Atom, 5}}));
+  EXPECT_FALSE(T.trigger({{Red, 0}, {Atom, 0}}));
+}
+
+TEST(TriggerTest, WarpAggregateAtomicsFiresOnGlobalAtomics) {
+  const Transformation &T = get("warp-aggregate-atomics");
+  const char *Red = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
+  const char *Atom = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum";
+  EXPECT_EQ(*T.trigger({{Red, 4096}}), std::string(Red) + " = 4096 > 0");
+  EXPECT_TRUE(T.trigger({{Red, 0}, {Atom, 1}}));
   EXPECT_FALSE(T.trigger({{Red, 0}, {Atom, 0}}));
 }
 
