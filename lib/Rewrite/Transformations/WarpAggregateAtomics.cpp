@@ -170,11 +170,15 @@ bool Aggregator::run() {
       Note("it adds into a volatile element");
       continue;
     }
-    const auto *BT = E->getAs<BuiltinType>();
-    if (!BT || !llvm::is_contained({BuiltinType::Int, BuiltinType::UInt,
-                                    BuiltinType::ULongLong, BuiltinType::Float,
-                                    BuiltinType::Double},
-                                   BT->getKind())) {
+    // Integer additions into one address are combined per warp by the
+    // CUDA compiler already.
+    if (E->isIntegerType()) {
+      Note("it adds integers, which the CUDA compiler already adds once "
+           "per warp when the address is the same for the warp");
+      continue;
+    }
+    if (!E->isSpecificBuiltinType(BuiltinType::Float) &&
+        !E->isSpecificBuiltinType(BuiltinType::Double)) {
       Note("it adds `" + E.getAsString(Ctx.getPrintingPolicy()) +
            "`, which the shuffles do not carry");
       continue;

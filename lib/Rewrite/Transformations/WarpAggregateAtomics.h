@@ -6,7 +6,7 @@
 ///
 /// \file
 /// `warp-aggregate-atomics`: a kernel whose threads all add into one global
-/// element (`atomicAdd(result, x[i] * y[i])`, `atomicAdd(&count[0], 1)`)
+/// element (`atomicAdd(result, x[i] * y[i])`, `atomicAdd(&sums[0], v)`)
 /// makes as many atomic operations on one address as it has threads, and
 /// the memory system performs them one after the other. After the rewrite
 /// each warp adds once: the lanes that reach the addition together sum
@@ -16,7 +16,8 @@
 /// has no shared arrays, barriers, shuffles, votes or cooperative groups.
 /// It is edited when its threads do not cooperate but through atomics, and
 /// an `atomicAdd(A, V)` in its body has its value unused, an element of
-/// `int`, `unsigned int`, `unsigned long long`, `float` or `double`, and an
+/// `float` or `double` (the CUDA compiler already combines integer
+/// additions into one address per warp), and an
 /// address A that is the same for every thread of the launch: a pointer
 /// parameter that the kernel never changes, `P`, `&P[X]` or `P + X`, with X
 /// a value of parameters and constants (the kernel model's `value()`), so
@@ -25,9 +26,9 @@
 /// same arguments, evaluated once as before.
 ///
 /// Why it is equivalent: the element receives the same values, summed in
-/// another order: integers exactly, floating-point sums rounded otherwise
-/// (the original's order already varies from run to run; the verifier
-/// allows for the original's own spread, `--order-slack`).
+/// another order, so rounded otherwise (the original's order already
+/// varies from run to run; the verifier allows for the original's own
+/// spread, `--order-slack`).
 ///
 /// Trigger (global atomics):
 /// `l1tex__t_requests_pipe_lsu_mem_global_op_red.sum` > 0 or
