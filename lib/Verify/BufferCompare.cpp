@@ -266,3 +266,17 @@ autoprof::verify::largestDifference(ElementKind K, StringRef A, StringRef B) {
   }
   return Largest;
 }
+
+double autoprof::verify::largestMagnitude(ElementKind K, StringRef A) {
+  if (!isFloat(K))
+    return 0;
+  double Largest = 0;
+  for (uint64_t I = 0, N = A.size() / elementSize(K); I < N; ++I) {
+    double X = load(K, A.data(), I);
+    if (std::isfinite(X))
+      Largest = std::max(Largest, std::fabs(X));
+  }
+  return Largest;
+}
+
+bool autoprof::verify::isFloatingPoint(ElementKind K) { return isFloat(K); }

@@ -37,7 +37,8 @@ std::string readFile(llvm::StringRef Path) {
 /// configured to poison the outputs before launch 1 saves that launch:
 /// "REUSE" leaves the poison in place of the results, "POISONDIES" dies;
 /// "OUTSIDE" writes an allocation outside the kernel's arguments; "ORDER"
-/// makes an output differ from run to run, "FAR" moves it further.
+/// makes an output differ from run to run by rounding, "FAR" moves it
+/// further, "WILD" makes it differ by more than rounding.
 class FakeProgram : public CommandRunner {
 public:
   std::string Source;
@@ -111,6 +112,9 @@ public:
         V[1] += (Runs % 2) * 1e-3f;
       if (Built.find("FAR") != std::string::npos)
         V[1] += 1e-2f;
+      // "WILD": it differs from run to run by far more than rounding.
+      if (Built.find("WILD") != std::string::npos)
+        V[1] += (Runs % 2) * 0.5f;
       if (Poisoned) {
         K.SnapshotLaunch = 1;
         K.PoisonedBytes = sizeof V;
@@ -466,6 +470,20 @@ TEST_F(VerifierTest, OrderDependentOutputsAreJudgedByTheOriginalsSpread) {
   auto NoSlack = V.verify("ORDER FAST\n", {K}, Strict);
   ASSERT_TRUE(static_cast<bool>(NoSlack));
   EXPECT_EQ(NoSlack->front().V, Verdict::WrongOutput);
+
+  // Runs of the original that differ by a quarter of the values are not
+  // rounding apart: no tolerance is widened for them.
+  writeFileAtomically(Source, "original WILD\n");
+  Verifier Wild(Fake, O, {K});
+  ASSERT_FALSE(llvm::errorToBool(Wild.prepare()));
+  ASSERT_FALSE(llvm::errorToBool(Wild.measureOriginal()));
+  auto Same0 = Wild.verify("WILD FAST\n", {K}, J);
+  ASSERT_TRUE(static_cast<bool>(Same0));
+  EXPECT_EQ(Same0->front().V, Verdict::WrongOutput);
+  EXPECT_NE(Same0->front().Reason.find("in f32 elements by more than "
+                                       "rounding"),
+            std::string::npos)
+      << Same0->front().Reason;
 
   KernelSignature Ints = K;
   Ints.Pointers[0] = {"slots", ElementKind::I32};

@@ -82,6 +82,13 @@ BufferDifference compareBuffers(ElementKind K, llvm::StringRef Expected,
 std::optional<double> largestDifference(ElementKind K, llvm::StringRef A,
                                         llvm::StringRef B);
 
+/// Whether elements of \p K are floating-point numbers.
+bool isFloatingPoint(ElementKind K);
+
+/// The largest |a| over the finite floating-point elements of \p A, an
+/// array of \p K; 0 for other kinds.
+double largestMagnitude(ElementKind K, llvm::StringRef A);
+
 } // namespace verify
 } // namespace autoprof
 
