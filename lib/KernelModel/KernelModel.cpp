@@ -1086,8 +1086,9 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
     }
     const auto *B = dyn_cast<BinaryOperator>(U);
     const auto *Inc = dyn_cast<UnaryOperator>(U);
-    if (Inc && Inc->isIncrementOp()) {
+    if (Inc && Inc->isIncrementDecrementOp()) {
       R.Increment = true;
+      R.Subtract = Inc->isDecrementOp();
       R.Combine = "+";
     } else if (!B || !B->isAssignmentOp()) {
       continue;
@@ -1107,8 +1108,10 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
     };
     if (R.Increment) {
       // Adds one: no term.
-    } else if (B->getOpcode() == BO_AddAssign) {
+    } else if (B->getOpcode() == BO_AddAssign ||
+               B->getOpcode() == BO_SubAssign) {
       R.Combine = "+";
+      R.Subtract = B->getOpcode() == BO_SubAssign;
       R.Term = B->getRHS();
     } else if (B->getOpcode() == BO_Assign) {
       const Expr *RHS = B->getRHS()->IgnoreParenImpCasts();
@@ -1119,6 +1122,12 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
           R.Term = Add->getRHS();
         else if (IsTarget(Add->getRHS()))
           R.Term = Add->getLHS();
+      } else if (const auto *Sub = dyn_cast<BinaryOperator>(RHS);
+                 Sub && Sub->getOpcode() == BO_Sub && IsTarget(Sub->getLHS())) {
+        // X = X - e; not X = e - X.
+        R.Combine = "+";
+        R.Subtract = true;
+        R.Term = Sub->getRHS();
       } else if (const auto *Call = dyn_cast<CallExpr>(RHS);
                  Call && Call->getNumArgs() == 2 && Call->getDirectCallee() &&
                  Call->getDirectCallee()->getIdentifier()) {

@@ -1,6 +1,7 @@
 // Reductions whose update runs under a condition: a count (`if (v > t)
 // ++n;`), a sum of the terms that pass a test, a maximum over some
-// iterations, and an element accumulated where a coefficient is non-zero.
+// iterations, and an element accumulated where a coefficient is non-zero;
+// and sums that subtract (`r[i] -= a * x`, `left--`).
 // The condition only chooses which iterations take part, so the loop is
 // still a reduction: split-serial-loop and warp-per-row split it as they
 // split an unguarded one and keep the condition in each slice's loop.
@@ -91,6 +92,29 @@ __global__ void sparse_rows(const double *coef, const double *x, double *y,
 // WHY-LABEL: kernel sparse_rows at {{.*}}
 // WHY:         warp-per-row: give each row {{.*}}
 
+// Residuals r[i] = b[i] - sum_k A[i][k] x[k], subtracted into the output,
+// and a budget counted down: a sum of negated terms is a sum.
+__global__ void residuals(const float *A, const float *x, float *r,
+                          int *budget, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int left = 0;
+    for (int k = 0; k < n; ++k) {
+      r[i] -= A[i * n + k] * x[k];
+      if (A[i * n + k] < 0.f)
+        left--;
+    }
+    budget[i] = left;
+  }
+}
+// WARP-LABEL: __global__ void residuals(
+// WARP:           RowAcc -= A[i * n + k] * x[k];
+// WARP-NEXT:      if (A[i * n + k] < 0.f)
+// WARP-NEXT:        left--;
+// WARP:         r[i] += RowAcc;
+// WHY-LABEL: kernel residuals at {{.*}}
+// WHY:         warp-per-row: give each row {{.*}}
+
 // Not reductions: the condition has a side effect, reads the sum, the `if`
 // has an `else`, or does more than update.
 __global__ void side_effect(const float *a, int *probe, float *out, int n,
@@ -160,6 +184,7 @@ void launch_all(const std::int32_t *g, std::uint32_t *tally, int h, int w,
   tally_columns<<<(w + 255) / 256, 256>>>(g, tally, h, w, 7);
   positive_parts<<<(h + 255) / 256, 256>>>(m, h, w, 1.5f, ps, bc);
   sparse_rows<<<(h + 255) / 256, 256>>>(coef, x, y, h, w);
+  residuals<<<(h + 255) / 256, 256>>>(m, bc, ps, probe, h);
   side_effect<<<(w + 255) / 256, 256>>>(a, probe, out, w, h);
   reads_sum<<<(w + 255) / 256, 256>>>(a, out, w, h);
   with_else<<<(w + 255) / 256, 256>>>(a, out, w, h);

@@ -261,6 +261,32 @@ TEST_F(KernelModelTest, GuardedReductions) {
   EXPECT_EQ(M.text(Elem.Term), "a[j * n + i]");
 }
 
+// A sum may subtract its terms: `s -= e`, `s = s - e`, `n--`; `s = e - s`
+// is no sum.
+TEST_F(KernelModelTest, SubtractingReductions) {
+  const KernelModel &M = model(R"cu(__global__ void k(const float *a, float *o, int n) {
+  float s = 0, t = 0, u = 0;
+  int m = 0;
+  for (int j = 0; j < n; ++j) {
+    s -= a[j];
+    t = t - a[j];
+    u = a[j] - u;
+    m--;
+  }
+  o[0] = s + t + u + m;
+})cu");
+  ASSERT_EQ(M.reductions().size(), 3u);
+  EXPECT_EQ(M.reductions()[0].Scalar->getName(), "s");
+  EXPECT_EQ(M.reductions()[1].Scalar->getName(), "t");
+  EXPECT_EQ(M.reductions()[2].Scalar->getName(), "m");
+  for (const ModelReduction &R : M.reductions()) {
+    EXPECT_TRUE(R.Subtract);
+    EXPECT_EQ(R.Combine, "+");
+  }
+  EXPECT_EQ(M.text(M.reductions()[1].Term), "a[j]");
+  EXPECT_TRUE(M.reductions()[2].Increment);
+}
+
 // An unguarded update is its own statement.
 TEST_F(KernelModelTest, UnguardedReductionIsItsStatement) {
   const KernelModel &M =

@@ -149,7 +149,8 @@ struct ModelAccess {
   std::vector<unsigned> Loops;
 };
 
-/// `X += e`, `X = X + e`, `++X`, `X++`, `X = f(X, e)` (f a minimum or
+/// `X += e`, `X = X + e`, `X -= e`, `X = X - e`, `++X`, `X--`,
+/// `X = f(X, e)` (f a minimum or
 /// maximum) or `X = fmaf(a, b, X)` (a sum of products, each rounded once
 /// with the sum: `fmaf`, `fma`, `__fmaf_rn`, `__fma_rn`) across a loop, with
 /// X a local scalar or one global element; the update may be the only
@@ -166,8 +167,12 @@ struct ModelReduction {
   /// The condition of the guarding `if`, or null when the update is a
   /// statement of the loop's body itself.
   const clang::Expr *Guard = nullptr;
-  /// Whether the update adds one (`++X`, `X++`); Term is then null.
+  /// Whether the update adds or subtracts one (`++X`, `X--`); Term is
+  /// then null.
   bool Increment = false;
+  /// Whether a sum subtracts its term (`X -= e`, `X = X - e`, `--X`):
+  /// the sum of the negated terms.
+  bool Subtract = false;
   /// The scalar accumulated, or null.
   const clang::VarDecl *Scalar = nullptr;
   /// The accumulated element's access (index into accesses()), or -1.

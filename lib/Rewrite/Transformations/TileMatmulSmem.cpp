@@ -260,7 +260,7 @@ bool MatmulTiler::run() {
   const ModelReduction *R = nullptr;
   for (const ModelReduction &X : M.reductions())
     if (X.Loop == static_cast<unsigned>(LI) && !LoopBody.empty() &&
-        X.Statement == LoopBody.back() && !X.Guard && X.Term &&
+        X.Statement == LoopBody.back() && !X.Guard && X.Term && !X.Subtract &&
         X.Combine == "+")
       R = &X;
   // Before the sum, the loop may only name values: `float a = A[...];`,

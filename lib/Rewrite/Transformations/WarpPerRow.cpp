@@ -330,7 +330,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
       std::string Update =
           !R->Fused.empty() ? Acc + " = " + R->Fused + "(" + *TermText + ", " +
                                   *FactorText + ", " + Acc + ")"
-          : Sum ? Acc + " += " + *TermText
+          : Sum ? Acc + (R->Subtract ? " -= " : " += ") + *TermText
                 : Acc + " = " + R->Combine + "(" + Acc + ", " + *TermText + ")";
       if (!add(replaceExpr(Ctx, R->Update, Update), R->Update))
         return false;
