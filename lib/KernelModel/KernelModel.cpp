@@ -1067,138 +1067,153 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
     return -1;
   };
   for (const Stmt *S : BodyStmts) {
-    ModelReduction R;
-    R.Loop = LoopIdx;
-    R.Statement = S;
-    // `if (c) update;`: the update only where c holds.
-    const Stmt *U = S;
+    // `if (c) update;` or `if (c) { update; update; }`: the updates only
+    // where c holds.
+    const Expr *Guard = nullptr;
+    std::vector<const Stmt *> Updates = {S};
     if (const auto *If = dyn_cast<IfStmt>(S)) {
       if (If->getElse() || If->getInit() || If->getConditionVariable() ||
           If->isConsteval())
         continue;
-      R.Guard = If->getCond();
-      U = If->getThen();
-      if (const auto *CS = dyn_cast<CompoundStmt>(U)) {
-        if (CS->size() != 1)
-          continue;
-        U = CS->body_front();
+      Guard = If->getCond();
+      Updates = {If->getThen()};
+      if (const auto *CS = dyn_cast<CompoundStmt>(If->getThen()))
+        Updates.assign(CS->body_begin(), CS->body_end());
+      if (Updates.empty())
+        continue;
+    }
+    auto One = [&](const Stmt *U) -> std::optional<ModelReduction> {
+      ModelReduction R;
+      R.Loop = LoopIdx;
+      R.Statement = S;
+      R.Guard = Guard;
+      const auto *B = dyn_cast<BinaryOperator>(U);
+      const auto *Inc = dyn_cast<UnaryOperator>(U);
+      if (Inc && Inc->isIncrementDecrementOp()) {
+        R.Increment = true;
+        R.Subtract = Inc->isDecrementOp();
+        R.Combine = "+";
+      } else if (!B || !B->isAssignmentOp()) {
+        return std::nullopt;
       }
-    }
-    const auto *B = dyn_cast<BinaryOperator>(U);
-    const auto *Inc = dyn_cast<UnaryOperator>(U);
-    if (Inc && Inc->isIncrementDecrementOp()) {
-      R.Increment = true;
-      R.Subtract = Inc->isDecrementOp();
-      R.Combine = "+";
-    } else if (!B || !B->isAssignmentOp()) {
-      continue;
-    }
-    R.Update = cast<Expr>(U);
-    const Expr *Target =
-        (Inc ? Inc->getSubExpr() : B->getLHS())->IgnoreParens();
-    // The accumulated variable or element.
-    auto IsTarget = [&](const Expr *E) {
-      E = E->IgnoreParenImpCasts();
-      if (const auto *DR = dyn_cast<DeclRefExpr>(Target))
-        return refersTo(E, cast<VarDecl>(DR->getDecl()));
-      int T = AccessOf(Target), O = AccessOf(E);
-      return T >= 0 && O >= 0 && M.Accesses[O].Array == M.Accesses[T].Array &&
-             M.Accesses[O].Index && M.Accesses[T].Index &&
-             *M.Accesses[O].Index == *M.Accesses[T].Index;
-    };
-    if (R.Increment) {
-      // Adds one: no term.
-    } else if (B->getOpcode() == BO_AddAssign ||
-               B->getOpcode() == BO_SubAssign) {
-      R.Combine = "+";
-      R.Subtract = B->getOpcode() == BO_SubAssign;
-      R.Term = B->getRHS();
-    } else if (B->getOpcode() == BO_Assign) {
-      const Expr *RHS = B->getRHS()->IgnoreParenImpCasts();
-      if (const auto *Add = dyn_cast<BinaryOperator>(RHS);
-          Add && Add->getOpcode() == BO_Add) {
+      R.Update = cast<Expr>(U);
+      const Expr *Target =
+          (Inc ? Inc->getSubExpr() : B->getLHS())->IgnoreParens();
+      // The accumulated variable or element.
+      auto IsTarget = [&](const Expr *E) {
+        E = E->IgnoreParenImpCasts();
+        if (const auto *DR = dyn_cast<DeclRefExpr>(Target))
+          return refersTo(E, cast<VarDecl>(DR->getDecl()));
+        int T = AccessOf(Target), O = AccessOf(E);
+        return T >= 0 && O >= 0 && M.Accesses[O].Array == M.Accesses[T].Array &&
+               M.Accesses[O].Index && M.Accesses[T].Index &&
+               *M.Accesses[O].Index == *M.Accesses[T].Index;
+      };
+      if (R.Increment) {
+        // Adds one: no term.
+      } else if (B->getOpcode() == BO_AddAssign ||
+                 B->getOpcode() == BO_SubAssign) {
         R.Combine = "+";
-        if (IsTarget(Add->getLHS()))
-          R.Term = Add->getRHS();
-        else if (IsTarget(Add->getRHS()))
-          R.Term = Add->getLHS();
-      } else if (const auto *Sub = dyn_cast<BinaryOperator>(RHS);
-                 Sub && Sub->getOpcode() == BO_Sub && IsTarget(Sub->getLHS())) {
-        // X = X - e; not X = e - X.
-        R.Combine = "+";
-        R.Subtract = true;
-        R.Term = Sub->getRHS();
-      } else if (const auto *Call = dyn_cast<CallExpr>(RHS);
-                 Call && Call->getNumArgs() == 2 && Call->getDirectCallee() &&
-                 Call->getDirectCallee()->getIdentifier()) {
-        StringRef N = Call->getDirectCallee()->getName();
-        if (llvm::is_contained({"fmaxf", "fminf", "fmax", "fmin", "max", "min"},
-                               N)) {
-          R.Combine = N.str();
-          if (IsTarget(Call->getArg(0)))
-            R.Term = Call->getArg(1);
-          else if (IsTarget(Call->getArg(1)))
-            R.Term = Call->getArg(0);
+        R.Subtract = B->getOpcode() == BO_SubAssign;
+        R.Term = B->getRHS();
+      } else if (B->getOpcode() == BO_Assign) {
+        const Expr *RHS = B->getRHS()->IgnoreParenImpCasts();
+        if (const auto *Add = dyn_cast<BinaryOperator>(RHS);
+            Add && Add->getOpcode() == BO_Add) {
+          R.Combine = "+";
+          if (IsTarget(Add->getLHS()))
+            R.Term = Add->getRHS();
+          else if (IsTarget(Add->getRHS()))
+            R.Term = Add->getLHS();
+        } else if (const auto *Sub = dyn_cast<BinaryOperator>(RHS);
+                   Sub && Sub->getOpcode() == BO_Sub &&
+                   IsTarget(Sub->getLHS())) {
+          // X = X - e; not X = e - X.
+          R.Combine = "+";
+          R.Subtract = true;
+          R.Term = Sub->getRHS();
+        } else if (const auto *Call = dyn_cast<CallExpr>(RHS);
+                   Call && Call->getNumArgs() == 2 && Call->getDirectCallee() &&
+                   Call->getDirectCallee()->getIdentifier()) {
+          StringRef N = Call->getDirectCallee()->getName();
+          if (llvm::is_contained(
+                  {"fmaxf", "fminf", "fmax", "fmin", "max", "min"}, N)) {
+            R.Combine = N.str();
+            if (IsTarget(Call->getArg(0)))
+              R.Term = Call->getArg(1);
+            else if (IsTarget(Call->getArg(1)))
+              R.Term = Call->getArg(0);
+          }
+        } else if (const auto *Fma = dyn_cast<CallExpr>(RHS);
+                   Fma && Fma->getNumArgs() == 3 && Fma->getDirectCallee() &&
+                   Fma->getDirectCallee()->getIdentifier() &&
+                   llvm::is_contained({"fmaf", "fma", "__fmaf_rn", "__fma_rn"},
+                                      Fma->getDirectCallee()->getName()) &&
+                   IsTarget(Fma->getArg(2))) {
+          R.Combine = "+";
+          R.Term = Fma->getArg(0);
+          R.Factor = Fma->getArg(1);
+          R.Fused = Fma->getDirectCallee()->getName().str();
         }
-      } else if (const auto *Fma = dyn_cast<CallExpr>(RHS);
-                 Fma && Fma->getNumArgs() == 3 && Fma->getDirectCallee() &&
-                 Fma->getDirectCallee()->getIdentifier() &&
-                 llvm::is_contained({"fmaf", "fma", "__fmaf_rn", "__fma_rn"},
-                                    Fma->getDirectCallee()->getName()) &&
-                 IsTarget(Fma->getArg(2))) {
-        R.Combine = "+";
-        R.Term = Fma->getArg(0);
-        R.Factor = Fma->getArg(1);
-        R.Fused = Fma->getDirectCallee()->getName().str();
       }
-    }
-    if (!R.Term && !R.Increment)
-      continue;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(Target)) {
-      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-      if (!V || !V->getType()->isArithmeticType() || V->isStaticLocal() ||
-          !V->isLocalVarDecl())
-        continue;
-      // Declared inside the loop: not carried across iterations.
-      const SourceManager &SM = Ctx.getSourceManager();
-      bool DeclaredInside = SM.isPointWithin(SM.getFileLoc(V->getLocation()),
-                                             SM.getFileLoc(F->getBeginLoc()),
-                                             SM.getFileLoc(F->getEndLoc()));
-      if (DeclaredInside || (R.Term && mentions(R.Term, V)) ||
-          (R.Factor && mentions(R.Factor, V)) ||
-          (R.Guard && mentions(R.Guard, V)))
-        continue;
-      // Nothing else in the loop touches it.
-      bool Other = mentions(Cond, V) || mentions(L.StepStmt, V);
-      for (const Stmt *O : BodyStmts)
-        Other |= O != S && mentions(O, V);
-      if (Other)
-        continue;
-      R.Scalar = V;
-    } else {
-      int T = AccessOf(Target);
-      if (T < 0 || !M.Accesses[T].Array || M.Accesses[T].Shared ||
-          !M.Accesses[T].Index || M.Accesses[T].Index->dependsOn(InLoop))
-        continue;
-      // No other access in the loop reaches the same array.
-      bool Other = false;
-      for (unsigned I = 0; I < M.Accesses.size(); ++I) {
-        const ModelAccess &A = M.Accesses[I];
-        if (static_cast<int>(I) == T || A.Array != M.Accesses[T].Array ||
-            !isWithin(Ctx, A.E, F))
-          continue;
-        // The read of the element in `X = X + e` itself.
-        bool SelfRead = B && B->getOpcode() == BO_Assign && !A.Write &&
-                        A.Index && *A.Index == *M.Accesses[T].Index &&
-                        !isWithin(Ctx, A.E, R.Term) &&
-                        !(R.Factor && isWithin(Ctx, A.E, R.Factor));
-        Other |= !SelfRead;
+      if (!R.Term && !R.Increment)
+        return std::nullopt;
+      if (const auto *DR = dyn_cast<DeclRefExpr>(Target)) {
+        const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        if (!V || !V->getType()->isArithmeticType() || V->isStaticLocal() ||
+            !V->isLocalVarDecl())
+          return std::nullopt;
+        // Declared inside the loop: not carried across iterations.
+        const SourceManager &SM = Ctx.getSourceManager();
+        bool DeclaredInside = SM.isPointWithin(SM.getFileLoc(V->getLocation()),
+                                               SM.getFileLoc(F->getBeginLoc()),
+                                               SM.getFileLoc(F->getEndLoc()));
+        if (DeclaredInside || (R.Term && mentions(R.Term, V)) ||
+            (R.Factor && mentions(R.Factor, V)) ||
+            (R.Guard && mentions(R.Guard, V)))
+          return std::nullopt;
+        // Nothing else in the loop touches it.
+        bool Other = mentions(Cond, V) || mentions(L.StepStmt, V);
+        for (const Stmt *O : BodyStmts)
+          Other |= O != S && mentions(O, V);
+        // Nor another update under the same `if`.
+        for (const Stmt *Sib : Updates)
+          Other |= Sib != U && mentions(Sib, V);
+        if (Other)
+          return std::nullopt;
+        R.Scalar = V;
+      } else {
+        int T = AccessOf(Target);
+        if (T < 0 || !M.Accesses[T].Array || M.Accesses[T].Shared ||
+            !M.Accesses[T].Index || M.Accesses[T].Index->dependsOn(InLoop))
+          return std::nullopt;
+        // No other access in the loop reaches the same array.
+        bool Other = false;
+        for (unsigned I = 0; I < M.Accesses.size(); ++I) {
+          const ModelAccess &A = M.Accesses[I];
+          if (static_cast<int>(I) == T || A.Array != M.Accesses[T].Array ||
+              !isWithin(Ctx, A.E, F))
+            continue;
+          // The read of the element in `X = X + e` itself.
+          bool SelfRead = B && B->getOpcode() == BO_Assign && !A.Write &&
+                          A.Index && *A.Index == *M.Accesses[T].Index &&
+                          !isWithin(Ctx, A.E, R.Term) &&
+                          !(R.Factor && isWithin(Ctx, A.E, R.Factor));
+          Other |= !SelfRead;
+        }
+        if (Other || !M.Accesses[T].Array->getType()->isPointerType())
+          return std::nullopt;
+        R.Element = T;
       }
-      if (Other || !M.Accesses[T].Array->getType()->isPointerType())
-        continue;
-      R.Element = T;
-    }
-    M.Reductions.push_back(R);
+      return R;
+    };
+    // Every statement under the `if` is an update, or none counts.
+    std::vector<ModelReduction> Found;
+    for (const Stmt *U : Updates)
+      if (std::optional<ModelReduction> R = One(U))
+        Found.push_back(*R);
+    if (Found.size() == Updates.size())
+      M.Reductions.insert(M.Reductions.end(), Found.begin(), Found.end());
   }
 }
 

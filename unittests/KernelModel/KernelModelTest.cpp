@@ -287,6 +287,37 @@ TEST_F(KernelModelTest, SubtractingReductions) {
   EXPECT_TRUE(M.reductions()[2].Increment);
 }
 
+// Several updates under one `if` are reductions sharing it, when every
+// statement there is one and none reads another's accumulator.
+TEST_F(KernelModelTest, GuardedUpdatesShareTheirIf) {
+  const KernelModel &M = model(R"cu(__global__ void k(const float *a, float *o, int n) {
+  int c = 0, d = 0;
+  float t = 0, u = 0, w = 0;
+  for (int j = 0; j < n; ++j) {
+    if (a[j] > 0) {
+      c++;
+      t += a[j];
+    }
+    if (a[j] < 0) {
+      d++;
+      u += d;
+    }
+    if (a[j] > 1) {
+      w += a[j];
+      o[1] = w;
+    }
+  }
+  o[0] = c + d + t + u + w;
+})cu");
+  ASSERT_EQ(M.reductions().size(), 2u);
+  const ModelReduction &C = M.reductions()[0], &T = M.reductions()[1];
+  EXPECT_EQ(C.Scalar->getName(), "c");
+  EXPECT_EQ(T.Scalar->getName(), "t");
+  EXPECT_EQ(C.Statement, T.Statement);
+  EXPECT_EQ(C.Guard, T.Guard);
+  EXPECT_NE(C.Update, T.Update);
+}
+
 // An unguarded update is its own statement.
 TEST_F(KernelModelTest, UnguardedReductionIsItsStatement) {
   const KernelModel &M =
