@@ -1,5 +1,4 @@
-//===- SameThreadsLaunch.h - Other blocks, the same threads --*- C++ -*-===//
-//-*-===//
+//===- SameThreadsLaunch.h - Other blocks, the same threads ----*- C++ -*-===//
 //
 // Part of clang-autoprof.
 //
