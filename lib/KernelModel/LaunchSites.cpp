@@ -796,6 +796,27 @@ static bool isRead(ASTContext &Ctx, const DeclRefExpr *DR) {
   }
 }
 
+bool autoprof::isDiscardedValue(ASTContext &Ctx, const Expr &E) {
+  auto Parents = Ctx.getParents(E);
+  if (Parents.size() != 1)
+    return false;
+  const Stmt *P = Parents[0].get<Stmt>();
+  if (!P || isa<Expr>(P))
+    return false;
+  if (const auto *If = dyn_cast<IfStmt>(P))
+    return If->getCond() != &E;
+  if (const auto *W = dyn_cast<WhileStmt>(P))
+    return W->getCond() != &E;
+  if (const auto *D = dyn_cast<DoStmt>(P))
+    return D->getCond() != &E;
+  if (const auto *F = dyn_cast<ForStmt>(P))
+    return F->getCond() != &E;
+  if (const auto *S = dyn_cast<SwitchStmt>(P))
+    return S->getCond() != &E;
+  // A returned value is used.
+  return !isa<ReturnStmt>(P);
+}
+
 bool autoprof::isUnmodified(ASTContext &Ctx, const VarDecl &V) {
   if (V.getType().isConstQualified())
     return true;

@@ -93,6 +93,11 @@ std::optional<int64_t> evaluateInt(const clang::Expr *E,
 /// it in its function reads its value.
 bool isUnmodified(clang::ASTContext &Ctx, const clang::VarDecl &V);
 
+/// Whether the value of \p E is discarded: \p E is a statement of its own
+/// (in a block, the body or branch of a statement, a `for`'s first or last
+/// part), not the condition of an `if`, a loop or a `switch`.
+bool isDiscardedValue(clang::ASTContext &Ctx, const clang::Expr &E);
+
 /// The expression whose value the local variable \p V holds wherever it is
 /// read: its initializer when nothing changes it (isUnmodified), or, for a
 /// variable declared without one (`int i; i = e;`), the right side of its

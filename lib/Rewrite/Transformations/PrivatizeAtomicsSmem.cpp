@@ -7,10 +7,10 @@
 #include "PrivatizeAtomicsSmem.h"
 #include "IndependentThreads.h"
 #include "autoprof/KernelModel/KernelModel.h"
+#include "autoprof/KernelModel/LaunchSites.h"
 #include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -333,9 +333,7 @@ bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
     if (P && Param != P)
       return Refuse("it adds atomically into more than one parameter");
     P = Param;
-    auto Parents = Ctx.getParents(*C);
-    if (Parents.size() != 1 || !Parents[0].get<Stmt>() ||
-        isa<Expr>(Parents[0].get<Stmt>()) || !M.isPure(A->Index) ||
+    if (!isDiscardedValue(Ctx, *C) || !M.isPure(A->Index) ||
         !M.isPure(C->getArg(1)) || !C->getBeginLoc().isFileID() ||
         !C->getEndLoc().isFileID())
       return Refuse("the atomic addition at " + M.where(C) +

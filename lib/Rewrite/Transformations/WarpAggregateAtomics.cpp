@@ -11,7 +11,6 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -31,27 +30,6 @@ public:
   }
   std::vector<const CallExpr *> Calls;
 };
-
-/// Whether the value of \p C is unused: it is a statement of its own.
-bool isStatement(ASTContext &Ctx, const CallExpr *C) {
-  auto Parents = Ctx.getParents(*C);
-  if (Parents.size() != 1)
-    return false;
-  const Stmt *P = Parents[0].get<Stmt>();
-  if (!P)
-    return false;
-  if (isa<CompoundStmt>(P))
-    return true;
-  if (const auto *If = dyn_cast<IfStmt>(P))
-    return If->getThen() == C || If->getElse() == C;
-  if (const auto *F = dyn_cast<ForStmt>(P))
-    return F->getBody() == C;
-  if (const auto *W = dyn_cast<WhileStmt>(P))
-    return W->getBody() == C;
-  if (const auto *D = dyn_cast<DoStmt>(P))
-    return D->getBody() == C;
-  return false;
-}
 
 /// Plans the renaming of every uniform `atomicAdd` of the kernel, or says
 /// why there is none.
@@ -156,7 +134,7 @@ bool Aggregator::run() {
       Note("it does not take an address and a value");
       continue;
     }
-    if (!isStatement(Ctx, C)) {
+    if (!isDiscardedValue(Ctx, *C)) {
       Note("its result is used");
       continue;
     }
