@@ -665,6 +665,7 @@ Error Verifier::measureOriginalRepeats() {
     bool Differs = I < OriginalRuns.size() &&
                    savedBuffersDiffer(OriginalRuns[I], Run->front());
     OriginalRepeats.push_back(std::move(Run->front()));
+    RepeatsDiffer |= Differs;
     // Outputs that repeat with the first seed need no other seed's.
     if (I == 0 && !Differs)
       break;
@@ -752,7 +753,9 @@ Expected<std::vector<Judgement>> Verifier::verify(const SourceTexts &Texts,
     if (!K.CandidateMangledName.empty())
       JR.Renamed[K.CandidateMangledName] = K.MangledName;
   for (const KernelSignature &K : Ks) {
-    Out.push_back(judge(K, OriginalRuns, *Runs, JR, PR, OriginalRepeats));
+    Out.push_back(judge(K, OriginalRuns, *Runs, JR, PR,
+                        RepeatsDiffer ? ArrayRef<RunOutcome>(OriginalRepeats)
+                                      : ArrayRef<RunOutcome>()));
     Judgement &Last = Out.back();
     if (Last.V == Verdict::CheckFailed || Last.V == Verdict::Crashed) {
       std::string Why = tellingLine(Log);

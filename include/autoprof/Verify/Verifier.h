@@ -280,6 +280,9 @@ private:
   /// not crash or hang.
   std::optional<RunOutcome> OriginalPoisoned;
   std::vector<RunOutcome> OriginalRepeats;
+  /// Whether a saved buffer of the original differs between its first run
+  /// and its repeat; judge() reads the repeats only then.
+  bool RepeatsDiffer = false;
   std::string LaterLaunchUnchecked;
 };
 
