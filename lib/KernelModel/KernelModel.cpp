@@ -627,15 +627,20 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     return llvm::all_of(Rest,
                         [&](const Stmt *S) { return onlyReadIn(Ctx, V, S); });
   };
-  // The step: ++V, V++, V += S, V = V + S.
+  // The step: ++V, V++, V += S, V = V + S; counting down, --V, V--,
+  // V -= S, V = V - S.
   Inc = Inc ? Inc->IgnoreParens() : nullptr;
   const Expr *StepExpr = nullptr;
-  bool UnitStep = false;
+  bool UnitStep = false, Down = false;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
-    UnitStep = U->isIncrementOp() && refersTo(U->getSubExpr(), V);
+    UnitStep = U->isIncrementDecrementOp() && refersTo(U->getSubExpr(), V);
+    Down = U->isDecrementOp();
   } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-    if (CA->getOpcode() == BO_AddAssign && refersTo(CA->getLHS(), V))
+    if ((CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) &&
+        refersTo(CA->getLHS(), V)) {
       StepExpr = CA->getRHS();
+      Down = CA->getOpcode() == BO_SubAssign;
+    }
   } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
     const auto *Sum =
         dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
@@ -645,6 +650,10 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
         StepExpr = Sum->getRHS();
       else if (refersTo(Sum->getRHS(), V))
         StepExpr = Sum->getLHS();
+    } else if (A->getOpcode() == BO_Assign && refersTo(A->getLHS(), V) && Sum &&
+               Sum->getOpcode() == BO_Sub && refersTo(Sum->getLHS(), V)) {
+      StepExpr = Sum->getRHS();
+      Down = true;
     }
   }
   if (!UnitStep && (!StepExpr || mentions(StepExpr, V))) {
@@ -660,25 +669,31 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     }
     return;
   }
-  // The end: V < E, V <= E, E > V, E >= V.
+  // The end: V < E, V <= E, E > V, E >= V; counting down, the low bound:
+  // V > E, V >= E, E < V, E <= V.
   const auto *C = dyn_cast_or_null<BinaryOperator>(
       Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+  BinaryOperatorKind Below = Down ? BO_GT : BO_LT,
+                     AtMost = Down ? BO_GE : BO_LE,
+                     Above = Down ? BO_LT : BO_GT,
+                     AtLeast = Down ? BO_LE : BO_GE;
   const Expr *End = nullptr;
   bool Inclusive = false;
   if (C && refersTo(C->getLHS(), V) &&
-      (C->getOpcode() == BO_LT || C->getOpcode() == BO_LE)) {
+      (C->getOpcode() == Below || C->getOpcode() == AtMost)) {
     End = C->getRHS();
-    Inclusive = C->getOpcode() == BO_LE;
+    Inclusive = C->getOpcode() == AtMost;
   } else if (C && refersTo(C->getRHS(), V) &&
-             (C->getOpcode() == BO_GT || C->getOpcode() == BO_GE)) {
+             (C->getOpcode() == Above || C->getOpcode() == AtLeast)) {
     End = C->getLHS();
-    Inclusive = C->getOpcode() == BO_GE;
+    Inclusive = C->getOpcode() == AtLeast;
   }
-  // V != E, E != V: with a step of one it ends where V < E does, checked
-  // below once the first value and the step are known.
+  // V != E, E != V: with a step of one it ends where V < E does (V > E
+  // counting down), checked below once the first value and the step are
+  // known.
   bool NotEqual = false;
   if (!End && C && C->getOpcode() == BO_NE) {
-    NotEqual = true;
+    NotEqual = !Down;
     End = refersTo(C->getLHS(), V)   ? C->getRHS()
           : refersTo(C->getRHS(), V) ? C->getLHS()
                                      : nullptr;
@@ -691,7 +706,15 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   if (!End || mentions(End, V) || llvm::any_of(Bounds, [&](const VarDecl *B) {
         return mentions(End, B);
       })) {
-    L.Why = At + " does not end at a bound `" + V->getNameAsString() + " < N`";
+    L.Why = At + " does not end at a bound `" + V->getNameAsString() +
+            (Down ? " >= N`" : " < N`");
+    return;
+  }
+  // Counting down in an unsigned type, `V >= 0` never ends and the values
+  // wrap.
+  if (Down && !V->getType()->isSignedIntegerType()) {
+    L.Why =
+        At + " counts `" + V->getNameAsString() + "` down in an unsigned type";
     return;
   }
   // Nothing in the body changes the variable.
@@ -700,7 +723,10 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     return;
   }
   L.Var = V;
-  L.EndExpr = End;
+  L.EndExpr = Down ? nullptr : End;
+  L.Descending = Down;
+  L.LowExpr = Down ? End : nullptr;
+  L.LowStrict = Down && !Inclusive;
   ModelValue FirstV = M.value(First), EndV = M.value(End);
   // A bound fixed for the loop that the model does not see through is an
   // opaque symbol.
@@ -744,6 +770,29 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   if (Inclusive)
     L.End = Polynomial::add(L.End, Polynomial::constant(1)).value_or(L.End);
   L.Step = *StepV.Value;
+  // Counting down by one from First to End (inclusive or not), the loop
+  // takes the values from End (+ 1 when strict) up to First.
+  if (Down) {
+    std::optional<int64_t> S = L.Step.constantValue();
+    if (!S || *S != 1) {
+      L.Why = At + " counts `" + V->getNameAsString() + "` down by " +
+              L.Step.str() + "; loops counting down are read by ones";
+      L.Var = nullptr;
+      return;
+    }
+    std::optional<Polynomial> Lo =
+        Inclusive ? std::optional(*EndV.Value)
+                  : Polynomial::add(*EndV.Value, Polynomial::constant(1));
+    std::optional<Polynomial> Hi =
+        Polynomial::add(*FirstV.Value, Polynomial::constant(1));
+    if (!Lo || !Hi) {
+      L.Why = At + ": its bounds overflow";
+      L.Var = nullptr;
+      return;
+    }
+    L.First = *Lo;
+    L.End = *Hi;
+  }
   // A bound that changes inside the loop is no bound.
   unsigned Self = M.LoopOfStmt.lookup(L.S);
   auto Varies = [&](const Polynomial &P) {
@@ -751,7 +800,7 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
       return S.Kind == Symbol::LoopVar && S.Index == Self;
     });
   };
-  if (Varies(L.End) || Varies(L.Step)) {
+  if (Varies(L.End) || Varies(L.Step) || (Down && Varies(L.First))) {
     L.Why = At + " has a bound that changes as it runs";
     L.Var = nullptr;
     return;
@@ -1293,17 +1342,59 @@ const Expr *autoprof::loopCond(const ModelLoop &L) {
   return nullptr;
 }
 
-std::optional<tooling::Replacement>
-autoprof::boundedCondition(const ASTContext &Ctx, const ModelLoop &L) {
+std::optional<std::vector<tooling::Replacement>>
+autoprof::strideLoop(const ASTContext &Ctx, const ModelLoop &L,
+                     StringRef Offset, StringRef Stride) {
   const Expr *Cond = loopCond(L);
-  if (!Cond || !L.Var || !L.EndExpr)
+  const Expr *Lo = L.Descending ? L.LowExpr : L.FirstExpr;
+  if (!L.Var || !Cond || !Lo || !L.FirstExpr || !L.StepStmt ||
+      L.Step != Polynomial::constant(1))
     return std::nullopt;
-  std::optional<std::string> End = sourceText(Ctx, L.EndExpr);
-  if (!End)
+  std::optional<std::string> LoText = sourceText(Ctx, Lo);
+  if (!LoText)
     return std::nullopt;
-  return replaceExpr(Ctx, Cond,
-                     L.Var->getNameAsString() + " < " +
-                         parenthesize(L.EndExpr->IgnoreParenImpCasts(), *End));
+  std::string Var = L.Var->getNameAsString();
+  // The first value: the loop's own, or the low bound counting down.
+  std::string Start;
+  std::optional<int64_t> C = L.First.constantValue();
+  if (C && (*C == 0 || L.Descending)) {
+    Start = *C == 0 && !Offset.empty() ? "" : std::to_string(*C);
+  } else {
+    Start = isa<ArraySubscriptExpr>(Lo->IgnoreImpCasts())
+                ? *LoText
+                : parenthesize(Lo, *LoText);
+    if (L.LowStrict)
+      Start += " + 1";
+  }
+  if (!Offset.empty())
+    Start += (Start.empty() ? "" : " + ") + Offset.str();
+  std::vector<tooling::Replacement> Out;
+  auto Push = [&](std::optional<tooling::Replacement> R) {
+    if (R)
+      Out.push_back(std::move(*R));
+    return R.has_value();
+  };
+  // The end: the first value counting down, `V < End` for `V != End`.
+  if (L.Descending) {
+    std::optional<std::string> Hi = sourceText(Ctx, L.FirstExpr);
+    if (!Hi || !Push(replaceExpr(
+                   Ctx, Cond,
+                   Var + " <= " +
+                       parenthesize(L.FirstExpr->IgnoreParenImpCasts(), *Hi))))
+      return std::nullopt;
+  } else if (L.NotEqual) {
+    std::optional<std::string> End =
+        L.EndExpr ? sourceText(Ctx, L.EndExpr) : std::nullopt;
+    if (!End || !Push(replaceExpr(
+                    Ctx, Cond,
+                    Var + " < " +
+                        parenthesize(L.EndExpr->IgnoreParenImpCasts(), *End))))
+      return std::nullopt;
+  }
+  if (!Push(replaceExpr(Ctx, L.FirstExpr, Start)) ||
+      !Push(replaceExpr(Ctx, L.StepStmt, Var + " += " + Stride.str())))
+    return std::nullopt;
+  return Out;
 }
 
 int KernelModel::loopIndex(const Stmt *S) const {

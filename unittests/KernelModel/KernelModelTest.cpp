@@ -264,7 +264,8 @@ TEST_F(KernelModelTest, GuardedReductions) {
 // A sum may subtract its terms: `s -= e`, `s = s - e`, `n--`; `s = e - s`
 // is no sum.
 TEST_F(KernelModelTest, SubtractingReductions) {
-  const KernelModel &M = model(R"cu(__global__ void k(const float *a, float *o, int n) {
+  const KernelModel &M =
+      model(R"cu(__global__ void k(const float *a, float *o, int n) {
   float s = 0, t = 0, u = 0;
   int m = 0;
   for (int j = 0; j < n; ++j) {
@@ -290,7 +291,8 @@ TEST_F(KernelModelTest, SubtractingReductions) {
 // Several updates under one `if` are reductions sharing it, when every
 // statement there is one and none reads another's accumulator.
 TEST_F(KernelModelTest, GuardedUpdatesShareTheirIf) {
-  const KernelModel &M = model(R"cu(__global__ void k(const float *a, float *o, int n) {
+  const KernelModel &M =
+      model(R"cu(__global__ void k(const float *a, float *o, int n) {
   int c = 0, d = 0;
   float t = 0, u = 0, w = 0;
   for (int j = 0; j < n; ++j) {
@@ -858,6 +860,68 @@ TEST_F(KernelModelTest, NotEqualBoundsCountLikeLessThan) {
         std::pair("for (unsigned c = 9; c != 8; ++c)",
                   "the loop at line 1 ends where `c != N`, and its unsigned "
                   "first value is not known to be at most N")}) {
+    const KernelModel &M =
+        model(std::string("__global__ void k(float *y, int n) { ") + Loop +
+              " y[c] = 0; }");
+    ASSERT_EQ(M.loops().size(), 1u);
+    EXPECT_FALSE(M.loops()[0].counted()) << Loop;
+    EXPECT_EQ(M.loops()[0].Why, Why) << Loop;
+  }
+}
+
+TEST_F(KernelModelTest, LoopsCountingDownTakeTheSameValues) {
+  // Counting down by one, every spelling takes the values of the loop
+  // counting up: First..End as a set.
+  std::vector<std::string> Seen;
+  for (const char *Loop :
+       {"for (int c = n - 1; c >= 0; --c)", "for (int c = n - 1; c > -1; c--)",
+        "for (int c = n; c > 0; c -= 1)",
+        "for (long c = n - 1; 0 <= c; c = c - 1)",
+        "for (int c = 7; c >= 3; --c)", "for (int c = n - 1; 2 < c; --c)",
+        "for (int c = n; c != 0; --c)"}) {
+    const KernelModel &M =
+        model(std::string("__global__ void k(const float *a, float *y, int n) {"
+                          " int r = blockIdx.x * blockDim.x + threadIdx.x;"
+                          " float s = 0; ") +
+              Loop + " s += a[r * 8 + c]; y[r] = s; }");
+    ASSERT_EQ(M.loops().size(), 1u);
+    const ModelLoop &L = M.loops()[0];
+    EXPECT_TRUE(L.counted()) << Loop << ": " << L.Why;
+    EXPECT_TRUE(L.Descending) << Loop;
+    EXPECT_EQ(L.EndExpr, nullptr) << Loop;
+    EXPECT_EQ(L.Step.str(), "1") << Loop;
+    Seen.push_back(L.First.str() + ".." + L.End.str());
+    // The sum is a reduction of this loop, as counting up.
+    ASSERT_EQ(M.reductions().size(), 1u) << Loop;
+    EXPECT_EQ(M.reductions()[0].Loop, 0u) << Loop;
+  }
+  EXPECT_EQ(Seen, (std::vector<std::string>{"0..n", "0..n", "1..n + 1", "0..n",
+                                            "3..8", "3..n", "1..n + 1"}));
+  EXPECT_EQ(model("__global__ void k(float *y) {"
+                  " for (int c = 7; c >= 3; --c) y[c] = 0; }")
+                .loops()[0]
+                .TripCount,
+            std::optional<int64_t>(5));
+  // A `while` loop counting down is read alike.
+  const KernelModel &W =
+      model("__global__ void k(float *y, int n) { int c = n - 1;"
+            " while (c >= 0) { y[c] = 0; --c; } }");
+  ASSERT_EQ(W.loops().size(), 1u);
+  EXPECT_TRUE(W.loops()[0].counted()) << W.loops()[0].Why;
+  EXPECT_EQ(W.loops()[0].First.str() + ".." + W.loops()[0].End.str(), "0..n");
+
+  // Not counted: steps other than one, unsigned counters, bounds that are
+  // not a low bound.
+  for (auto [Loop, Why] :
+       {std::pair("for (int c = n; c >= 0; c -= 2)",
+                  "the loop at line 1 counts `c` down by 2; loops counting "
+                  "down are read by ones"),
+        std::pair("for (unsigned c = n; c > 0; --c)",
+                  "the loop at line 1 counts `c` down in an unsigned type"),
+        std::pair("for (int c = n; c < 100; --c)",
+                  "the loop at line 1 does not end at a bound `c >= N`"),
+        std::pair("for (int c = n; c == 0; --c)",
+                  "the loop at line 1 does not end at a bound `c >= N`")}) {
     const KernelModel &M =
         model(std::string("__global__ void k(float *y, int n) { ") + Loop +
               " y[c] = 0; }");

@@ -70,7 +70,10 @@ struct GuardBound {
 
 /// A counted loop: `for (V = First; V < End; V += Step)`, or `T V = First;
 /// while (V < End) { ...; V += Step; }` whose variable, declared before it,
-/// changes nowhere but in the last statement of its body.
+/// changes nowhere but in the last statement of its body. A loop counting
+/// down by one in a signed type, `for (V = Hi; V >= Lo; --V)`, is counted
+/// too (Descending): First, End and Step then describe the values it takes
+/// as a set, First = Lo, End = Hi + 1, Step = 1.
 struct ModelLoop {
   const clang::Stmt *S = nullptr;
   /// Null when the loop is not counted; Why says why.
@@ -87,8 +90,15 @@ struct ModelLoop {
   /// value; null for a `for`.
   const clang::Stmt *VarDeclStmt = nullptr;
   Polynomial First, End, Step;
-  /// The loop's end as written (`N` of `j < N`), or null.
+  /// The loop's end as written (`N` of `j < N`), or null; null for a loop
+  /// counting down.
   const clang::Expr *EndExpr = nullptr;
+  /// Whether the loop counts down by one (see above). FirstExpr is then its
+  /// highest value as written, LowExpr the bound of its condition (`0` of
+  /// `j >= 0`, `Lo` of `j > Lo`, strict with LowStrict).
+  bool Descending = false;
+  const clang::Expr *LowExpr = nullptr;
+  bool LowStrict = false;
   /// Whether the condition is written `V != End` (or `End != V`): a loop
   /// counting up by one from at most End. A rewrite that changes the
   /// loop's first value or step must then write the condition `V < End`.
@@ -126,12 +136,15 @@ struct ModelLoop {
 std::vector<const clang::Stmt *> loopBody(const ModelLoop &L);
 /// The condition of \p L's loop, or null.
 const clang::Expr *loopCond(const ModelLoop &L);
-/// For a counted loop written `V != End` (ModelLoop::NotEqual), the
-/// replacement of its condition by `V < End`, for a rewrite that changes its
-/// first value or step; nullopt when the condition is not in one file's
-/// plain text.
-std::optional<clang::tooling::Replacement>
-boundedCondition(const clang::ASTContext &Ctx, const ModelLoop &L);
+/// The replacements that make the counted loop \p L, which steps by one,
+/// take the values First + Offset, First + Offset + Stride, ... below End,
+/// however it is written: a loop written `V != End` gets the condition
+/// `V < End`, and a loop counting down runs up from its low bound to its
+/// first value. \p Offset is empty for none. nullopt when a part of the
+/// loop is not in one file's plain text.
+std::optional<std::vector<clang::tooling::Replacement>>
+strideLoop(const clang::ASTContext &Ctx, const ModelLoop &L,
+           llvm::StringRef Offset, llvm::StringRef Stride);
 
 /// One access to memory: `P[i]`, `*(P + i)`, `S[i][j]`.
 struct ModelAccess {

@@ -335,7 +335,9 @@ bool Accumulate::fixedBefore(const Expr *E, const ModelLoop &L,
 
 std::optional<std::pair<std::string, std::string>>
 Accumulate::loopEnds(const ModelLoop &L, const LoopScan &Scan) const {
-  if (!L.Var || !L.EndExpr || !fixedBefore(L.EndExpr, L, Scan, false))
+  // The bound of its condition: its end, or its low bound counting down.
+  const Expr *Bound = L.Descending ? L.LowExpr : L.EndExpr;
+  if (!L.Var || !Bound || !fixedBefore(Bound, L, Scan, false))
     return std::nullopt;
   QualType VT = L.Var->getType();
   if (!VT->isIntegerType())
@@ -359,7 +361,7 @@ Accumulate::loopEnds(const ModelLoop &L, const LoopScan &Scan) const {
   } else if (!isa<WhileStmt>(L.S) && !isa<ForStmt>(L.S)) {
     return std::nullopt;
   }
-  std::optional<std::string> End = sourceText(Ctx, L.EndExpr);
+  std::optional<std::string> End = sourceText(Ctx, Bound);
   // The model's loops count up to their end by a step; the last value is
   // one the loop itself takes, so that no index is computed here that the
   // loop does not compute.
@@ -373,6 +375,9 @@ Accumulate::loopEnds(const ModelLoop &L, const LoopScan &Scan) const {
       VT.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
   std::string F = "(" + Type + ")(" + *First + ")";
   std::string E = "(" + Type + ")(" + *End + ")";
+  // Counting down by one, the first value is the highest.
+  if (L.Descending)
+    return std::make_pair(Inclusive ? E : "(" + E + " + 1)", F);
   std::string Last = Inclusive ? E : "(" + E + " - 1)";
   if (*Step != 1)
     Last = "(" + F + " + (" + Last + " - " + F + ") / " +

@@ -246,32 +246,19 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
                     ": each slice would add its start");
   }
   std::optional<FileRange> LR = rangeOf(Ctx, L.S);
-  std::optional<FileRange> FR =
-      L.FirstExpr ? rangeOf(Ctx, L.FirstExpr) : std::nullopt;
-  std::optional<FileRange> SR =
-      L.StepStmt ? rangeOf(Ctx, L.StepStmt) : std::nullopt;
-  if (!LR || !FR || !SR || LR->File != File)
-    return refuse(At + " is written through a macro");
-  std::optional<std::string> First = sourceText(Ctx, L.FirstExpr);
-  if (!First)
+  if (!LR || LR->File != File)
     return refuse(At + " is written through a macro");
   // The slice's iterations: Slice, Slice + 32, ... from the first.
-  Local.push_back({FR->Begin, FR->End - FR->Begin,
-                   L.First.isZero()
-                       ? Slice
-                       : parenthesize(L.FirstExpr, *First) + " + " + Slice});
-  Local.push_back({SR->Begin, SR->End - SR->Begin,
-                   Var->getNameAsString() + " += " + std::to_string(Slices)});
-  // A loop written `j != N` ends at N only stepping by one.
-  if (L.NotEqual) {
-    std::optional<FileRange> CR = rangeOf(Ctx, loopCond(L));
-    std::optional<std::string> EndText = sourceText(Ctx, L.EndExpr);
-    if (!CR || CR->File != File || !EndText)
+  std::optional<std::vector<tooling::Replacement>> Header =
+      strideLoop(Ctx, L, Slice, std::to_string(Slices));
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(File);
+  if (!Header || !FE)
+    return refuse(At + " is written through a macro");
+  for (const tooling::Replacement &R : *Header) {
+    if (R.getFilePath() != FE->getName())
       return refuse(At + " is written through a macro");
     Local.push_back(
-        {CR->Begin, CR->End - CR->Begin,
-         Var->getNameAsString() + " < " +
-             parenthesize(L.EndExpr->IgnoreParenImpCasts(), *EndText)});
+        {R.getOffset(), R.getLength(), R.getReplacementText().str()});
   }
   // A loop under `#pragma unroll` keeps the pragma right before it: the
   // `if` goes on a line of its own before the pragma's.

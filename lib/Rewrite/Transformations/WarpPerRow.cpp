@@ -244,25 +244,13 @@ std::string RowsToWarps::combineText(const std::string &Var,
 }
 
 bool RowsToWarps::stride(const ModelLoop &L) {
-  const Stmt *F = L.S;
-  const Expr *Lo = L.FirstExpr;
-  auto LoText = sourceText(Ctx, Lo);
-  if (!LoText)
-    return refuse("the start of the loop at " + M.where(F) +
+  std::optional<std::vector<tooling::Replacement>> R =
+      strideLoop(Ctx, L, Lane, W);
+  if (!R)
+    return refuse("the loop at " + M.where(L.S) +
                   " is written through a macro");
-  bool LoZero = L.First.isZero();
-  std::string NewLo = LoZero ? Lane
-                             : (isa<ArraySubscriptExpr>(Lo->IgnoreImpCasts())
-                                    ? *LoText
-                                    : parenthesize(Lo, *LoText)) +
-                                   " + " + Lane;
-  // A loop written `j != N` ends at N only stepping by one.
-  if (L.NotEqual && !add(boundedCondition(Ctx, L), F))
-    return false;
-  return add(replaceExpr(Ctx, Lo, NewLo), F) &&
-         add(replaceExpr(Ctx, L.StepStmt,
-                         L.Var->getNameAsString() + " += " + W),
-             F);
+  llvm::append_range(Edits, *R);
+  return true;
 }
 
 bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
