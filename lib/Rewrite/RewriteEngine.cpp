@@ -159,22 +159,55 @@ std::set<std::string> wordsOf(StringRef Text) {
   return Words;
 }
 
+/// Whether the template that \p Spec instantiates names its parameter
+/// \p Param anywhere: in its parameters' types or its body.
+bool namesParameter(const FunctionDecl &Spec, const NamedDecl *Param) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(const NamedDecl *P) : P(P) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Found |= E->getDecl() == P;
+      return !Found;
+    }
+    const NamedDecl *P;
+    bool Found = false;
+  };
+  const FunctionTemplateDecl *T = Spec.getPrimaryTemplate();
+  if (!T)
+    return true;
+  Finder F(Param);
+  F.TraverseDecl(T->getTemplatedDecl());
+  return F.Found;
+}
+
 /// The words that name the template arguments of \p Spec as Clang prints
-/// them: a type's words (`float`, `unsigned`) and an integer's value.
+/// them: a type's words (`float`, `unsigned`) and an integer's value. An
+/// integer whose parameter the template never names cannot reach an edit
+/// through it: the same number written there comes from elsewhere (a
+/// launch's block), so it is left out.
 std::set<std::string> argumentWords(const FunctionDecl &Spec,
                                     const PrintingPolicy &PP) {
   std::set<std::string> Words;
   const TemplateArgumentList *Args = Spec.getTemplateSpecializationArgs();
   if (!Args)
     return Words;
-  for (const TemplateArgument &A : Args->asArray()) {
+  const FunctionTemplateDecl *T = Spec.getPrimaryTemplate();
+  const TemplateParameterList *Params =
+      T ? T->getTemplateParameters() : nullptr;
+  for (unsigned I = 0; I < Args->size(); ++I) {
+    const TemplateArgument &A = Args->get(I);
     std::string Text;
-    if (A.getKind() == TemplateArgument::Type)
+    if (A.getKind() == TemplateArgument::Type) {
       Text = A.getAsType().getAsString(PP);
-    else if (A.getKind() == TemplateArgument::Integral)
+    } else if (A.getKind() == TemplateArgument::Integral) {
+      const NamedDecl *P =
+          Params && I < Params->size() ? Params->getParam(I) : nullptr;
+      if (P && !P->isParameterPack() && !namesParameter(Spec, P))
+        continue;
       Text = llvm::toString(A.getAsIntegral(), 10);
-    else
+    } else {
       continue;
+    }
     for (const std::string &W : wordsOf(Text))
       Words.insert(W);
   }

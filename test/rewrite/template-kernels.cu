@@ -58,6 +58,25 @@ void products(const float *a, float *c, const double *da, double *dc, int n) {
   mm_t<double><<<g, b>>>(da, da, dc, n, n, n);
 }
 
+// A tuning parameter the template never names: the 16 its tiles are
+// written with comes from the launch's blocks, not from the argument.
+template <typename T, int TILE>
+__global__ void mm_tuned(const T *A, const T *B, T *C, int M, int N, int K) {
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < M && col < N) {
+    T acc = T(0);
+    for (int k = 0; k < K; ++k)
+      acc += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = acc;
+  }
+}
+
+void tuned(const float *a, float *c, int n) {
+  dim3 b(16, 16), g((n + 15) / 16, (n + 15) / 16);
+  mm_tuned<float, 16><<<g, b>>>(a, a, c, n, n, n);
+}
+
 template <typename T> __global__ void never(T *p) { p[threadIdx.x] = 0; }
 
 template <typename T> __global__ void fill(T *p) { p[threadIdx.x] = T(); }
@@ -87,6 +106,8 @@ void run(const float *a, float *b, const double *da, double *db, int n) {
 // A grid rounded down keeps its threads in the new blocks (same-threads
 // launches, one per instantiation's launch).
 // LIST:        launch-block-size(128): {{.*}}
+// LIST:      kernel mm_tuned at {{.*}}
+// LIST-NEXT:   tile-matmul-smem: stage the naive product
 // LIST:      kernel never at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT:   tile-matmul-smem: not applied: the template is instantiated nowhere in this translation unit
@@ -108,4 +129,6 @@ void run(const float *a, float *b, const double *da, double *db, int n) {
 // TILE-NEXT: +  __shared__ T Bs[16][16];
 // TILE-NEXT: +  T sum = 0;
 // TILE:      +        ARow < M && AK < K ? A[ARow * K + AK] : T(0);
+// TILE:      # tile-matmul-smem on kernel mm_tuned
+// TILE:      +  __shared__ T As[16][16];
 // TILE-NOT:  # tile-matmul-smem
