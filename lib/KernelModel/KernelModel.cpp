@@ -132,11 +132,17 @@ const Expr *helperReturnAt(const ASTContext &Ctx, const FunctionDecl *FD,
 /// Calls into helpers are followed this deep.
 constexpr unsigned MaxHelperDepth = 8;
 
+const ArraySubscriptExpr *loadHelperAt(const ASTContext &Ctx,
+                                       const FunctionDecl *FD, unsigned Depth);
+
 /// Whether \p S reads or writes memory: a subscript, a dereference, a
-/// member through a pointer, `this`.
-bool touchesMemory(const Stmt *S) {
+/// member through a pointer, `this`, a call of a load helper.
+bool touchesMemory(const ASTContext &Ctx, const Stmt *S, unsigned Depth = 0) {
   if (!S)
     return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S);
+      CE && loadHelperAt(Ctx, CE->getDirectCallee(), Depth + 1))
+    return true;
   if (isa<ArraySubscriptExpr, CXXThisExpr>(S))
     return true;
   if (const auto *U = dyn_cast<UnaryOperator>(S);
@@ -147,15 +153,16 @@ bool touchesMemory(const Stmt *S) {
   if (const auto *E = dyn_cast<Expr>(S); E && builtinSymbol(E))
     return false;
   for (const Stmt *C : S->children())
-    if (touchesMemory(C))
+    if (touchesMemory(Ctx, C, Depth))
       return true;
   return false;
 }
 
-/// The expression that \p FD returns when it is a transparent helper (see
-/// autoprof::helperReturn()); \p Depth counts the helpers being followed.
-const Expr *helperReturnAt(const ASTContext &Ctx, const FunctionDecl *FD,
-                           unsigned Depth) {
+/// The definition of \p FD when calls of it may be followed: a function
+/// (not a kernel, not a non-static member) with a body outside system
+/// headers, returning by value, with no volatile parameter; else null.
+const FunctionDecl *followedDefinition(const ASTContext &Ctx,
+                                       const FunctionDecl *FD, unsigned Depth) {
   if (!FD || Depth > MaxHelperDepth || FD->isVariadic() ||
       FD->hasAttr<CUDAGlobalAttr>() || FD->getReturnType()->isReferenceType() ||
       FD->getReturnType()->isVoidType())
@@ -168,17 +175,62 @@ const Expr *helperReturnAt(const ASTContext &Ctx, const FunctionDecl *FD,
   const SourceManager &SM = Ctx.getSourceManager();
   if (SM.isInSystemHeader(SM.getFileLoc(Def->getLocation())))
     return nullptr;
-  // A parameter by reference is read like one by value: the body writes
-  // nothing (isPure()).
   for (const ParmVarDecl *P : Def->parameters())
     if (P->getType().getNonReferenceType().isVolatileQualified())
       return nullptr;
+  return Def;
+}
+
+/// The expression of the one `return` that is the body of \p Def, or null.
+const Expr *onlyReturn(const FunctionDecl *Def) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
   if (!Body || Body->size() != 1)
     return nullptr;
   const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
-  const Expr *E = Ret ? Ret->getRetValue() : nullptr;
-  if (!E || touchesMemory(E) || !isPure(Ctx, E, Depth + 1))
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+const ArraySubscriptExpr *loadHelperAt(const ASTContext &Ctx,
+                                       const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = followedDefinition(Ctx, FD, Depth);
+  const Expr *E = Def ? onlyReturn(Def) : nullptr;
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  // `__ldg(&P[I])` reads the element as `P[I]` does.
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *L = Call->getDirectCallee();
+    const auto *Addr =
+        Call->getNumArgs() == 1
+            ? dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts())
+            : nullptr;
+    if (!L || !L->getIdentifier() || !isLoadIntrinsic(L->getName()) || !Addr ||
+        Addr->getOpcode() != UO_AddrOf)
+      return nullptr;
+    E = Addr->getSubExpr()->IgnoreParens();
+  }
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+  if (!AS || AS->getType().isVolatileQualified())
+    return nullptr;
+  const auto *DR = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  if (!P || P->getDeclContext() != Def || !P->getType()->isPointerType() ||
+      !AS->getIdx()->getType()->isIntegerType() ||
+      touchesMemory(Ctx, AS->getIdx(), Depth + 1) ||
+      !isPure(Ctx, AS->getIdx(), Depth + 1))
+    return nullptr;
+  return AS;
+}
+
+/// The expression that \p FD returns when it is a transparent helper (see
+/// autoprof::helperReturn()); \p Depth counts the helpers being followed.
+const Expr *helperReturnAt(const ASTContext &Ctx, const FunctionDecl *FD,
+                           unsigned Depth) {
+  // A parameter by reference is read like one by value: the body writes
+  // nothing (isPure()).
+  const FunctionDecl *Def = followedDefinition(Ctx, FD, Depth);
+  const Expr *E = Def ? onlyReturn(Def) : nullptr;
+  if (!E || touchesMemory(Ctx, E, Depth) || !isPure(Ctx, E, Depth + 1))
     return nullptr;
   return E;
 }
@@ -231,7 +283,8 @@ bool isPure(const ASTContext &Ctx, const Stmt *S, unsigned Depth) {
     unsigned ID = F ? F->getBuiltinID() : 0;
     bool Const = ID && Ctx.BuiltinInfo.isConst(ID);
     if (!F || !F->getIdentifier() ||
-        (!Const && !isPureMath(F->getName()) && !helperReturnAt(Ctx, F, Depth)))
+        (!Const && !isPureMath(F->getName()) &&
+         !helperReturnAt(Ctx, F, Depth) && !loadHelperAt(Ctx, F, Depth)))
       return false;
   }
   if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, StmtExpr, LambdaExpr>(S))
@@ -247,6 +300,11 @@ bool isPure(const ASTContext &Ctx, const Stmt *S, unsigned Depth) {
 const Expr *autoprof::helperReturn(const ASTContext &Ctx,
                                    const FunctionDecl *FD) {
   return helperReturnAt(Ctx, FD, 0);
+}
+
+const ArraySubscriptExpr *autoprof::loadHelper(const ASTContext &Ctx,
+                                               const FunctionDecl *FD) {
+  return loadHelperAt(Ctx, FD, 0);
 }
 
 bool autoprof::isHelperArgument(ASTContext &Ctx, const Expr *E) {
@@ -331,6 +389,9 @@ public:
         M.BuiltinUses.push_back(CE);
       return true;
     }
+    // A load helper reads one element, an access of the kernel.
+    if (loadHelperAt(Ctx, FD, 0))
+      return true;
     std::string Name = FD->getNameAsString();
     for (const char *S : SyncNames)
       if (StringRef(Name).starts_with(S)) {
@@ -367,6 +428,9 @@ private:
   void buildGuard(const Stmt *Body);
   void addBounds(const Expr *Cond, bool Negate);
   void collectAccesses(const Stmt *S);
+  /// Sets whether \p A, a subscript or dereference, reads or writes, from
+  /// the expression around it.
+  void setDirection(ModelAccess &A);
   void addAccess(const Expr *E, const Expr *Base, std::optional<Polynomial> Idx,
                  std::string IdxWhy);
   const VarDecl *resolveBase(const Expr *Base, Polynomial &Offset,
@@ -1006,14 +1070,25 @@ void KernelModel::Builder::addAccess(const Expr *E, const Expr *Base,
       A.Why = IdxWhy;
     }
   }
-  // Direction, from the parent.
+  // Direction, from the parent; a load helper's call returns the element
+  // by value, a read.
+  A.Read = true;
+  if (!isa<CallExpr>(E))
+    setDirection(A);
+  for (const Stmt *S = parentOf(Ctx, E); S; S = parentOf(Ctx, S))
+    if (int I = isa<AttributedStmt>(S) ? -1 : M.loopIndex(S); I >= 0)
+      A.Loops.insert(A.Loops.begin(), I);
+  M.Accesses.push_back(std::move(A));
+}
+
+void KernelModel::Builder::setDirection(ModelAccess &A) {
+  const Expr *E = A.E;
   const Stmt *C = E;
   const Stmt *P = parentOf(Ctx, C);
   while (P && isa<ParenExpr>(P)) {
     C = P;
     P = parentOf(Ctx, C);
   }
-  A.Read = true;
   if (const auto *B = dyn_cast_or_null<BinaryOperator>(P);
       B && B->isAssignmentOp() && B->getLHS()->IgnoreParens() == E) {
     A.Write = true;
@@ -1032,10 +1107,6 @@ void KernelModel::Builder::addAccess(const Expr *E, const Expr *Base,
     // Bound to a reference, a member call: assume both.
     A.Write = !E->getType().isConstQualified();
   }
-  for (const Stmt *S = parentOf(Ctx, E); S; S = parentOf(Ctx, S))
-    if (int I = isa<AttributedStmt>(S) ? -1 : M.loopIndex(S); I >= 0)
-      A.Loops.insert(A.Loops.begin(), I);
-  M.Accesses.push_back(std::move(A));
 }
 
 void KernelModel::Builder::collectAccesses(const Stmt *S) {
@@ -1088,6 +1159,19 @@ void KernelModel::Builder::collectAccesses(const Stmt *S) {
   } else if (const auto *U = dyn_cast<UnaryOperator>(S);
              U && U->getOpcode() == UO_Deref) {
     addAccess(U, U->getSubExpr(), Polynomial(), "");
+  } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    // A load helper's call reads the element of its pointer argument at
+    // its index, bound to the call's arguments.
+    if (const ArraySubscriptExpr *AS =
+            loadHelperAt(Ctx, CE->getDirectCallee(), 0)) {
+      const auto *P = cast<ParmVarDecl>(
+          cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts())->getDecl());
+      unsigned I = P->getFunctionScopeIndex();
+      if (I < CE->getNumArgs()) {
+        ModelValue Idx = M.valueInCall(CE, AS->getIdx());
+        addAccess(CE, CE->getArg(I), Idx.Value, Idx.Why);
+      }
+    }
   }
   for (const Stmt *C : S->children())
     collectAccesses(C);
@@ -1425,6 +1509,12 @@ public:
   ValueComputer(const KernelModel &M, ASTContext &Ctx,
                 llvm::ArrayRef<ModelLoop> Loops)
       : M(M), Ctx(Ctx), Loops(Loops) {}
+
+  /// The value of \p E, an expression of the body of the function \p CE
+  /// calls, with its parameters bound to the call's arguments.
+  ModelValue computeInCall(const CallExpr *CE, const Expr *E) {
+    return call(CE, E, 0);
+  }
 
   ModelValue compute(const Expr *E, unsigned Depth) {
     if (Depth > MaxDepth)
@@ -1797,6 +1887,20 @@ ModelValue KernelModel::value(const Expr *E) const {
   ValueComputer C(*this, Ctx, Loops);
   ModelValue V = C.compute(E, 0);
   --Depth;
+  V = forFixedBlock(std::move(V), E);
+  Values[E] = V;
+  return V;
+}
+
+ModelValue KernelModel::valueInCall(const CallExpr *Call, const Expr *E) const {
+  if (!Call->getDirectCallee())
+    return ModelValue{std::nullopt,
+                      "the call at " + where(Call) + " has no callee"};
+  ValueComputer C(*this, Ctx, Loops);
+  return forFixedBlock(C.computeInCall(Call, E), Call);
+}
+
+ModelValue KernelModel::forFixedBlock(ModelValue V, const Expr *E) const {
   if (V && FixedBlock)
     if (std::optional<Polynomial> N = withBlockSize(*V.Value, *FixedBlock);
         N && *N != *V.Value) {
@@ -1806,7 +1910,6 @@ ModelValue KernelModel::value(const Expr *E) const {
                        " takes the block's size as the constant of its "
                        "launches";
     }
-  Values[E] = V;
   return V;
 }
 

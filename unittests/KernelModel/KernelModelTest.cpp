@@ -1072,17 +1072,63 @@ __device__ int counts(int v) { int w = v; return w; }
                 "blockIdx.x * blockDim.x + threadIdx.x] r",
                 "A[2 * blockIdx.y * blockDim.y + 2 * threadIdx.y] r"}));
 
-  // A helper that reads memory or holds more than a return is opaque, and
-  // the kernel's threads may then depend on each other.
+  // A helper that holds more than a return is opaque, and the kernel's
+  // threads may then depend on each other; one that returns an element it
+  // reads is a load (LoadHelpersAreAccesses), whose value is not an index.
   const KernelModel &O =
       model(std::string(Helpers) + "__global__ void k(const int *p, float *y) {"
                                    " y[loads(p, threadIdx.x)] = 0;"
                                    " y[counts(threadIdx.x)] = 1; }");
   EXPECT_EQ(O.cooperationWhy(),
-            "it calls `loads`, whose body the model does not read");
+            "it calls `counts`, whose body the model does not read");
   EXPECT_EQ(accessText(O)[0], "y[? `loads(p, threadIdx.x)` at line 8 is not "
                               "a sum of products of indices, parameters and "
                               "constants] w");
+}
+
+TEST_F(KernelModelTest, LoadHelpersAreAccesses) {
+  const char *Helpers = R"cu(
+__device__ __forceinline__ float at(const float *p, int i) { return p[i]; }
+static __device__ float elem(const float *__restrict__ m, int r, int c, int ld) {
+  return __ldg(&m[r * ld + c]);
+}
+__device__ float bump(float *p, int i) { return p[i]++; }
+__device__ float gather(const float *p, const int *ix, int i) { return p[ix[i]]; }
+__device__ float twice(const float *p, int i) { return 2 * p[i]; }
+)cu";
+  // Each call is a read of its pointer argument's element, at the index
+  // the helper computes from the arguments, through offsets of the
+  // argument.
+  const KernelModel &M = model(
+      std::string(Helpers) +
+      "__global__ void k(const float *a, const float *b, float *y, int n) {"
+      " int r = blockIdx.x * blockDim.x + threadIdx.x; float s = 0;"
+      " for (int c = 0; c < n; ++c) s += at(a, r * n + c) * elem(b + n, c, r, "
+      "n);"
+      " y[r] = s; }");
+  EXPECT_EQ(M.cooperationWhy(), "");
+  EXPECT_EQ(accessText(M),
+            (std::vector<std::string>{
+                "a[blockIdx.x * blockDim.x * n + threadIdx.x * n + c] r",
+                "b[blockIdx.x * blockDim.x + n * c + threadIdx.x + n] r",
+                "y[blockIdx.x * blockDim.x + threadIdx.x] w"}));
+  ASSERT_EQ(M.reductions().size(), 1u);
+  EXPECT_TRUE(M.isPure(M.reductions()[0].Term));
+  ASSERT_TRUE(loadHelper(
+      M.context(),
+      llvm::cast<clang::CallExpr>(M.accesses()[0].E)->getDirectCallee()));
+
+  // Not loads: a helper that writes, one whose index reads memory, one
+  // that computes with the element.
+  for (const char *Call : {"bump(y, r)", "gather(a, ix, r)", "twice(a, r)"}) {
+    const KernelModel &O =
+        model(std::string(Helpers) +
+              "__global__ void k(const float *a, const int *ix, float *y) {"
+              " int r = threadIdx.x; float v = " +
+              Call + "; y[r] = v; }");
+    EXPECT_NE(O.cooperationWhy(), "") << Call;
+    EXPECT_EQ(accessText(O).size(), 1u) << Call;
+  }
 }
 
 TEST_F(KernelModelTest, HelpersTakeStructsAndReferences) {

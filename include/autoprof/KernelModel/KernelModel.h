@@ -212,6 +212,16 @@ struct ModelReduction {
 const clang::Expr *helperReturn(const clang::ASTContext &Ctx,
                                 const clang::FunctionDecl *FD);
 
+/// When \p FD is a load helper, the element it returns: a non-member
+/// function defined outside system headers whose body is one `return
+/// P[I];` (or `return __ldg(&P[I]);`), with P one of its pointer
+/// parameters and I an integer value of its parameters (pure, touching no
+/// memory). A call of it is one read of memory for the model, an access
+/// through the pointer argument (`__device__ float at(const float *p, int
+/// i) { return p[i]; }`); null for any other function.
+const clang::ArraySubscriptExpr *loadHelper(const clang::ASTContext &Ctx,
+                                            const clang::FunctionDecl *FD);
+
 /// Whether \p E, through parentheses, qualifying casts and copies, is an
 /// argument of a call of a transparent helper (helperReturn()), by value or
 /// by reference: such a helper writes nothing, so the call only reads E.
@@ -233,6 +243,11 @@ public:
   /// place: loop variables inside their loop are symbols, locals assigned
   /// once stand for their initializer, constants are folded.
   ModelValue value(const clang::Expr *E) const;
+  /// The value of the integer expression \p E of the body of the function
+  /// that \p Call calls, with its parameters bound to the call's
+  /// arguments (a load helper's index, loadHelper()).
+  ModelValue valueInCall(const clang::CallExpr *Call,
+                         const clang::Expr *E) const;
 
   /// Whether evaluating \p S changes nothing: no assignment, increment,
   /// volatile access or call, but reads of the thread-hierarchy builtins and
@@ -321,6 +336,9 @@ public:
   std::string where(const clang::Stmt *S) const;
 
 private:
+  /// \p V, the value of \p E, with the block's size taken as the constant
+  /// of the launches when they all have one.
+  ModelValue forFixedBlock(ModelValue V, const clang::Expr *E) const;
   class Builder;
   clang::ASTContext &Ctx;
   const clang::FunctionDecl &Kernel;

@@ -559,6 +559,14 @@ std::string Accumulate::plan(const ModelReduction &R) {
       Watched.push_back(A);
   }
   bool Proven = Elem.Array->getType().isRestrictQualified() || Watched.empty();
+  // The run-time test of overlap takes a read's address; a load helper
+  // returns the element's value, whose address is the helper's.
+  for (const ModelAccess *A : Watched)
+    if (!Proven && isa<CallExpr>(A->E))
+      return "the loop" + At + " reads " + M.text(A->E) +
+             " through a helper, whose address the run-time test of overlap "
+             "cannot watch; declare " +
+             Elem.Array->getName().str() + " __restrict__";
   // Reads whose addresses all lie between two that can be computed before
   // the loop are tested against the element once, there. When every read
   // is, either the register loop or the original one runs, never both.

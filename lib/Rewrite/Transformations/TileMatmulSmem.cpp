@@ -59,7 +59,8 @@ void factors(const Expr *E, std::vector<const Expr *> &Out) {
 }
 
 /// An element read or written as `P[I]` or `*(P + I)` (the offsets added
-/// in any order, `*(A + r * K + k)`): the expression, its pointer, the
+/// in any order, `*(A + r * K + k)`), or read by a load helper's call
+/// (loadHelper()): the expression, its pointer, the
 /// value of the index as written (from the pointer), and the index's type.
 struct Element {
   const Expr *E = nullptr;
@@ -75,6 +76,18 @@ std::optional<Element> elementOf(const KernelModel &M, const Expr *X) {
   // `__ldg(&A[i])` and the other load intrinsics read the element.
   if (const auto *Call = dyn_cast<CallExpr>(X)) {
     const FunctionDecl *FD = Call->getDirectCallee();
+    // A load helper's call, `at(A, i)`, reads its pointer argument's
+    // element at its index.
+    if (const ArraySubscriptExpr *AS = loadHelper(M.context(), FD)) {
+      unsigned I = cast<ParmVarDecl>(
+                       cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts())
+                           ->getDecl())
+                       ->getFunctionScopeIndex();
+      if (I >= Call->getNumArgs())
+        return std::nullopt;
+      return Element{Call, Call->getArg(I), M.valueInCall(Call, AS->getIdx()),
+                     AS->getIdx()->getType()};
+    }
     const auto *Addr =
         Call->getNumArgs() == 1
             ? dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts())

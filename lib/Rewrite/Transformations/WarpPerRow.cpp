@@ -6,6 +6,7 @@
 
 #include "WarpPerRow.h"
 #include "IndependentThreads.h"
+#include "TextEdits.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
 #include "autoprof/KernelModel/PerIndex.h"
@@ -311,10 +312,32 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
       std::string Ind = indentOf(F);
       std::string TS = T.getAsString(Ctx.getPrintingPolicy());
       bool Sum = R->Combine == "+";
+      // The register's declaration goes before the loop, and before its
+      // `#pragma`, on a line of its own; a loop that is not a statement of
+      // a block (the body of an `if`) is put in braces with it.
+      const Stmt *Whole = F;
+      auto Parents = Ctx.getParents(*F);
+      if (const auto *Hint =
+              Parents.size() == 1 ? Parents[0].get<AttributedStmt>() : nullptr)
+        Whole = Hint;
+      auto Outer = Ctx.getParents(*Whole);
+      bool InBlock = Outer.size() == 1 && Outer[0].get<CompoundStmt>();
+      SourceLocation Begin = SM.getFileLoc(F->getBeginLoc());
+      if (Whole != F) {
+        std::optional<FileRange> HR = rangeOf(Ctx, Whole);
+        FileID FF = SM.getFileID(Begin);
+        if (!HR || HR->File != FF)
+          return refuse(At + " follows a loop hint that is not plain text");
+        StringRef Text = SM.getBufferData(FF).take_front(
+            std::min<unsigned>(HR->Begin, SM.getFileOffset(Begin)));
+        size_t LineStart = Text.rfind('\n');
+        Begin = SM.getComposedLoc(
+            FF, LineStart == StringRef::npos ? 0 : LineStart + 1);
+      }
+      std::string Decl = (InBlock ? "" : "{\n" + Ind) + TS + " " + Acc + " = " +
+                         (Sum ? std::string("0") : *Target) + ";\n";
       Edits.push_back(tooling::Replacement(
-          SM, F->getBeginLoc(), 0,
-          TS + " " + Acc + " = " + (Sum ? std::string("0") : *Target) + ";\n" +
-              Ind));
+          SM, Begin, 0, Whole != F ? Ind + Decl : Decl + Ind));
       std::string Update =
           !R->Fused.empty() ? Acc + " = " + R->Fused + "(" + *TermText + ", " +
                                   *FactorText + ", " + Acc + ")"
@@ -335,7 +358,8 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
       Edits.push_back(tooling::Replacement(
           SM, End, 0,
           "\n" + Ind + combineText(Acc, R->Combine, /*ToAll=*/false, Ind) +
-              "if (" + Lane + " == 0)\n" + Ind + "  " + Store));
+              "if (" + Lane + " == 0)\n" + Ind + "  " + Store +
+              (InBlock ? "" : "\n" + Ind + "}")));
       Reduced = ElementReduced = true;
       continue;
     }
