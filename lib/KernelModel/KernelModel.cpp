@@ -775,8 +775,9 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     return;
   }
   // Counting down in an unsigned type, `V >= 0` never ends and the values
-  // wrap.
-  if (Down && !V->getType()->isSignedIntegerType()) {
+  // wrap; so does a signed variable compared as unsigned (`V >= 0u`).
+  if (Down && (!V->getType()->isSignedIntegerType() ||
+               !C->getLHS()->getType()->isSignedIntegerType())) {
     L.Why =
         At + " counts `" + V->getNameAsString() + "` down in an unsigned type";
     return;

@@ -918,6 +918,8 @@ TEST_F(KernelModelTest, LoopsCountingDownTakeTheSameValues) {
                   "down are read by ones"),
         std::pair("for (unsigned c = n; c > 0; --c)",
                   "the loop at line 1 counts `c` down in an unsigned type"),
+        std::pair("for (int c = n; c >= 0u; --c)",
+                  "the loop at line 1 counts `c` down in an unsigned type"),
         std::pair("for (int c = n; c < 100; --c)",
                   "the loop at line 1 does not end at a bound `c >= N`"),
         std::pair("for (int c = n; c == 0; --c)",
