@@ -65,49 +65,6 @@ std::string qualifiedName(const FunctionDecl &FD) {
   return S;
 }
 
-std::optional<int64_t> evaluateCount(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent() ||
-      E->containsErrors() || !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
-
-/// Threads per block described by a launch's block argument, when it is a
-/// compile-time constant: an integer, a dim3 built from constants, or a local
-/// dim3 variable initialised from constants.
-std::optional<int64_t> constantBlockSize(const Expr *E, const ASTContext &Ctx,
-                                         unsigned Depth = 0) {
-  if (!E || Depth > 4)
-    return std::nullopt;
-  E = E->IgnoreImplicit()->IgnoreParens();
-  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
-    return constantBlockSize(DA->getExpr(), Ctx, Depth + 1);
-  if (auto V = evaluateCount(E, Ctx))
-    return V;
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    if (CE->getNumArgs() == 1 &&
-        CE->getArg(0)->getType()->getAsCXXRecordDecl() ==
-            CE->getType()->getAsCXXRecordDecl())
-      return constantBlockSize(CE->getArg(0), Ctx, Depth + 1);
-    int64_t Product = 1;
-    for (const Expr *A : CE->arguments()) {
-      auto V = constantBlockSize(A, Ctx, Depth + 1);
-      if (!V)
-        return std::nullopt;
-      Product *= *V;
-    }
-    return Product;
-  }
-  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-      if (V->isLocalVarDecl() && V->getInit() && V->getType()->isRecordType())
-        return constantBlockSize(V->getInit(), Ctx, Depth + 1);
-  return std::nullopt;
-}
-
 /// Forwards diagnostics to the original consumer and records where errors
 /// were reported, so that kernels containing one are not reported.
 class TUVisitor : public RecursiveASTVisitor<TUVisitor> {
@@ -203,7 +160,11 @@ public:
     L.Block = text(Arg(1)).value_or("");
     L.SharedMem = text(Arg(2));
     L.Stream = text(Arg(3));
-    L.BlockSize = constantBlockSize(Arg(1), Ctx);
+    // Threads per block, when the block argument is constant: as the
+    // kernel model reads launches (through dim3 locals and integer locals
+    // that keep one value).
+    if (std::optional<Dim3> D = constantDims(Ctx, Arg(1)))
+      L.BlockSize = (*D)[0] * (*D)[1] * (*D)[2];
     addLaunchSite(Report, std::move(L));
     return true;
   }

@@ -706,7 +706,7 @@ std::optional<Dim3> autoprof::constantDims(ASTContext &Ctx, const Expr *E,
       const Expr *A = CE->getArg(I);
       if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(A))
         A = DA->getExpr();
-      auto V = evaluateInt(A->IgnoreImpCasts(), Ctx);
+      auto V = evaluateInt(followLocals(Ctx, A), Ctx);
       if (!V)
         return std::nullopt;
       D[I] = *V;

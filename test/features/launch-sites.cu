@@ -27,12 +27,28 @@ void host(float *p, int n, int runtimeBlock, cudaStream_t s) {
   launchThird<64>(p);
 }
 
+// Block sizes through integer locals that keep one value, as the kernel
+// model reads launches; a local changed after its declaration is not one.
+void locals(float *p, int n) {
+  int threads = 128;
+  second<<<(n + threads - 1) / threads, threads>>>(p, n);
+  int tx = 16, ty = 8;
+  dim3 tile(tx, ty);
+  first<<<1, tile>>>(p);
+  int grown = 64;
+  grown *= 2;
+  second<<<1, grown>>>(p, n);
+}
+
 // CHECK: launch third<64> at {{.*}}launch-sites.cu:18:47 in launchThird<64>: grid=1 block=B block_size=64
 // CHECK-NEXT: launch first at {{.*}}launch-sites.cu:21:3 in host: grid=n / 256 block=256 block_size=256
 // CHECK-NEXT: launch first at {{.*}}launch-sites.cu:22:3 in host: grid=dim3(4, 4) block=dim3(16, 16) block_size=256
 // CHECK-NEXT: launch second at {{.*}}launch-sites.cu:24:3 in host: grid=(n + 255) / 256 block=Block shared=0 stream=s block_size=256
 // CHECK-NEXT: launch second at {{.*}}launch-sites.cu:25:3 in host: grid=1 block=runtimeBlock shared=128 * sizeof(float) block_size=?
 // CHECK-NEXT: launch second at {{.*}}launch-sites.cu:26:3 in host: grid=2 block=BlockSize block_size=256
+// CHECK-NEXT: launch second at {{.*}}launch-sites.cu:34:3 in locals: grid=(n + threads - 1) / threads block=threads block_size=128
+// CHECK-NEXT: launch first at {{.*}}launch-sites.cu:37:3 in locals: grid=1 block=tile block_size=128
+// CHECK-NEXT: launch second at {{.*}}launch-sites.cu:40:3 in locals: grid=1 block=grown block_size=?
 // CHECK-NOT: launch
 
 // FILTER-NOT: kernel first

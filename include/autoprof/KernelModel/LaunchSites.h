@@ -63,7 +63,8 @@ findLaunches(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
 using Dim3 = std::array<int64_t, 3>;
 
 /// The constant dimensions of the launch argument \p E: an integer, a dim3
-/// of constants, or a local dim3 variable initialised with one (or set
+/// of constants (each also through integer locals that keep one value,
+/// soleValue()), or a local dim3 variable initialised with one (or set
 /// field by field right after its declaration) and only copied or read
 /// field by field; nullopt otherwise.
 std::optional<Dim3> constantDims(clang::ASTContext &Ctx, const clang::Expr *E,
