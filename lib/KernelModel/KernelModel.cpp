@@ -26,6 +26,28 @@ using namespace autoprof;
 static bool fieldsOnlyRead(ASTContext &Ctx, const FunctionDecl &K,
                            const ParmVarDecl &P);
 
+/// The parameter that \p E names, through parentheses, casts and copies.
+static const ParmVarDecl *argumentParam(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+      Copy && Copy->getNumArgs() == 1 &&
+      Copy->getConstructor()->isCopyOrMoveConstructor())
+    E = Copy->getArg(0)->IgnoreParenImpCasts();
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  return DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+}
+
+QualType ModelArray::type() const {
+  return Field ? Field->getType() : Var->getType();
+}
+
+bool ModelArray::isRestrict() const { return type().isRestrictQualified(); }
+
+std::string ModelArray::name() const {
+  std::string N = Var ? Var->getNameAsString() : "";
+  return Field ? N + "." + Field->getNameAsString() : N;
+}
+
 namespace {
 
 /// Deeper chains of locals and operators are not followed.
@@ -212,9 +234,20 @@ const ArraySubscriptExpr *loadHelperAt(const ASTContext &Ctx,
   const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
   if (!AS || AS->getType().isVolatileQualified())
     return nullptr;
-  const auto *DR = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  // The pointer: a parameter, or a pointer field of a struct parameter.
+  const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+  const auto *ME = dyn_cast<MemberExpr>(Base);
+  const auto *F =
+      ME && !ME->isArrow() ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (ME && !F)
+    return nullptr;
+  const auto *DR =
+      dyn_cast<DeclRefExpr>(F ? ME->getBase()->IgnoreParenImpCasts() : Base);
   const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
-  if (!P || P->getDeclContext() != Def || !P->getType()->isPointerType() ||
+  if (!P || P->getDeclContext() != Def ||
+      !(F ? F->getType()->isPointerType() &&
+                P->getType().getNonReferenceType()->isRecordType()
+          : P->getType()->isPointerType()) ||
       !AS->getIdx()->getType()->isIntegerType() ||
       touchesMemory(Ctx, AS->getIdx(), Depth + 1) ||
       !isPure(Ctx, AS->getIdx(), Depth + 1))
@@ -287,6 +320,11 @@ bool isPure(const ASTContext &Ctx, const Stmt *S, unsigned Depth) {
          !helperReturnAt(Ctx, F, Depth) && !loadHelperAt(Ctx, F, Depth)))
       return false;
   }
+  // A struct passed by value to a helper is copied: trivially, it reads.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+      CE && CE->getConstructor()->isTrivial() &&
+      CE->getConstructor()->isCopyOrMoveConstructor())
+    return isPure(Ctx, CE->getArg(0), Depth);
   if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, StmtExpr, LambdaExpr>(S))
     return false;
   for (const Stmt *C : S->children())
@@ -324,7 +362,8 @@ bool autoprof::isHelperArgument(ASTContext &Ctx, const Expr *E) {
     }
     const auto *Call = dyn_cast<CallExpr>(P);
     return Call && !isa<CUDAKernelCallExpr>(Call) && S != Call->getCallee() &&
-           helperReturn(Ctx, Call->getDirectCallee());
+           (helperReturn(Ctx, Call->getDirectCallee()) ||
+            loadHelper(Ctx, Call->getDirectCallee()));
   }
   return false;
 }
@@ -431,10 +470,17 @@ private:
   /// Sets whether \p A, a subscript or dereference, reads or writes, from
   /// the expression around it.
   void setDirection(ModelAccess &A);
+  /// Adds the access \p E of the memory \p Base reaches, or, when \p Field
+  /// is given, of that pointer field of the struct \p Base names.
   void addAccess(const Expr *E, const Expr *Base, std::optional<Polynomial> Idx,
-                 std::string IdxWhy);
-  const VarDecl *resolveBase(const Expr *Base, Polynomial &Offset,
-                             std::string &Why, unsigned Depth = 0);
+                 std::string IdxWhy, const FieldDecl *Field = nullptr);
+  ModelArray resolveBase(const Expr *Base, Polynomial &Offset, std::string &Why,
+                         unsigned Depth = 0);
+  /// The pointer field \p F of the struct \p Record names (a parameter of
+  /// the kernel, or a copy of one passed to a helper), when it is fixed
+  /// for the launch; \p At is where it is read, for Why.
+  ModelArray fieldArray(const Expr *Record, const clang::FieldDecl *F,
+                        const Expr *At, std::string &Why);
   void findReductions(unsigned LoopIdx);
 
   KernelModel &M;
@@ -981,13 +1027,27 @@ void KernelModel::Builder::buildGuard(const Stmt *Body) {
   M.Work.insert(M.Work.end(), Stmts.begin() + I, Stmts.end());
 }
 
-const VarDecl *KernelModel::Builder::resolveBase(const Expr *Base,
-                                                 Polynomial &Offset,
-                                                 std::string &Why,
-                                                 unsigned Depth) {
+ModelArray KernelModel::Builder::fieldArray(const Expr *Record,
+                                            const FieldDecl *F, const Expr *At,
+                                            std::string &Why) {
+  const ParmVarDecl *P = argumentParam(Record);
+  if (F && P && F->getType()->isPointerType() && P->getType()->isRecordType() &&
+      cast<Decl>(P->getDeclContext())->getCanonicalDecl() ==
+          M.Kernel.getCanonicalDecl() &&
+      fieldsOnlyRead(Ctx, M.Kernel, *P))
+    return ModelArray(P, F);
+  Why = "the pointer `" + M.text(At) + "` at " + M.where(At) +
+        " is not a field of a parameter passed by value whose fields the "
+        "kernel only reads";
+  return {};
+}
+
+ModelArray KernelModel::Builder::resolveBase(const Expr *Base,
+                                             Polynomial &Offset,
+                                             std::string &Why, unsigned Depth) {
   if (Depth > MaxDepth) {
     Why = "the pointer is computed too deeply";
-    return nullptr;
+    return {};
   }
   Base = Base->IgnoreParenImpCasts();
   if (const auto *B = dyn_cast<BinaryOperator>(Base);
@@ -998,18 +1058,18 @@ const VarDecl *KernelModel::Builder::resolveBase(const Expr *Base,
     if (!Ptr->getType()->isPointerType() || !Int->getType()->isIntegerType() ||
         (B->getOpcode() == BO_Sub && !LeftPtr)) {
       Why = "a pointer at " + M.where(B) + " is not a pointer plus an offset";
-      return nullptr;
+      return {};
     }
     ModelValue Off = M.value(Int);
     if (!Off) {
       Why = Off.Why;
-      return nullptr;
+      return {};
     }
     auto Sum = B->getOpcode() == BO_Add ? Polynomial::add(Offset, *Off.Value)
                                         : Polynomial::sub(Offset, *Off.Value);
     if (!Sum) {
       Why = "an offset overflows";
-      return nullptr;
+      return {};
     }
     Offset = *Sum;
     return resolveBase(Ptr, Offset, Why, Depth + 1);
@@ -1021,18 +1081,24 @@ const VarDecl *KernelModel::Builder::resolveBase(const Expr *Base,
       ModelValue Idx = M.value(AS->getIdx());
       if (!Idx) {
         Why = Idx.Why;
-        return nullptr;
+        return {};
       }
       Offset = Polynomial::add(Offset, *Idx.Value).value_or(Offset);
       return resolveBase(AS->getBase(), Offset, Why, Depth + 1);
     }
   }
+  // A pointer field of a parameter passed by value (`A.elements` of
+  // `Matrix A`): fixed for the launch when the kernel only reads the
+  // parameter's fields.
+  if (const auto *ME = dyn_cast<MemberExpr>(Base); ME && !ME->isArrow())
+    return fieldArray(ME->getBase(), dyn_cast<FieldDecl>(ME->getMemberDecl()),
+                      ME, Why);
   const auto *DR = dyn_cast<DeclRefExpr>(Base);
   const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
   if (!V) {
     Why = "the memory accessed at " + M.where(Base) +
           " is not a parameter's or an array's";
-    return nullptr;
+    return {};
   }
   if (V->getType()->isArrayType())
     return V;
@@ -1040,7 +1106,7 @@ const VarDecl *KernelModel::Builder::resolveBase(const Expr *Base,
     if (!isUnmodified(Ctx, *V)) {
       Why = "the pointer parameter `" + V->getNameAsString() +
             "` is changed in the kernel";
-      return nullptr;
+      return {};
     }
     return V;
   }
@@ -1048,21 +1114,23 @@ const VarDecl *KernelModel::Builder::resolveBase(const Expr *Base,
     return resolveBase(V->getInit(), Offset, Why, Depth + 1);
   Why = "the pointer `" + V->getNameAsString() +
         "` is not a parameter plus an offset fixed once";
-  return nullptr;
+  return {};
 }
 
 void KernelModel::Builder::addAccess(const Expr *E, const Expr *Base,
                                      std::optional<Polynomial> Idx,
-                                     std::string IdxWhy) {
+                                     std::string IdxWhy,
+                                     const FieldDecl *Field) {
   ModelAccess A;
   A.E = E;
   Polynomial Offset;
   std::string Why;
-  A.Array = resolveBase(Base, Offset, Why);
+  A.Array =
+      Field ? fieldArray(Base, Field, E, Why) : resolveBase(Base, Offset, Why);
   if (!A.Array) {
     A.Why = Why;
   } else {
-    A.Shared = A.Array->hasAttr<CUDASharedAttr>();
+    A.Shared = !A.Array.field() && A.Array.var()->hasAttr<CUDASharedAttr>();
     if (Idx) {
       A.Index = Polynomial::add(Offset, *Idx);
       if (!A.Index)
@@ -1165,12 +1233,16 @@ void KernelModel::Builder::collectAccesses(const Stmt *S) {
     // its index, bound to the call's arguments.
     if (const ArraySubscriptExpr *AS =
             loadHelperAt(Ctx, CE->getDirectCallee(), 0)) {
-      const auto *P = cast<ParmVarDecl>(
-          cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts())->getDecl());
+      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+      const auto *Field = dyn_cast<MemberExpr>(Base);
+      if (Field)
+        Base = Field->getBase()->IgnoreParenImpCasts();
+      const auto *P = cast<ParmVarDecl>(cast<DeclRefExpr>(Base)->getDecl());
       unsigned I = P->getFunctionScopeIndex();
       if (I < CE->getNumArgs()) {
         ModelValue Idx = M.valueInCall(CE, AS->getIdx());
-        addAccess(CE, CE->getArg(I), Idx.Value, Idx.Why);
+        addAccess(CE, CE->getArg(I), Idx.Value, Idx.Why,
+                  Field ? cast<FieldDecl>(Field->getMemberDecl()) : nullptr);
       }
     }
   }
@@ -1335,7 +1407,7 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
                           !(R.Factor && isWithin(Ctx, A.E, R.Factor));
           Other |= !SelfRead;
         }
-        if (Other || !M.Accesses[T].Array->getType()->isPointerType())
+        if (Other || !M.Accesses[T].Array.type()->isPointerType())
           return std::nullopt;
         R.Element = T;
       }
@@ -1730,17 +1802,6 @@ private:
     llvm::DenseMap<const ParmVarDecl *, Polynomial> Values;
     llvm::DenseMap<const ParmVarDecl *, const ParmVarDecl *> Records;
   };
-
-  /// The parameter that \p E names, through parentheses, casts and copies.
-  static const ParmVarDecl *argumentParam(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
-        Copy && Copy->getNumArgs() == 1 &&
-        Copy->getConstructor()->isCopyOrMoveConstructor())
-      E = Copy->getArg(0)->IgnoreParenImpCasts();
-    const auto *DR = dyn_cast<DeclRefExpr>(E);
-    return DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
-  }
 
   /// \p P when it is a parameter of the kernel; the kernel's parameter
   /// that it stands for when it is a struct parameter of the helper being

@@ -69,7 +69,7 @@ protected:
   static std::vector<std::string> accessText(const KernelModel &M) {
     std::vector<std::string> Out;
     for (const ModelAccess &A : M.accesses())
-      Out.push_back((A.Array ? A.Array->getNameAsString() : "?") + "[" +
+      Out.push_back((A.Array ? A.Array.name() : "?") + "[" +
                     (A.Index ? A.Index->str() : "? " + A.Why) + "] " +
                     (A.Read ? "r" : "") + (A.Write ? "w" : ""));
     return Out;
@@ -210,7 +210,7 @@ __global__ void k(float *a, float *x1, float *y1) {
   const ModelReduction &R = M.reductions()[0];
   EXPECT_EQ(R.Scalar, nullptr);
   ASSERT_GE(R.Element, 0);
-  EXPECT_EQ(M.accesses()[R.Element].Array->getName(), "x1");
+  EXPECT_EQ(M.accesses()[R.Element].Array.name(), "x1");
   EXPECT_EQ(M.work().size(), 2u);
 }
 
@@ -256,7 +256,7 @@ TEST_F(KernelModelTest, GuardedReductions) {
   const ModelReduction &Elem = M.reductions()[1];
   EXPECT_FALSE(Elem.Increment);
   ASSERT_GE(Elem.Element, 0);
-  EXPECT_EQ(M.accesses()[Elem.Element].Array->getName(), "y");
+  EXPECT_EQ(M.accesses()[Elem.Element].Array.name(), "y");
   EXPECT_EQ(M.text(Elem.Guard), "a[j * n + i] < 0");
   EXPECT_EQ(M.text(Elem.Term), "a[j * n + i]");
 }
@@ -392,7 +392,7 @@ __global__ void k(const double *A, const double *x, double *y, float *z,
   EXPECT_EQ(Y.Loop, 1u);
   EXPECT_EQ(Y.Fused, "fma");
   ASSERT_GE(Y.Element, 0);
-  EXPECT_EQ(M.accesses()[Y.Element].Array->getName(), "y");
+  EXPECT_EQ(M.accesses()[Y.Element].Array.name(), "y");
   EXPECT_EQ(M.text(Y.Term), "x[j]");
 }
 
@@ -1130,6 +1130,81 @@ __device__ float twice(const float *p, int i) { return 2 * p[i]; }
               Call + "; y[r] = v; }");
     EXPECT_NE(O.cooperationWhy(), "") << Call;
     EXPECT_EQ(accessText(O).size(), 1u) << Call;
+  }
+}
+
+TEST_F(KernelModelTest, PointerFieldsOfStructsAreArrays) {
+  // The programming guide's `Matrix` by value: its pointer field is the
+  // array, its integer fields are parameters, as with separate
+  // parameters.
+  const char *Matrix = R"cu(
+struct Matrix { int width; int height; int stride; float *elements; };
+struct Pair { const float *x; const float *y; };
+)cu";
+  const KernelModel &F =
+      model(std::string(Matrix) +
+                "__global__ void mm(Matrix A, Matrix B, Matrix C) {"
+                " float v = 0; int row = blockIdx.y * blockDim.y + threadIdx.y;"
+                " int col = blockIdx.x * blockDim.x + threadIdx.x;"
+                " for (int e = 0; e < A.width; ++e)"
+                "   v += A.elements[row * A.stride + e] * B.elements[e * "
+                "B.stride + col];"
+                " C.elements[row * C.stride + col] = v; }",
+            "mm");
+  EXPECT_EQ(F.cooperationWhy(), "");
+  EXPECT_EQ(accessText(F),
+            (std::vector<std::string>{
+                "A.elements[blockIdx.y * blockDim.y * A.stride + threadIdx.y "
+                "* A.stride + e] r",
+                "B.elements[blockIdx.x * blockDim.x + B.stride * e + "
+                "threadIdx.x] r",
+                "C.elements[blockIdx.y * blockDim.y * C.stride + threadIdx.y "
+                "* C.stride + blockIdx.x * blockDim.x + threadIdx.x] w"}));
+  ASSERT_EQ(F.reductions().size(), 1u);
+  // Through the guide's `GetElement`, by value and by const reference:
+  // the same reads.
+  for (const char *Param : {"const Matrix A", "const Matrix &A"}) {
+    const KernelModel &G = model(
+        std::string(Matrix) + "__device__ float GetElement(" + Param +
+            ", int row, int col) { return A.elements[row * A.stride + col]; }"
+            "__global__ void mm(Matrix A, Matrix B, Matrix C) {"
+            " float v = 0; int row = blockIdx.y * blockDim.y + threadIdx.y;"
+            " int col = blockIdx.x * blockDim.x + threadIdx.x;"
+            " for (int e = 0; e < A.width; ++e)"
+            "   v += GetElement(A, row, e) * GetElement(B, e, col);"
+            " C.elements[row * C.stride + col] = v; }",
+        "mm");
+    EXPECT_EQ(G.cooperationWhy(), "") << Param;
+    EXPECT_EQ(accessText(G), accessText(F)) << Param;
+    ASSERT_EQ(G.reductions().size(), 1u) << Param;
+    EXPECT_TRUE(G.isPure(G.reductions()[0].Term)) << Param;
+  }
+  // One field of two parameters, two fields of one: distinct arrays; one
+  // field read twice: one array.
+  EXPECT_NE(F.accesses()[0].Array, F.accesses()[1].Array);
+  const KernelModel &P = model(std::string(Matrix) +
+                               "__global__ void k(Pair p, float *out) {"
+                               " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                               " out[i] = p.x[i] + p.y[i] + p.x[i + 1]; }");
+  ASSERT_EQ(P.accesses().size(), 4u);
+  // out[i], p.x[i], p.y[i], p.x[i + 1].
+  EXPECT_NE(P.accesses()[1].Array, P.accesses()[2].Array);
+  EXPECT_EQ(P.accesses()[1].Array, P.accesses()[3].Array);
+  EXPECT_EQ(P.accesses()[2].Array.name(), "p.y");
+
+  // A field the kernel changes, a copy of the struct, a struct through a
+  // pointer: memory the model does not name.
+  for (const char *Body : {"A.elements += 1; A.elements[i] = 0;",
+                           "Matrix a = A; a.elements[i] = 0;",
+                           "Matrix *q = &A; q->elements[i] = 0;"}) {
+    const KernelModel &W =
+        model(std::string(Matrix) +
+              "__global__ void k(Matrix A) {"
+              " int i = blockIdx.x * blockDim.x + threadIdx.x; " +
+              Body + " }");
+    ASSERT_FALSE(W.accesses().empty()) << Body;
+    EXPECT_FALSE(W.accesses().back().Array) << Body;
+    EXPECT_NE(W.accesses().back().Why, "") << Body;
   }
 }
 

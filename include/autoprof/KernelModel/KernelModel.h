@@ -35,6 +35,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,9 +43,11 @@
 namespace clang {
 class ASTContext;
 class Expr;
+class FieldDecl;
 class FunctionDecl;
 class IfStmt;
 class Stmt;
+class QualType;
 class VarDecl;
 } // namespace clang
 
@@ -146,13 +149,54 @@ std::optional<std::vector<clang::tooling::Replacement>>
 strideLoop(const clang::ASTContext &Ctx, const ModelLoop &L,
            llvm::StringRef Offset, llvm::StringRef Stride);
 
+/// The memory an access reaches: a pointer parameter, a pointer field of a
+/// parameter passed by value (`A.elements` of `struct Matrix A`, which no
+/// statement of the kernel changes), a `__shared__` array or a local
+/// array. Two of them are equal when they are the same variable and the
+/// same field; distinct ones may still alias unless declared
+/// `__restrict__`.
+class ModelArray {
+public:
+  ModelArray() = default;
+  ModelArray(const clang::VarDecl *Var, const clang::FieldDecl *Field = nullptr)
+      : Var(Var), Field(Field) {}
+
+  explicit operator bool() const { return Var != nullptr; }
+  /// The parameter or array; for a field, the parameter that holds it.
+  const clang::VarDecl *var() const { return Var; }
+  /// The pointer field, or null.
+  const clang::FieldDecl *field() const { return Field; }
+  /// The type of the pointer or array: the field's for a field.
+  clang::QualType type() const;
+  /// Whether the pointer is declared `__restrict__`.
+  bool isRestrict() const;
+  /// How it is written: `p`, `A.elements`.
+  std::string name() const;
+
+  friend bool operator==(const ModelArray &A, const ModelArray &B) {
+    return A.Var == B.Var && A.Field == B.Field;
+  }
+  friend bool operator!=(const ModelArray &A, const ModelArray &B) {
+    return !(A == B);
+  }
+  /// An order for maps; not the order of the source.
+  friend bool operator<(const ModelArray &A, const ModelArray &B) {
+    return A.Var != B.Var ? std::less<>()(A.Var, B.Var)
+                          : std::less<>()(A.Field, B.Field);
+  }
+
+private:
+  const clang::VarDecl *Var = nullptr;
+  const clang::FieldDecl *Field = nullptr;
+};
+
 /// One access to memory: `P[i]`, `*(P + i)`, `S[i][j]`.
 struct ModelAccess {
   /// The subscript or dereference expression.
   const clang::Expr *E = nullptr;
-  /// The parameter (for global memory) or the `__shared__` array it
-  /// reaches; null when the model cannot tell.
-  const clang::VarDecl *Array = nullptr;
+  /// The parameter or field (for global memory) or the `__shared__` array
+  /// it reaches; empty when the model cannot tell.
+  ModelArray Array;
   bool Shared = false;
   /// The element index from the start of Array, when known.
   std::optional<Polynomial> Index;
@@ -215,16 +259,18 @@ const clang::Expr *helperReturn(const clang::ASTContext &Ctx,
 /// When \p FD is a load helper, the element it returns: a non-member
 /// function defined outside system headers whose body is one `return
 /// P[I];` (or `return __ldg(&P[I]);`), with P one of its pointer
-/// parameters and I an integer value of its parameters (pure, touching no
-/// memory). A call of it is one read of memory for the model, an access
+/// parameters or a pointer field of one of its struct parameters
+/// (`m.elements`), and I an integer value of its parameters (pure, touching
+/// no memory). A call of it is one read of memory for the model, an access
 /// through the pointer argument (`__device__ float at(const float *p, int
 /// i) { return p[i]; }`); null for any other function.
 const clang::ArraySubscriptExpr *loadHelper(const clang::ASTContext &Ctx,
                                             const clang::FunctionDecl *FD);
 
 /// Whether \p E, through parentheses, qualifying casts and copies, is an
-/// argument of a call of a transparent helper (helperReturn()), by value or
-/// by reference: such a helper writes nothing, so the call only reads E.
+/// argument of a call of a transparent helper (helperReturn()) or a load
+/// helper (loadHelper()), by value or by reference: such a helper writes
+/// nothing, so the call only reads E.
 bool isHelperArgument(clang::ASTContext &Ctx, const clang::Expr *E);
 
 /// The model of one kernel. It refers to the AST of \p Kernel, which must
@@ -250,8 +296,9 @@ public:
                          const clang::Expr *E) const;
 
   /// Whether evaluating \p S changes nothing: no assignment, increment,
-  /// volatile access or call, but reads of the thread-hierarchy builtins and
-  /// calls to math functions that read only their arguments.
+  /// volatile access or call, but reads of the thread-hierarchy builtins,
+  /// calls to math functions that read only their arguments and trivial
+  /// copies of structs.
   bool isPure(const clang::Stmt *S) const;
 
   /// Whether \p S is `v = e;` giving a local scalar variable of the kernel

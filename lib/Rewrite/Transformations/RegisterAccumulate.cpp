@@ -531,7 +531,7 @@ std::string Accumulate::plan(const ModelReduction &R) {
   Loop = *LR;
   llvm::StringRef Buffer = SM.getBufferData(Loop.File);
 
-  QualType Pointee = Elem.Array->getType()->getPointeeType();
+  QualType Pointee = Elem.Array.type()->getPointeeType();
   if (Pointee.isNull() || Pointee.isVolatileQualified())
     return "the element " + ElemText + " is volatile";
 
@@ -558,7 +558,7 @@ std::string Accumulate::plan(const ModelReduction &R) {
     if (!A->Shared)
       Watched.push_back(A);
   }
-  bool Proven = Elem.Array->getType().isRestrictQualified() || Watched.empty();
+  bool Proven = Elem.Array.isRestrict() || Watched.empty();
   // The run-time test of overlap takes a read's address; a load helper
   // returns the element's value, whose address is the helper's.
   for (const ModelAccess *A : Watched)
@@ -566,7 +566,7 @@ std::string Accumulate::plan(const ModelReduction &R) {
       return "the loop" + At + " reads " + M.text(A->E) +
              " through a helper, whose address the run-time test of overlap "
              "cannot watch; declare " +
-             Elem.Array->getName().str() + " __restrict__";
+             Elem.Array.name() + " __restrict__";
   // Reads whose addresses all lie between two that can be computed before
   // the loop are tested against the element once, there. When every read
   // is, either the register loop or the original one runs, never both.
@@ -594,12 +594,12 @@ std::string Accumulate::plan(const ModelReduction &R) {
              " writes through '->', so it cannot run again "
              "when the element overlaps what it reads; "
              "declare " +
-             Elem.Array->getName().str() + " __restrict__";
+             Elem.Array.name() + " __restrict__";
     if (Scan.Outside)
       return "the loop" + At + " changes '" + Scan.Outside->getName().str() +
              "', declared before it, so it cannot run again when the "
              "element overlaps what it reads; declare " +
-             Elem.Array->getName().str() + " __restrict__";
+             Elem.Array.name() + " __restrict__";
   }
 
   // A watched read that reaches the element reads a stale value, which
@@ -609,7 +609,7 @@ std::string Accumulate::plan(const ModelReduction &R) {
   if (!Proven && !Once)
     if (std::string T = staleUse(L, PerRead); !T.empty())
       return "the loop" + At + " " + T + ", which may read the element; " +
-             "declare " + Elem.Array->getName().str() + " __restrict__";
+             "declare " + Elem.Array.name() + " __restrict__";
 
   // The element's address is taken before the loop: its text may name
   // only what is declared before.

@@ -144,7 +144,7 @@ bool tileTranspose(const KernelModel &M,
   for (const ModelAccess &A : M.accesses()) {
     if (!InWork(A.E))
       continue;
-    if (!A.Array || !A.Index || A.Shared || !isa<ParmVarDecl>(A.Array))
+    if (!A.Array || !A.Index || A.Shared || !isa<ParmVarDecl>(A.Array.var()))
       return Refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
                     " is not an element of a parameter the model can name");
     const ModelAccess *&Slot = A.Write ? Store : Load;

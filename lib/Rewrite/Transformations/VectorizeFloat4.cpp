@@ -141,7 +141,7 @@ private:
   std::vector<const ModelAccess *> Vectorised;
   /// Pointers only loaded, only stored by top-level assignments, and the
   /// others (loaded first, updated, stored last), in order of appearance.
-  std::vector<const ParmVarDecl *> Loaded, Stored, Updated;
+  std::vector<ModelArray> Loaded, Stored, Updated;
 };
 
 std::optional<std::pair<unsigned, unsigned>>
@@ -178,8 +178,7 @@ bool Vectorizer::classify() {
                                         " reaches memory the model cannot name"
                                   : A.Why);
     if (*A.Index == Index) {
-      const auto *P = dyn_cast<ParmVarDecl>(A.Array);
-      if (!P || !isFloatPointer(P->getType()))
+      if (!isa<ParmVarDecl>(A.Array.var()) || !isFloatPointer(A.Array.type()))
         return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
                       " is not an element of a `float *` parameter");
       Vectorised.push_back(&A);
@@ -194,11 +193,11 @@ bool Vectorizer::classify() {
   // Each pointer: only loaded, stored only by top-level assignments, or
   // updated.
   int FirstStore = Top.size(), LastLoad = -1;
-  std::vector<const ParmVarDecl *> Order;
+  std::vector<ModelArray> Order;
   for (const ModelAccess *A : Vectorised)
     if (!llvm::is_contained(Order, A->Array))
-      Order.push_back(cast<ParmVarDecl>(A->Array));
-  for (const ParmVarDecl *P : Order) {
+      Order.push_back(A->Array);
+  for (const ModelArray &P : Order) {
     bool Reads = false, Writes = false, PlainStores = true;
     for (const ModelAccess *A : Vectorised) {
       if (A->Array != P)
@@ -403,11 +402,13 @@ bool Vectorizer::run() {
   };
   std::string I = K.IndexVar ? K.IndexVar->getNameAsString() : Fresh("i");
   std::string Group = Fresh(I + "4");
-  std::map<const ParmVarDecl *, std::string> Vec;
-  std::vector<const ParmVarDecl *> Order; // Loaded, updated, stored.
+  std::map<ModelArray, std::string> Vec;
+  std::vector<ModelArray> Order; // Loaded, updated, stored.
   for (const auto *List : {&Loaded, &Updated, &Stored})
-    for (const ParmVarDecl *P : *List) {
-      Vec[P] = Fresh(P->getNameAsString() + "4");
+    for (const ModelArray &P : *List) {
+      Vec[P] = Fresh((P.field() ? P.field()->getNameAsString()
+                                : P.var()->getNameAsString()) +
+                     "4");
       Order.push_back(P);
     }
 
@@ -420,8 +421,7 @@ bool Vectorizer::run() {
     if (!R)
       return refuse("`" + M.text(A->E) + "` at " + M.where(A->E) +
                     " is written through a macro");
-    ToVectors.push_back(
-        {R->first, R->second, Vec[cast<ParmVarDecl>(A->Array)] + "."});
+    ToVectors.push_back({R->first, R->second, Vec[A->Array] + "."});
   }
   if (!K.IndexVar)
     for (const Expr *X : K.IndexExprs) {
@@ -484,10 +484,9 @@ bool Vectorizer::run() {
   std::string Indent = lineIndent(SM, First->getBeginLoc());
   std::string In2 = Indent + "  ", In3 = In2 + "  ";
   std::string Aligned;
-  for (const ParmVarDecl *P : Order)
+  for (const ModelArray &P : Order)
     Aligned += std::string(Aligned.empty() ? "" : " |\n" + In2 + "     ") +
-               "reinterpret_cast<unsigned long long>(" + P->getNameAsString() +
-               ")";
+               "reinterpret_cast<unsigned long long>(" + P.name() + ")";
   std::string S;
   S += T + " " + Group + " = " + Value + ";\n";
   S += Indent + "// Four elements per thread: float4 when every vectorised "
@@ -495,9 +494,9 @@ bool Vectorizer::run() {
   S += Indent + "// 16-byte aligned, one by one otherwise and for the tail.\n";
   S += Indent + "if (" + Group + " < " + N + " / 4 &&\n";
   S += In2 + "((" + Aligned + ") % 16) == 0) {\n";
-  for (const ParmVarDecl *P : Order) {
-    std::string Load = "reinterpret_cast<const float4 *>(" +
-                       P->getNameAsString() + ")[" + Group + "]";
+  for (const ModelArray &P : Order) {
+    std::string Load =
+        "reinterpret_cast<const float4 *>(" + P.name() + ")[" + Group + "]";
     if (llvm::is_contained(Loaded, P))
       S += In2 + "const float4 " + Vec[P] + " = " + Load + ";\n";
     else if (llvm::is_contained(Updated, P))
@@ -507,10 +506,10 @@ bool Vectorizer::run() {
   }
   for (char C : {'x', 'y', 'z', 'w'})
     S += In2 + "{\n" + indentLines(Lane(C), In3) + In2 + "}\n";
-  for (const ParmVarDecl *P : Order)
+  for (const ModelArray &P : Order)
     if (!llvm::is_contained(Loaded, P))
-      S += In2 + "reinterpret_cast<float4 *>(" + P->getNameAsString() + ")[" +
-           Group + "] = " + Vec[P] + ";\n";
+      S += In2 + "reinterpret_cast<float4 *>(" + P.name() + ")[" + Group +
+           "] = " + Vec[P] + ";\n";
   S += Indent + "} else if (" + Group + " < (" + N + " + 3) / 4) {\n";
   S += In2 + "for (" + LoopT + " " + I + " = 4 * " + Group + "; " + I + " < " +
        N + " && " + I + " < 4 * " + Group + " + 4; ++" + I + ") {\n";

@@ -49,9 +49,6 @@ bool isShuffled(QualType T) {
   }
 }
 
-/// Whether the pointer \p V is declared `__restrict__`.
-bool isRestrict(const VarDecl *V) { return V->getType().isRestrictQualified(); }
-
 /// Whether \p E, through parentheses and implicit casts, is an operand that
 /// `(...) / 32` can replace without parentheses around it.
 bool needsParens(ASTContext &Ctx, const Expr *E) {
@@ -114,7 +111,7 @@ private:
   const std::string Lane, Offset;
   const std::string W = std::to_string(WarpSize);
   /// Arrays written by a loop so far.
-  std::vector<const VarDecl *> Written;
+  std::vector<ModelArray> Written;
   std::vector<std::string> Taken;
   /// Stores of an element before the loop that accumulates it, done by
   /// lane 0 only.
@@ -296,7 +293,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
         bool InUpdate = isWithin(Ctx, O.E, R->Update);
         if (InUpdate && O.Index && *O.Index == *A.Index && !O.Write)
           continue;
-        return refuse("`" + A.Array->getNameAsString() + "` is accessed at " +
+        return refuse("`" + A.Array.name() + "` is accessed at " +
                       M.where(O.E) + " as well as accumulated in the loop at " +
                       M.where(F));
       }
@@ -473,24 +470,22 @@ bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
   for (const ModelAccess &A : M.accesses()) {
     if (!llvm::is_contained(A.Loops, Index))
       continue;
-    for (const VarDecl *Array : Written)
+    for (const ModelArray &Array : Written)
       if (A.Array == Array)
-        return refuse("`" + Array->getNameAsString() + "` is read at " +
-                      M.where(A.E) +
+        return refuse("`" + Array.name() + "` is read at " + M.where(A.E) +
                       " after a loop stored it: a lane could "
                       "read what another lane stored");
     if (A.E == Write->E)
       continue;
     if (A.Array == Write->Array) {
       if (!A.Index || *A.Index != *Write->Index)
-        return refuse("`" + A.Array->getNameAsString() + "` is read at " +
-                      M.where(A.E) + " at another element than the loop " +
-                      "stores");
+        return refuse("`" + A.Array.name() + "` is read at " + M.where(A.E) +
+                      " at another element than the loop " + "stores");
       continue;
     }
     // Another array may be the stored one passed twice: an element a fixed
     // distance from the stored one would be another iteration's.
-    if (!A.Index || isRestrict(A.Array) || isRestrict(Write->Array))
+    if (!A.Index || A.Array.isRestrict() || Write->Array.isRestrict())
       continue;
     std::optional<Polynomial> Delta = Polynomial::sub(*A.Index, *Write->Index);
     std::optional<int64_t> D = Delta ? Delta->constantValue() : std::nullopt;
@@ -498,9 +493,8 @@ bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
       return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) + " reads " +
                     std::to_string(*D < 0 ? -*D : *D) + " element(s) " +
                     (*D < 0 ? "before" : "after") +
-                    " the one the loop stores: were `" +
-                    A.Array->getNameAsString() + "` and `" +
-                    Write->Array->getNameAsString() +
+                    " the one the loop stores: were `" + A.Array.name() +
+                    "` and `" + Write->Array.name() +
                     "` one array, an iteration would read another's store");
   }
   Written.push_back(Write->Array);

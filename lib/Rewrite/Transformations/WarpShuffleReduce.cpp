@@ -199,7 +199,9 @@ bool TreeFinder::matchUpdate(const Stmt *S, TreeLoop &T, const Symbol &Sym,
       Polynomial::add(*Elem->Index, Polynomial::symbol(Sym));
   if (!Partner)
     return false;
-  T.Array = Elem->Array;
+  if (Elem->Array.field())
+    return false;
+  T.Array = Elem->Array.var();
   T.ElementIdx = {cast<ArraySubscriptExpr>(Elem->E)->getIdx()};
   T.PartnerIdx = nullptr;
   for (const Expr *O : Operands) {
