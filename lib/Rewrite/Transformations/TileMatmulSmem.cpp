@@ -67,6 +67,9 @@ struct Element {
   const Expr *Base = nullptr;
   ModelValue Idx;
   QualType IdxType;
+  /// For a load helper that reads a pointer field of its struct argument
+  /// (`return m.elements[i];`): the field; Base is then the struct.
+  const FieldDecl *Field = nullptr;
 };
 
 /// \p X as an Element; nullopt for other expressions, or a dereference of
@@ -79,14 +82,17 @@ std::optional<Element> elementOf(const KernelModel &M, const Expr *X) {
     // A load helper's call, `at(A, i)`, reads its pointer argument's
     // element at its index.
     if (const ArraySubscriptExpr *AS = loadHelper(M.context(), FD)) {
-      unsigned I = cast<ParmVarDecl>(
-                       cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts())
-                           ->getDecl())
+      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+      const auto *ME = dyn_cast<MemberExpr>(Base);
+      if (ME)
+        Base = ME->getBase()->IgnoreParenImpCasts();
+      unsigned I = cast<ParmVarDecl>(cast<DeclRefExpr>(Base)->getDecl())
                        ->getFunctionScopeIndex();
       if (I >= Call->getNumArgs())
         return std::nullopt;
       return Element{Call, Call->getArg(I), M.valueInCall(Call, AS->getIdx()),
-                     AS->getIdx()->getType()};
+                     AS->getIdx()->getType(),
+                     ME ? cast<FieldDecl>(ME->getMemberDecl()) : nullptr};
     }
     const auto *Addr =
         Call->getNumArgs() == 1
@@ -192,14 +198,16 @@ MatmulTiler::indexType(const std::vector<const Expr *> &Found) const {
   const PrintingPolicy &PP = Ctx.getPrintingPolicy();
   if (Found.empty())
     return "unsigned int";
-  for (const Stmt *S : M.prologue())
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
-          for (const Expr *F : Found)
-            if (V->getInit()->IgnoreParenImpCasts() == F ||
-                V->getInit()->IgnoreParens() == F)
-              return V->getType().getUnqualifiedType().getAsString(PP);
+  // Declared before the guard, or in the work when there is none.
+  for (llvm::ArrayRef<const Stmt *> Part : {M.prologue(), M.work()})
+    for (const Stmt *S : Part)
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+            for (const Expr *F : Found)
+              if (V->getInit()->IgnoreParenImpCasts() == F ||
+                  V->getInit()->IgnoreParens() == F)
+                return V->getType().getUnqualifiedType().getAsString(PP);
   return Found.front()->getType().getUnqualifiedType().getAsString(PP);
 }
 
@@ -214,17 +222,17 @@ bool MatmulTiler::run() {
   std::vector<const Expr *> U0, U1;
   std::vector<const Expr *> G0 = M.expressionsOfValue(globalIndex(0), U0);
   std::vector<const Expr *> G1 = M.expressionsOfValue(globalIndex(1), U1);
-  // One guard statement, bounding both indices.
+  // A guard bounding both indices, or none: then every thread of the grid
+  // stores its element, and the tiles read only rows and columns that
+  // some thread of the block reads.
   if (!M.guardWhy().empty())
     return refuse(M.guardWhy());
-  if (M.guardStatements().empty())
-    return refuse("no guard bounds the indices: the tiles would read "
-                  "outside the matrices");
-  const IfStmt *GS = M.guardStatements().front();
+  const bool Unguarded = M.guardStatements().empty();
+  const IfStmt *GS = Unguarded ? nullptr : M.guardStatements().front();
   const auto *Body = cast<CompoundStmt>(M.kernel().getBody());
   // Several guard statements: early returns one after the other, or `if`s
   // each the only statement of the one before; their conditions join.
-  bool EarlyExit = isReturnOnly(GS->getThen());
+  bool EarlyExit = GS && isReturnOnly(GS->getThen());
   for (size_t I = 1; I < M.guardStatements().size(); ++I) {
     const IfStmt *Prev = M.guardStatements()[I - 1];
     const IfStmt *Next = M.guardStatements()[I];
@@ -468,12 +476,19 @@ bool MatmulTiler::run() {
   const Polynomial Row = globalIndex(RowDim), Col = globalIndex(ColDim);
   // The thread stores it itself, as written, so any pointer may reach it
   // (`c = C + row * N; c[col]`): its index from the array's start is what
-  // counts, up to an offset fixed for the block (a batch's matrix).
+  // counts, row * ldc + col with any row length ldc, up to an offset fixed
+  // for the block (a batch's matrix).
   auto IsC = [&](const Expr *E) -> const ModelAccess * {
     std::optional<Element> El = elementOf(M, E);
     const ModelAccess *A = El ? accessOf(El->E) : nullptr;
-    auto Want = Polynomial::add(*Polynomial::mul(Row, StrideB), Col);
-    if (!A || !A->Array || A->Shared || !A->Index || !Want)
+    if (!A || !A->Array || A->Shared || !A->Index)
+      return nullptr;
+    std::optional<Polynomial> Ldc =
+        A->Index->coefficient(Symbol::threadIdx(RowDim));
+    if (!Ldc || !isUniform(*Ldc))
+      return nullptr;
+    auto Want = Polynomial::add(*Polynomial::mul(Row, *Ldc), Col);
+    if (!Want)
       return nullptr;
     auto Rest = Polynomial::sub(*A->Index, *Want);
     return Rest && isUniform(*Rest) ? A : nullptr;
@@ -591,8 +606,8 @@ bool MatmulTiler::run() {
   if (AccVar && AccVar->getType().getCanonicalType() != Elem)
     return refuse("the sum's type is not the matrices' element type");
 
-  // The guard: row < M and col < N, with N the stride of B and C (or
-  // row <= M - 1, col <= N - 1).
+  // The guard: row < M and col < N (or row <= M - 1, col <= N - 1), each
+  // bound fixed for the block.
   const GuardBound *MB = nullptr, *NB = nullptr;
   std::optional<Polynomial> MEnd, NEnd;
   for (const GuardBound &G : M.guard()) {
@@ -600,15 +615,14 @@ bool MatmulTiler::run() {
     if (End && G.Lhs == Row && isUniform(*End) && !MB) {
       MB = &G;
       MEnd = End;
-    } else if (End && G.Lhs == Col && *End == StrideB && !NB) {
+    } else if (End && G.Lhs == Col && isUniform(*End) && !NB) {
       NB = &G;
       NEnd = End;
     } else
       return refuse("the guard at " + M.where(GS) +
-                    " is not exactly row < M and col < N, with N the row "
-                    "length of B and C");
+                    " is not exactly row < M and col < N");
   }
-  if (!MB || !NB)
+  if (!Unguarded && (!MB || !NB))
     return refuse("the guard at " + M.where(GS) +
                   " does not bound both the row and the column");
 
@@ -631,7 +645,7 @@ bool MatmulTiler::run() {
 
   // Moved declarations and the sum leave the guarded block: no name of
   // theirs may be a parameter's or a prologue variable's.
-  if (!EarlyExit) {
+  if (!EarlyExit && !Unguarded) {
     std::vector<const VarDecl *> Names;
     for (const DeclStmt *DS : Moved)
       for (const Decl *D : DS->decls())
@@ -662,7 +676,9 @@ bool MatmulTiler::run() {
   bool EveryEarly = true;
   for (const IfStmt *G : M.guardStatements())
     EveryEarly &= isReturnOnly(G->getThen());
-  if (M.guardStatements().size() == 1) {
+  if (Unguarded) {
+    // No condition: every thread stores.
+  } else if (M.guardStatements().size() == 1) {
     Guard = text(GS->getCond());
   } else {
     for (const IfStmt *G : M.guardStatements()) {
@@ -681,16 +697,21 @@ bool MatmulTiler::run() {
     EarlyExit = EveryEarly;
   }
   // A pointer written as a sum (`*(A + r * K + k)`) is parenthesized.
-  auto BaseText = [&](const Expr *B) -> std::optional<std::string> {
-    auto T = text(B);
+  // A helper's struct argument gets its field.
+  auto BaseText = [&](const Element &X) -> std::optional<std::string> {
+    auto T = text(X.Base);
     if (!T)
       return std::nullopt;
-    return parenthesize(B->IgnoreParenImpCasts(), *T);
+    std::string P = parenthesize(X.Base->IgnoreParenImpCasts(), *T);
+    return X.Field ? P + "." + X.Field->getNameAsString() : P;
   };
-  auto ABase = BaseText(SA.AS->Base), BBase = BaseText(SB.AS->Base);
-  if (!Guard || !ABase || !BBase || !GS->getBeginLoc().isFileID())
+  auto ABase = BaseText(*SA.AS), BBase = BaseText(*SB.AS);
+  // The edit replaces the kernel's body from the guard (or, without one,
+  // the work) to its end.
+  SourceLocation Start = GS ? GS->getBeginLoc() : Work.front()->getBeginLoc();
+  if (!Guard || !ABase || !BBase || !Start.isFileID())
     return refuse("the product is written through a macro");
-  std::string Ind = lineIndent(SM, GS->getBeginLoc());
+  std::string Ind = lineIndent(SM, Start);
   std::string In2 = Ind + "  ";
   std::string TS = std::to_string(*T);
   // The element type as the kernel spells it: a template's `T` stays `T`.
@@ -713,9 +734,10 @@ bool MatmulTiler::run() {
               text(L.EndExpr)
           ? parenthesize(L.EndExpr->IgnoreParenImpCasts(), *text(L.EndExpr))
           : polyText(L.End);
-  std::string MText = boundText(*MB, *MEnd);
-  std::string NText = boundText(*NB, *NEnd);
+  std::string MText = MB ? boundText(*MB, *MEnd) : "";
+  std::string NText = NB ? boundText(*NB, *NEnd) : "";
   std::string SAText = StrideA == L.End ? KText : polyText(StrideA);
+  std::string SBText = NEnd && StrideB == *NEnd ? NText : polyText(StrideB);
   char RD = "xyz"[RowDim], CD = "xyz"[ColDim];
   // A row of As is read across a warp when rows follow threadIdx.x: pad it.
   std::string APad = RowDim == 0 ? TS + " + 1" : TS;
@@ -800,21 +822,23 @@ bool MatmulTiler::run() {
   Txt += In2 + CT + " " + BCol + " = blockIdx." + CD + " * " + TS +
          " + threadIdx.x;\n";
   Txt += In2 + As + "[threadIdx.y][threadIdx.x] =\n";
-  Txt += In2 + "    " + ARow + " < " + MText + " && " + AK + " < " + KText +
-         " ? " + *ABase + "[" +
+  Txt += In2 + "    " + (MB ? ARow + " < " + MText + " && " : "") + AK + " < " +
+         KText + " ? " + *ABase + "[" +
          (OwnRowA ? AK : ACast + ARow + " * " + SAText + " + " + AK) +
          "] : " + Zero + ";\n";
   Txt += In2 + Bs + "[threadIdx.y][threadIdx.x] =\n";
-  Txt += In2 + "    " + BK + " < " + KText + " && " + BCol + " < " + NText +
-         " ? " + *BBase + "[" + BCast + BK + " * " + NText +
-         (OwnColB ? "" : " + " + BCol) + "] : " + Zero + ";\n";
+  Txt += In2 + "    " + BK + " < " + KText +
+         (NB ? " && " + BCol + " < " + NText : "") + " ? " + *BBase + "[" +
+         BCast + BK + " * " + SBText + (OwnColB ? "" : " + " + BCol) +
+         "] : " + Zero + ";\n";
   Txt += In2 + "__syncthreads();\n";
   Txt += In2 + "for (" + IT + " " + I + " = 0; " + I + " < " + TS + " && " +
          K0 + " + " + I + " < " + KText + "; ++" + I + ")\n";
   Txt += In2 + "  " + Update + ";\n";
   Txt += In2 + "__syncthreads();\n";
   Txt += Ind + "}\n";
-  Txt += Ind + (EarlyExit ? "if (!(" + *Guard + "))" : "if (" + *Guard + ")");
+  if (!Unguarded)
+    Txt += Ind + (EarlyExit ? "if (!(" + *Guard + "))" : "if (" + *Guard + ")");
   std::vector<std::string> Stores;
   for (const Stmt *S : Before) {
     auto X = text(cast<Expr>(S));
@@ -846,7 +870,10 @@ bool MatmulTiler::run() {
                     " is written through a macro");
     Stores.push_back(*X + ";");
   }
-  if (Stores.size() == 1) {
+  if (Unguarded) {
+    for (size_t I = 0; I < Stores.size(); ++I)
+      Txt += (I ? "\n" : "") + Ind + Stores[I];
+  } else if (Stores.size() == 1) {
     Txt += "\n" + In2 + Stores.front();
   } else {
     Txt += " {\n";
@@ -855,11 +882,11 @@ bool MatmulTiler::run() {
     Txt += Ind + "}";
   }
 
-  unsigned Begin = SM.getFileOffset(GS->getBeginLoc());
+  unsigned Begin = SM.getFileOffset(Start);
   unsigned End = SM.getFileOffset(Body->getRBracLoc());
-  StringRef Buffer = SM.getBufferData(SM.getFileID(GS->getBeginLoc()));
+  StringRef Buffer = SM.getBufferData(SM.getFileID(Start));
   StringRef Between = Buffer.substr(Begin, End - Begin).rtrim();
-  Edit = tooling::Replacement(SM, GS->getBeginLoc(), Between.size(), Txt);
+  Edit = tooling::Replacement(SM, Start, Between.size(), Txt);
   return true;
 }
 
