@@ -177,12 +177,27 @@ double total(const std::map<std::string, double> &Ks) {
   return T;
 }
 
+/// The time of every kernel of one run together, in nanoseconds.
+double programKernelsNs(const Measurement &M) {
+  double T = 0;
+  for (const KernelMeasurement &K : M.Kernels)
+    for (double D : K.DurationsNs)
+      T += D;
+  return T;
+}
+
 /// Why the candidate's other kernels show moved work, or nullopt; fills
-/// \p J's totals.
+/// \p J's totals. Other kernels that take longer are moved work unless
+/// all the program's kernels together are faster by the same rule as the
+/// kernel (runs that do not overlap, the median at least MinSpeedup): a
+/// faster kernel may leave the others less of what they found in L2.
+/// The others' extra time is then charged to the kernel, \p ChargeNs per
+/// launch, and \p Note tells so, for the verdict's reason.
 std::optional<std::string> movedWork(const KernelSignature &K,
                                      ArrayRef<RunOutcome> Original,
                                      ArrayRef<RunOutcome> Candidate,
-                                     const JudgeOptions &O, Judgement &J) {
+                                     const JudgeOptions &O, Judgement &J,
+                                     double &ChargeNs, std::string &Note) {
   std::vector<double> A, B;
   std::set<std::string> Known;
   for (const RunOutcome &R : Original)
@@ -208,12 +223,40 @@ std::optional<std::string> movedWork(const KernelSignature &K,
   J.OtherCandidateNs = median(B);
   double Slowest = *std::max_element(A.begin(), A.end());
   double Fastest = *std::min_element(B.begin(), B.end());
-  if (Fastest > Slowest * (1 + O.OtherSlack) + O.OtherSlackNs)
-    return "the program's other kernels take " + microseconds(Fastest) +
-           " in the candidate's fastest run against " + microseconds(Slowest) +
-           " in the original's slowest: work moved out of the kernel is not "
-           "a speedup";
-  return std::nullopt;
+  if (Fastest <= Slowest * (1 + O.OtherSlack) + O.OtherSlackNs)
+    return std::nullopt;
+  std::vector<double> PA, PB;
+  for (const RunOutcome &R : Original)
+    if (R.Measured)
+      PA.push_back(programKernelsNs(*R.Measured));
+  for (const RunOutcome &R : Candidate)
+    if (R.Measured)
+      PB.push_back(programKernelsNs(*R.Measured));
+  double AllOriginal = median(PA), AllCandidate = median(PB);
+  bool Faster = *std::min_element(PA.begin(), PA.end()) >
+                    *std::max_element(PB.begin(), PB.end()) &&
+                AllCandidate > 0 && AllOriginal / AllCandidate >= O.MinSpeedup;
+  std::string Totals = "all kernels together take " +
+                       microseconds(AllCandidate) + " against " +
+                       microseconds(AllOriginal);
+  unsigned Launches = 0;
+  for (const RunOutcome &R : Candidate)
+    if (const KernelMeasurement *KM =
+            R.Measured ? R.Measured->find(K.candidateName()) : nullptr;
+        KM && !Launches)
+      Launches = KM->Launches;
+  if (Faster && Launches) {
+    ChargeNs = (*J.OtherCandidateNs - *J.OtherOriginalNs) / Launches;
+    Note = "; the other kernels take " + microseconds(*J.OtherCandidateNs) +
+           " against " + microseconds(*J.OtherOriginalNs) + ", " +
+           microseconds(ChargeNs) + " per launch charged to the kernel; " +
+           Totals;
+    return std::nullopt;
+  }
+  return "the program's other kernels take " + microseconds(Fastest) +
+         " in the candidate's fastest run against " + microseconds(Slowest) +
+         " in the original's slowest, and " + Totals +
+         ": work moved out of the kernel is not a speedup";
 }
 
 /// The verdict on the poisoned runs, or nullopt when they agree (or there
@@ -447,9 +490,12 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
     return *Later;
 
   Judgement J;
-  // The rest of the program: no new kernel, no longer time.
+  // The rest of the program: no new kernel, no longer time unless the
+  // whole program is faster.
+  std::string OtherNote;
+  double ChargeNs = 0;
   if (std::optional<std::string> Why =
-          movedWork(K, Original, Candidate, O, J)) {
+          movedWork(K, Original, Candidate, O, J, ChargeNs, OtherNote)) {
     J.V = Verdict::OtherKernels;
     J.Reason = *Why;
     return J;
@@ -462,9 +508,9 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
     return J;
   }
   const Timing &A = *J.Original, &B = *J.Candidate;
-  J.Speedup = A.MedianNs / B.MedianNs;
-  J.SpeedupLow = A.MinNs / B.MaxNs;
-  J.SpeedupHigh = A.MaxNs / B.MinNs;
+  J.Speedup = A.MedianNs / (B.MedianNs + ChargeNs);
+  J.SpeedupLow = A.MinNs / (B.MaxNs + ChargeNs);
+  J.SpeedupHigh = A.MaxNs / (B.MinNs + ChargeNs);
 
   // Bytes the launch must have written, beyond what L2 could still hold.
   const Measurement &CM = *Candidate[0].Measured;
@@ -489,7 +535,7 @@ Judgement autoprof::verify::judge(const KernelSignature &K,
       " over " + Twine(std::min(A.Runs, B.Runs)).str() + " runs)";
   if (*J.SpeedupLow > 1.0 && *J.Speedup >= O.MinSpeedup) {
     J.V = Verdict::Faster;
-    J.Reason = Figures;
+    J.Reason = Figures + OtherNote;
   } else if (*J.SpeedupHigh < 1.0) {
     J.V = Verdict::Slower;
     J.Reason = Figures;

@@ -323,6 +323,35 @@ TEST_F(JudgeTest, WorkMovedToAnotherKernelIsNotASpeedup) {
   EXPECT_FALSE(J.OtherOriginalNs);
 }
 
+TEST_F(JudgeTest, OtherKernelsSlowerButTheProgramFaster) {
+  // The kernel saves 90 us a launch (4 launches); the other kernel, which
+  // read what the original left in L2, loses 100 us a run.
+  std::vector<BufferSnapshot> B = {buffer("o.in", 0, {1, 2, 3}, 0),
+                                   buffer("o.out", 1, {2, 4, 6}, 12)};
+  std::vector<RunOutcome> Orig = {run(1, {9e5, 1e5, 1e5, 1e5}, B),
+                                  run(2, {9e5, 1e5, 1.01e5, 1e5}),
+                                  run(3, {9e5, 0.99e5, 1e5, 1e5})};
+  std::vector<RunOutcome> Cand = {
+      run(1, {5e5, 1e4, 1e4, 1e4}, candidateBuffers({2, 4, 6})),
+      run(2, {5e5, 1e4, 1.01e4, 1e4}), run(3, {5e5, 1e4, 1e4, 0.99e4})};
+  Judgement J = judge(K, withOther(Orig, "_Z4nextv", 1e5),
+                      withOther(Cand, "_Z4nextv", 1.5e5), O);
+  EXPECT_EQ(J.V, Verdict::Faster) << J.Reason;
+  // The others' 100 us a run are charged to the kernel, 25 us a launch:
+  // 100 us against 10 + 25 us.
+  ASSERT_TRUE(J.Speedup);
+  EXPECT_NEAR(*J.Speedup, 1e5 / 3.5e4, 1e-9);
+  EXPECT_NE(J.Reason.find("per launch charged to the kernel"),
+            std::string::npos)
+      << J.Reason;
+  // The same saving, but the others lose more than it: moved work.
+  J = judge(K, withOther(Orig, "_Z4nextv", 1e5),
+            withOther(Cand, "_Z4nextv", 8e5), O);
+  EXPECT_EQ(J.V, Verdict::OtherKernels);
+  EXPECT_NE(J.Reason.find("all kernels together take"), std::string::npos)
+      << J.Reason;
+}
+
 } // namespace
 
 TEST_F(JudgeTest, WritesOutsideItsArguments) {

@@ -99,7 +99,8 @@ enum class Verdict {
   /// (autoprof/Rewrite/KernelReach.h). Never built.
   HiddenState,
   /// The candidate launches a kernel the original does not, or the other
-  /// kernels of the program take longer: work moved out of the kernel.
+  /// kernels of the program take longer and all its kernels together are
+  /// not faster: work moved out of the kernel.
   OtherKernels,
   /// The saved launch changed device memory that none of its pointer
   /// arguments points into, where the original's changed none.
@@ -125,6 +126,8 @@ struct Judgement {
   std::string Reason;
   /// Original median over candidate median, with the range the runs allow
   /// (the slowest original over the fastest candidate and the reverse).
+  /// When the other kernels take longer but the whole program is faster,
+  /// the candidate's times include the others' extra time per launch.
   std::optional<double> Speedup;
   std::optional<double> SpeedupLow;
   std::optional<double> SpeedupHigh;
