@@ -464,7 +464,8 @@ bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
   }
 
   // The copy's non-zero entries are added to P, before the closing brace's
-  // line.
+  // line (or, when code comes first on that line, on lines of their own
+  // before the brace).
   std::string Flush;
   if (CloseLoop)
     Flush += Indent + "}\n";
@@ -476,8 +477,10 @@ bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
   unsigned Start = SM.getFileOffset(Body->getRBracLoc());
   while (Start > 0 && (Buffer[Start - 1] == ' ' || Buffer[Start - 1] == '\t'))
     --Start;
-  if (Start == 0 || Buffer[Start - 1] != '\n')
-    return Refuse("the kernel's closing brace does not start its line");
+  if (Start == 0 || Buffer[Start - 1] != '\n') {
+    Start = SM.getFileOffset(Body->getRBracLoc());
+    Flush = "\n" + Flush;
+  }
   Edits.push_back(tooling::Replacement(
       SM, SM.getComposedLoc(SM.getFileID(Body->getRBracLoc()), Start), 0,
       Flush));
