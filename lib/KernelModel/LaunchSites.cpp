@@ -932,6 +932,17 @@ const Expr *autoprof::soleValue(ASTContext &Ctx, const VarDecl &V) {
   return Assign->getRHS();
 }
 
+/// Whether \p V is a value of the integer type \p T.
+static bool fitsIn(const ASTContext &Ctx, int64_t V, QualType T) {
+  if (!T->isIntegerType())
+    return false;
+  unsigned Bits = Ctx.getTypeSize(T);
+  if (T->isSignedIntegerType())
+    return Bits >= 64 ||
+           (V >= -(int64_t(1) << (Bits - 1)) && V < (int64_t(1) << (Bits - 1)));
+  return V >= 0 && (Bits >= 63 || V < (int64_t(1) << Bits));
+}
+
 bool autoprof::gridCoversBound(ASTContext &Ctx, const Expr *Grid, int64_t Block,
                                const Expr *Bound) {
   if (Block <= 0 || Bound->HasSideEffects(Ctx))
@@ -941,7 +952,14 @@ bool autoprof::gridCoversBound(ASTContext &Ctx, const Expr *Grid, int64_t Block,
     return false;
   const Expr *G = followLocals(Ctx, X);
   auto GC = launchInt(Ctx, G);
-  auto NC = evaluateInt(followLocals(Ctx, Bound), Ctx);
+  // The bound through the same locals as the grid (`rows * cols` with
+  // `int rows = 1024`), also under integer casts whose type holds it
+  // (`(int)m`).
+  auto NC = launchInt(Ctx, Bound);
+  if (!NC)
+    if ((NC = launchInt(Ctx, stripCasts(Bound))) &&
+        !fitsIn(Ctx, *NC, Bound->getType()))
+      NC.reset();
   if (GC && NC)
     return *NC >= 0 && *GC >= 0 && *GC * Block >= *NC;
   const Expr *Term = CeilDiv(Ctx, Block).term(G);

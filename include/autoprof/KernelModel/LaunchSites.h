@@ -119,7 +119,9 @@ const clang::Expr *valueOnEntry(clang::ASTContext &Ctx, const clang::VarDecl &V,
 
 /// Whether \p Grid blocks of \p Block threads provably cover \p Bound
 /// threads, where \p Bound is a side-effect-free expression evaluated at the
-/// same launch: both constants with Grid * Block >= Bound >= 0, or Grid of
+/// same launch: both constants with Grid * Block >= Bound >= 0 (each through
+/// unmodified locals, `rows * cols` with `int rows = 1024`; the bound also
+/// under integer casts whose type holds its value), or Grid of
 /// the form `(N + Block - 1) / Block` (through unmodified local variables)
 /// with N the same unmodified variable as \p Bound.
 bool gridCoversBound(clang::ASTContext &Ctx, const clang::Expr *Grid,
