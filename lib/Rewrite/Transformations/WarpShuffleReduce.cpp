@@ -58,7 +58,8 @@ const ArraySubscriptExpr *subscriptOf(ASTContext &Ctx, const DeclRefExpr *DR) {
 
 /// The shuffle rewrite of one tree-reduction loop.
 struct TreeLoop {
-  const ForStmt *Loop = nullptr;
+  /// The `for` or `while` loop.
+  const Stmt *Loop = nullptr;
   const VarDecl *Var = nullptr;
   /// Whether the loop halves its variable from half the block down to 1
   /// (sequential addressing); else it doubles it from 1 (interleaved or
@@ -280,8 +281,9 @@ std::string TreeFinder::tidText(const TreeLoop &T,
 
 std::optional<TreeLoop> TreeFinder::match(llvm::ArrayRef<const Stmt *> Body,
                                           size_t I) {
-  const auto *F = cast<ForStmt>(Body[I]);
+  const Stmt *F = Body[I];
   const ModelLoop &L = M.loops()[M.loopIndex(F)];
+  const Expr *LoopCond = loopCond(L);
   std::string At = "the loop at " + M.where(F);
   TreeLoop T;
   T.Loop = F;
@@ -315,7 +317,7 @@ std::optional<TreeLoop> TreeFinder::match(llvm::ArrayRef<const Stmt *> Body,
   // The first value and the end: from half the block while s > 0, or from
   // 1 while s < the block.
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+      LoopCond ? LoopCond->IgnoreParenImpCasts() : nullptr);
   auto CondIs = [&](BinaryOperatorKind Op, const Polynomial &Rhs) {
     if (!Cond)
       return false;
@@ -345,11 +347,10 @@ std::optional<TreeLoop> TreeFinder::match(llvm::ArrayRef<const Stmt *> Body,
       Why = At + " does not start `" + SN + "` at half the block's size";
       return std::nullopt;
     }
-    bool ToOne = CondIs(BO_GT, Polynomial()) ||
-                 CondIs(BO_GE, Polynomial::constant(1)) ||
-                 CondIs(BO_NE, Polynomial()) ||
-                 (F->getCond() && !Cond &&
-                  valueIs(F->getCond()->IgnoreParenImpCasts(), S));
+    bool ToOne =
+        CondIs(BO_GT, Polynomial()) || CondIs(BO_GE, Polynomial::constant(1)) ||
+        CondIs(BO_NE, Polynomial()) ||
+        (LoopCond && !Cond && valueIs(LoopCond->IgnoreParenImpCasts(), S));
     if (!ToOne) {
       Why = At + " does not run down to `" + SN + "` = 1";
       return std::nullopt;
@@ -377,7 +378,7 @@ std::optional<TreeLoop> TreeFinder::match(llvm::ArrayRef<const Stmt *> Body,
   std::string Shape = "the body of " + At +
                       " is not one guarded update followed by "
                       "`__syncthreads()`";
-  std::vector<const Stmt *> Stmts = statementsOf(F->getBody());
+  std::vector<const Stmt *> Stmts = loopBody(L);
   if (Stmts.size() < 2 || !isBarrier(Stmts.back())) {
     Why = Shape;
     return std::nullopt;
@@ -555,7 +556,8 @@ std::vector<TreeLoop> TreeFinder::find() {
   std::string First;
   for (size_t I = 0; I < Body.size(); ++I) {
     int LI = M.loopIndex(Body[I]);
-    if (LI < 0 || !isa<ForStmt>(Body[I]) || !M.loops()[LI].geometric())
+    if (LI < 0 || !isa<ForStmt, WhileStmt>(Body[I]) ||
+        !M.loops()[LI].geometric())
       continue;
     if (auto T = match(Body, I))
       Found.push_back(*T);
@@ -576,11 +578,11 @@ std::optional<std::vector<tooling::Replacement>> editsOf(const KernelModel &M,
   const SourceManager &SM = Ctx.getSourceManager();
   std::string SN = T.Var->getNameAsString();
   std::string A = T.Array->getNameAsString();
+  const ModelLoop &L = M.loops()[M.loopIndex(T.Loop)];
   std::vector<std::optional<tooling::Replacement>> R;
   if (!T.Halves) {
-    const ModelLoop &L = M.loops()[M.loopIndex(T.Loop)];
     R.push_back(replaceExpr(Ctx, L.FirstExpr, "blockDim.x / 2"));
-    R.push_back(replaceExpr(Ctx, T.Loop->getInc(), SN + " >>= 1"));
+    R.push_back(replaceExpr(Ctx, L.StepStmt, SN + " >>= 1"));
     if (T.IndexVar) {
       std::string IN = T.IndexVar->getNameAsString();
       R.push_back(replaceExpr(Ctx, T.IndexVar->getInit(), T.Tid));
@@ -596,7 +598,7 @@ std::optional<std::vector<tooling::Replacement>> editsOf(const KernelModel &M,
       }
     }
   }
-  R.push_back(replaceExpr(Ctx, T.Loop->getCond(), SN + " > 32"));
+  R.push_back(replaceExpr(Ctx, loopCond(L), SN + " > 32"));
 
   // The last 64 values, reduced by warp 0.
   std::string Ind = lineIndent(SM, T.Loop->getBeginLoc());
