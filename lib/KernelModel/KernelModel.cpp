@@ -26,6 +26,16 @@ using namespace autoprof;
 static bool fieldsOnlyRead(ASTContext &Ctx, const FunctionDecl &K,
                            const ParmVarDecl &P);
 
+/// Whether \p P is a struct parameter of the kernel \p K whose fields \p K
+/// only reads: each field is fixed for the launch.
+static bool fixedRecord(ASTContext &Ctx, const FunctionDecl &K,
+                        const ParmVarDecl *P) {
+  return P && P->getType()->isRecordType() &&
+         cast<Decl>(P->getDeclContext())->getCanonicalDecl() ==
+             K.getCanonicalDecl() &&
+         fieldsOnlyRead(Ctx, K, *P);
+}
+
 /// The parameter that \p E names, through parentheses, casts and copies.
 static const ParmVarDecl *argumentParam(const Expr *E) {
   E = E->IgnoreParenImpCasts();
@@ -212,6 +222,23 @@ const Expr *onlyReturn(const FunctionDecl *Def) {
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
+/// The parameter whose memory the subscript \p AS of a load helper reads,
+/// and the pointer field of it that it reads through (`m.elements[i]`), or
+/// null for a pointer parameter itself (`p[i]`); a null parameter for any
+/// other base.
+std::pair<const ParmVarDecl *, const FieldDecl *>
+loadHelperPointer(const ArraySubscriptExpr *AS) {
+  const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+  const auto *ME = dyn_cast<MemberExpr>(Base);
+  const auto *F =
+      ME && !ME->isArrow() ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (ME && !F)
+    return {nullptr, nullptr};
+  const auto *DR =
+      dyn_cast<DeclRefExpr>(F ? ME->getBase()->IgnoreParenImpCasts() : Base);
+  return {DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr, F};
+}
+
 const ArraySubscriptExpr *loadHelperAt(const ASTContext &Ctx,
                                        const FunctionDecl *FD, unsigned Depth) {
   const FunctionDecl *Def = followedDefinition(Ctx, FD, Depth);
@@ -235,15 +262,7 @@ const ArraySubscriptExpr *loadHelperAt(const ASTContext &Ctx,
   if (!AS || AS->getType().isVolatileQualified())
     return nullptr;
   // The pointer: a parameter, or a pointer field of a struct parameter.
-  const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
-  const auto *ME = dyn_cast<MemberExpr>(Base);
-  const auto *F =
-      ME && !ME->isArrow() ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
-  if (ME && !F)
-    return nullptr;
-  const auto *DR =
-      dyn_cast<DeclRefExpr>(F ? ME->getBase()->IgnoreParenImpCasts() : Base);
-  const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  auto [P, F] = loadHelperPointer(AS);
   if (!P || P->getDeclContext() != Def ||
       !(F ? F->getType()->isPointerType() &&
                 P->getType().getNonReferenceType()->isRecordType()
@@ -1031,10 +1050,7 @@ ModelArray KernelModel::Builder::fieldArray(const Expr *Record,
                                             const FieldDecl *F, const Expr *At,
                                             std::string &Why) {
   const ParmVarDecl *P = argumentParam(Record);
-  if (F && P && F->getType()->isPointerType() && P->getType()->isRecordType() &&
-      cast<Decl>(P->getDeclContext())->getCanonicalDecl() ==
-          M.Kernel.getCanonicalDecl() &&
-      fieldsOnlyRead(Ctx, M.Kernel, *P))
+  if (F && F->getType()->isPointerType() && fixedRecord(Ctx, M.Kernel, P))
     return ModelArray(P, F);
   Why = "the pointer `" + M.text(At) + "` at " + M.where(At) +
         " is not a field of a parameter passed by value whose fields the "
@@ -1233,16 +1249,11 @@ void KernelModel::Builder::collectAccesses(const Stmt *S) {
     // its index, bound to the call's arguments.
     if (const ArraySubscriptExpr *AS =
             loadHelperAt(Ctx, CE->getDirectCallee(), 0)) {
-      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
-      const auto *Field = dyn_cast<MemberExpr>(Base);
-      if (Field)
-        Base = Field->getBase()->IgnoreParenImpCasts();
-      const auto *P = cast<ParmVarDecl>(cast<DeclRefExpr>(Base)->getDecl());
+      auto [P, Field] = loadHelperPointer(AS);
       unsigned I = P->getFunctionScopeIndex();
       if (I < CE->getNumArgs()) {
         ModelValue Idx = M.valueInCall(CE, AS->getIdx());
-        addAccess(CE, CE->getArg(I), Idx.Value, Idx.Why,
-                  Field ? cast<FieldDecl>(Field->getMemberDecl()) : nullptr);
+        addAccess(CE, CE->getArg(I), Idx.Value, Idx.Why, Field);
       }
     }
   }
@@ -1672,10 +1683,7 @@ public:
               dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
         if (const ParmVarDecl *P =
                 kernelRecord(dyn_cast<ParmVarDecl>(DR->getDecl()));
-            P && P->getType()->isRecordType() &&
-            cast<Decl>(P->getDeclContext())->getCanonicalDecl() ==
-                M.kernel().getCanonicalDecl() &&
-            fieldsOnlyRead(Ctx, M.kernel(), *P))
+            fixedRecord(Ctx, M.kernel(), P))
           if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
               F && F->getType()->isIntegerType() && !F->isBitField() &&
               F->getFieldIndex() < 1024 && !builtinSymbol(E))
