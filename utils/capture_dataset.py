@@ -178,6 +178,10 @@ def validate_record(r, names):
     return errs
 
 
+# The transformation that only prepares kernels for the others.
+ENABLING = "inline-device-helpers"
+
+
 def fold_variants(outcomes):
     """One outcome per transformation: the variants of one
     (`block-shape(32x8)`, `block-shape(16x16)`) fold into the fastest that
@@ -185,6 +189,9 @@ def fold_variants(outcomes):
     out, where = [], {}
     for o in outcomes:
         t = o.get("transformation")
+        # After an enabling edit, the outcome is the transformation's own.
+        if isinstance(t, str) and t.startswith(ENABLING + "+"):
+            t = t[len(ENABLING) + 1:]
         base = t.split("(", 1)[0] if isinstance(t, str) and \
             t.endswith(")") else t
         o = dict(o, transformation=base)

@@ -63,7 +63,9 @@ void autoprof::writeProposalListing(const RewriteEngine &Engine,
         continue;
       Any = true;
       OS << "  " << P.name() << ": " << P.T->description() << "\n";
-      if (!Seen)
+      if (P.T->enabling())
+        OS << "    prepares the kernel for the others; not tried by itself\n";
+      else if (!Seen)
         OS << "    trigger: needs " << llvm::join(P.T->triggerMetrics(), ", ")
            << "\n";
       else if (std::optional<std::string> Why = P.T->trigger(*Seen))
@@ -75,7 +77,7 @@ void autoprof::writeProposalListing(const RewriteEngine &Engine,
       OS << "  no proposal\n";
     for (const Refusal &R : Engine.refusals())
       if (R.Kernel == I)
-        OS << "  " << R.T->name() << ": not applied: " << R.Reason << "\n";
+        OS << "  " << R.name() << ": not applied: " << R.Reason << "\n";
   }
 }
 
@@ -101,8 +103,11 @@ FileEdits autoprof::mergeFirstVariants(const RewriteEngine &Engine,
                                        const DryRunView &V) {
   std::vector<const Proposal *> List;
   for (const Proposal &P : Engine.proposals()) {
+    // An enabling edit alone makes nothing faster.
+    if (P.T->enabling())
+      continue;
     if (!P.Variant.empty() && llvm::any_of(List, [&](const Proposal *Q) {
-          return Q->Kernel == P.Kernel && Q->T == P.T;
+          return Q->Kernel == P.Kernel && Q->T == P.T && Q->After == P.After;
         }))
       continue;
     bool Elsewhere = llvm::any_of(P.Edits, [&](const auto &FE) {

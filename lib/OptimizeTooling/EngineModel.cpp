@@ -80,7 +80,7 @@ EngineModel::proposals(const optimize::SessionKernel &K,
   std::vector<optimize::Candidate> Out;
   if (!Base) {
     for (const Proposal &P : Engine.proposals())
-      if (P.Kernel == K.Index)
+      if (P.Kernel == K.Index && !P.T->enabling())
         add(Out, K, P, P.Edits, nullptr);
     return Out;
   }
@@ -95,7 +95,7 @@ EngineModel::proposals(const optimize::SessionKernel &K,
     return Out;
   size_t Index = Found - Again.kernels().begin();
   for (const Proposal &P : Again.proposals()) {
-    if (P.Kernel != Index)
+    if (P.Kernel != Index || P.T->enabling())
       continue;
     FileEdits Chained = Edits[Base->Id];
     for (const auto &[File, Rs] : P.Edits)
@@ -180,9 +180,12 @@ void EngineModel::add(std::vector<optimize::Candidate> &Out,
   if (Base)
     C->Chain = Base->Chain;
   // The chain holds transformations: one variant of each.
+  if (P.After)
+    C->Chain.push_back(P.After->name().str());
   C->Chain.push_back(P.T->name().str());
-  C->ChangesSignature =
-      P.T->changesSignature() || (Base && Base->ChangesSignature);
+  C->ChangesSignature = P.T->changesSignature() ||
+                        (P.After && P.After->changesSignature()) ||
+                        (Base && Base->ChangesSignature);
   const Transformation *T = P.T;
   C->Trigger = [T](const optimize::Metrics &M) { return T->trigger(M); };
   Out.push_back(std::move(*C));

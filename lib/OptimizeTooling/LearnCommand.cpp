@@ -20,9 +20,10 @@ using namespace autoprof::learn;
 learn::TriggerRewriter autoprof::builtinRewriter() {
   std::vector<TriggerRewriter::Rule> Rules;
   for (const Transformation *T : TransformationRegistry::all())
-    Rules.push_back(
-        {T->name().str(), T->triggerMetrics(),
-         [T](const MetricMap &M) { return T->trigger(M).has_value(); }});
+    if (!T->enabling())
+      Rules.push_back(
+          {T->name().str(), T->triggerMetrics(),
+           [T](const MetricMap &M) { return T->trigger(M).has_value(); }});
   return TriggerRewriter(std::move(Rules));
 }
 

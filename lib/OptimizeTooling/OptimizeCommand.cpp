@@ -11,6 +11,7 @@
 #include "autoprof/OptimizeTooling/LLMRewriter.h"
 #include "autoprof/OptimizeTooling/VerifiedOptimize.h"
 #include "autoprof/Profiling/TreeFiles.h"
+#include "autoprof/Rewrite/KernelSplice.h"
 #include "autoprof/Rewrite/RewriteEngine.h"
 #include "autoprof/Rewrite/TransformationRegistry.h"
 #include "autoprof/Verify/Files.h"
@@ -95,6 +96,12 @@ bool OptimizeCommand::selectTransformations(
                    "'; known: " + TransformationRegistry::names());
     Ts.push_back(T);
   }
+  // The transformations named apply also to kernels that must first be
+  // prepared for them (inlined helpers).
+  if (!Ts.empty())
+    for (const Transformation *T : TransformationRegistry::all())
+      if (T->enabling() && !is_contained(Ts, T))
+        Ts.push_back(T);
   return true;
 }
 
@@ -141,6 +148,24 @@ bool OptimizeCommand::parse(RewriteEngine &Engine) const {
     return error(Env.KernelGiven
                      ? "no kernel matches --kernel='" + Env.KernelRegex + "'"
                      : "no kernel in " + join(Inputs, ", "));
+  // Each enabling edit is followed by the proposals on its result.
+  Engine.expandEnabling([&](RewriteEngine &Again, const std::string &Main,
+                            const std::map<std::string, std::string> &Texts) {
+    FirstErrorConsumer Quiet;
+    SourceSettings S = Env.Parse;
+    S.Files.clear();
+    for (const auto &[File, Text] : Texts)
+      S.Files[normalPath(File)] = Text;
+    S.Diagnostics = &Quiet;
+    // The input as the user named it, which the compile commands know.
+    std::string Input = Main;
+    for (const std::string &In : Inputs)
+      if (normalPath(In) == normalPath(Main))
+        Input = In;
+    auto Factory = Again.newActionFactory();
+    return runSource(S, Input, *Factory, Env.Messages) == 0 &&
+           !Again.translationUnitsWithErrors();
+  });
   for (const std::string &F : Engine.failures())
     Env.Messages.Warning(F);
   return true;

@@ -125,6 +125,12 @@ kernelSource(const FunctionDecl &FD, ASTContext &Ctx,
     llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
     KS.File = std::string(Path);
   }
+  if (auto Main = SM.getFileEntryRefForID(SM.getMainFileID())) {
+    SmallString<256> Path(Main->getName());
+    SM.getFileManager().makeAbsolutePath(Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    KS.MainFile = std::string(Path);
+  }
   const FunctionDecl *Canonical = FD.getCanonicalDecl();
   for (const CUDAKernelCallExpr *E : Calls) {
     if (launchedKernel(*E) != Canonical)
@@ -430,10 +436,11 @@ void RewriteEngine::run(ASTContext &Ctx) {
           Made.emplace_back(Variant, std::move(Edits));
       }
       if (Made.empty()) {
-        if (Explain)
-          Refuse(!Why.empty() ? Why
-                              : T->explain(Models.of(IsTemplate ? *Specs.front()
-                                                                : *FD)));
+        if (Explain && Why.empty())
+          Why = T->explain(Models.of(IsTemplate ? *Specs.front() : *FD));
+        // An enabling transformation with nothing to do says nothing.
+        if (!T->enabling() || !Why.empty())
+          Refuse(Why);
         continue;
       }
       for (auto &[Variant, Edits] : Made) {
@@ -485,9 +492,67 @@ llvm::StringRef RewriteEngine::originalText(llvm::StringRef File) const {
   return It == Texts.end() ? llvm::StringRef() : llvm::StringRef(It->second);
 }
 
+void RewriteEngine::expandEnabling(const Reparse &R) {
+  std::vector<const Transformation *> Others;
+  for (const Transformation *T : Transformations)
+    if (!T->enabling())
+      Others.push_back(T);
+  size_t Made = Proposals.size();
+  for (size_t I = 0; I < Made; ++I) {
+    const Proposal First = Proposals[I];
+    if (!First.T->enabling())
+      continue;
+    const KernelRecord &K = Kernels[First.Kernel];
+    auto Texts = applyFileEdits(
+        First.Edits, [&](llvm::StringRef File) { return originalText(File); });
+    if (!Texts) {
+      Failures.push_back(First.name() + " on '" + K.QualifiedName +
+                         "': " + llvm::toString(Texts.takeError()));
+      continue;
+    }
+    RewriteEngine Again(Others, Filter);
+    Again.Explain = Explain;
+    if (!R(Again, Sources[First.Kernel].MainFile, *Texts)) {
+      Failures.push_back(First.name() + " on '" + K.QualifiedName +
+                         "': the edited source does not compile");
+      continue;
+    }
+    // The edits lie inside the kernel's body: its name keeps its line.
+    auto Found = llvm::find_if(Again.kernels(), [&](const KernelRecord &O) {
+      return O.QualifiedName == K.QualifiedName && O.Line == K.Line;
+    });
+    if (Found == Again.kernels().end())
+      continue;
+    size_t Index = Found - Again.kernels().begin();
+    for (const Proposal &Q : Again.proposals()) {
+      if (Q.Kernel != Index)
+        continue;
+      Proposal P = Q;
+      P.Kernel = First.Kernel;
+      P.After = First.T;
+      P.Edits = First.Edits;
+      for (const auto &[File, Rs] : Q.Edits)
+        P.Edits[File] = P.Edits[File].merge(Rs);
+      Proposals.push_back(std::move(P));
+    }
+    for (const Refusal &Q : Again.refusals())
+      if (Q.Kernel == Index)
+        Refusals.push_back({First.Kernel, Q.T, Q.Reason, First.T});
+    for (const std::string &F : Again.failures())
+      Failures.push_back(F);
+  }
+}
+
 std::string Proposal::name() const {
   std::string Name = T ? T->name().str() : std::string();
-  return Variant.empty() ? Name : Name + "(" + Variant + ")";
+  if (!Variant.empty())
+    Name += "(" + Variant + ")";
+  return After ? After->name().str() + "+" + Name : Name;
+}
+
+std::string Refusal::name() const {
+  std::string Name = T ? T->name().str() : std::string();
+  return After ? After->name().str() + "+" + Name : Name;
 }
 
 FileEdits autoprof::mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,

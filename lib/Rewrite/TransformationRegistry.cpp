@@ -8,6 +8,7 @@
 
 #include "Transformations/BlockShape.h"
 #include "Transformations/FastMathIntrinsics.h"
+#include "Transformations/InlineDeviceHelpers.h"
 #include "Transformations/LaunchBlockSize.h"
 #include "Transformations/LaunchBounds.h"
 #include "Transformations/PadSharedArrays.h"
@@ -42,14 +43,17 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const RegisterAccumulate Accumulate;
   static const SplitSerialLoop Split;
   static const BlockShape Shape;
+  static const InlineDeviceHelpers Inline;
   // The order in which a kernel's triggered rewrites are tried: changes of
   // the algorithm's memory access first (tiling through shared memory, warp
   // reductions, wider accesses, padding), then changes of the instructions
-  // (intrinsics, unrolling), of the launch, and of qualifiers last.
+  // (intrinsics, unrolling), of the launch, and of qualifiers last. The
+  // enabling one, never tried by itself, comes after them.
   static const std::vector<const Transformation *> All = {
-      &Matmul,        &Transpose, &RowWarps,   &Split,   &Aggregate, &Privatize,
-      &ShuffleReduce, &Float4,    &Accumulate, &Pad,     &FastMath,  &Unroll,
-      &Shape,         &BlockSize, &Bounds,     &Restrict};
+      &Matmul,    &Transpose,     &RowWarps, &Split,      &Aggregate,
+      &Privatize, &ShuffleReduce, &Float4,   &Accumulate, &Pad,
+      &FastMath,  &Unroll,        &Shape,    &BlockSize,  &Bounds,
+      &Restrict,  &Inline};
   return All;
 }
 

@@ -431,8 +431,10 @@ __global__ void moving(float *__restrict__ s, const float *in, int n) {
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} returns from inside
 // WHY: kernel calls at {{.*}}
-// WHY-NEXT:   no proposal
+// WHY-NEXT:   inline-device-helpers: {{.*}}
+// WHY-NEXT:     prepares the kernel for the others; not tried by itself
 // WHY-NEXT:   register-accumulate: not applied: the loop at line {{[0-9]+}} calls logged, which may touch memory
+// WHY-NEXT:   inline-device-helpers+register-accumulate: not applied: the loop at line {{[0-9]+}} also writes {{.*}}
 // WHY: kernel inner_index at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   register-accumulate: not applied: the element s[slot] names 'slot', declared inside the loop at line {{[0-9]+}}

@@ -24,19 +24,21 @@ namespace {
 
 class RewriteEngineTest : public ::testing::Test {
 protected:
+  static std::vector<std::string> args() {
+    return {"-x",
+            "cuda",
+            "--cuda-device-only",
+            "--cuda-gpu-arch=sm_90",
+            "--cuda-path=" AUTOPROF_TEST_CUDA_PATH,
+            "-Wno-unknown-cuda-version",
+            "-resource-dir=" AUTOPROF_TEST_RESOURCE_DIR,
+            "-std=c++17"};
+  }
+
   void
   run(const std::string &Code,
       std::vector<const Transformation *> Ts = TransformationRegistry::all()) {
-    std::vector<std::string> Args = {
-        "-x",
-        "cuda",
-        "--cuda-device-only",
-        "--cuda-gpu-arch=sm_90",
-        "--cuda-path=" AUTOPROF_TEST_CUDA_PATH,
-        "-Wno-unknown-cuda-version",
-        "-resource-dir=" AUTOPROF_TEST_RESOURCE_DIR,
-        "-std=c++17"};
-    AST = clang::tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
+    AST = clang::tooling::buildASTFromCodeWithArgs(Code, args(), "input.cu");
     ASSERT_TRUE(AST);
     ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
     Engine = std::make_unique<RewriteEngine>(std::move(Ts), nullptr);
@@ -168,6 +170,63 @@ TEST_F(RewriteEngineTest, NothingIsProposedForAWrittenPointer) {
 )cu",
       {TransformationRegistry::find("restrict-readonly-params")});
   EXPECT_TRUE(Engine->proposals().empty());
+}
+
+TEST_F(RewriteEngineTest, EnablingProposalsAreFollowedByTheOthers) {
+  const std::string Code = R"cu(__device__ float rowSum(const float *p, int n) {
+  float s = 0;
+  for (int j = 0; j < n; ++j)
+    s += p[j];
+  return s;
+}
+__global__ void k(const float *a, float *out, int rows, int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows)
+    out[r] = rowSum(a + r * n, n);
+}
+void launch(const float *a, float *o) { k<<<64, 256>>>(a, o, 16384, 512); }
+)cu";
+  run(Code);
+  ASSERT_NE(applied("inline-device-helpers"), "");
+  EXPECT_NE(applied("inline-device-helpers")
+                .find("for (int rowSum_j = 0; rowSum_j < n; ++rowSum_j)"),
+            std::string::npos);
+  // Before the expansion, warp-per-row sees a call it cannot read.
+  EXPECT_EQ(applied("warp-per-row"), "");
+  unsigned Parses = 0;
+  Engine->expandEnabling([&](RewriteEngine &E, const std::string &Main,
+                             const std::map<std::string, std::string> &Texts) {
+    ++Parses;
+    EXPECT_EQ(Texts.size(), 1u);
+    auto Again = clang::tooling::buildASTFromCodeWithArgs(Texts.begin()->second,
+                                                          args(), Main);
+    if (!Again || Again->getDiagnostics().hasErrorOccurred())
+      return false;
+    E.run(Again->getASTContext());
+    return true;
+  });
+  EXPECT_EQ(Parses, 1u);
+  const Proposal *Rows = nullptr;
+  for (const Proposal &P : Engine->proposals())
+    if (P.name() == "inline-device-helpers+warp-per-row")
+      Rows = &P;
+  ASSERT_NE(Rows, nullptr);
+  EXPECT_EQ(Rows->After->name(), "inline-device-helpers");
+  // Both edits, as edits of the original text.
+  std::string Text = textOf(Rows->Edits);
+  EXPECT_NE(Text.find("rowSum_j = Lane; rowSum_j < n; rowSum_j += 32"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("k<<<64 * 32, 256>>>"), std::string::npos) << Text;
+  // Nothing follows an enabling proposal whose result does not parse.
+  run(Code);
+  size_t Before = Engine->proposals().size();
+  Engine->expandEnabling(
+      [](RewriteEngine &, const std::string &,
+         const std::map<std::string, std::string> &) { return false; });
+  EXPECT_EQ(Engine->proposals().size(), Before);
+  ASSERT_EQ(Engine->failures().size(), 1u);
+  EXPECT_NE(Engine->failures()[0].find("does not compile"), std::string::npos);
 }
 
 } // namespace

@@ -48,12 +48,17 @@ struct Proposal {
   /// Which of the transformation's variants (Transformation::variants());
   /// empty for a transformation of one.
   std::string Variant;
+  /// The enabling transformation whose edit this one follows
+  /// (RewriteEngine::expandEnabling()), or null.
+  const Transformation *After = nullptr;
   /// The edits, by absolute path: the kernel's file, and the files that
-  /// launch it when the launches change.
+  /// launch it when the launches change. A proposal made after an enabling
+  /// one holds both edits, as edits of the original texts.
   FileEdits Edits;
 
-  /// The transformation's name, with the variant in parentheses:
-  /// `block-shape(32x8)`.
+  /// The transformation's name, with the variant in parentheses, after the
+  /// enabling one's: `block-shape(32x8)`,
+  /// `inline-device-helpers+warp-per-row`.
   std::string name() const;
 };
 
@@ -70,19 +75,27 @@ struct KernelSource {
   /// Each launch of the kernel in the translation unit's main file:
   /// "line <n>: <the launch expression>".
   std::vector<std::string> LaunchSites;
+  /// The absolute path of the translation unit's main file.
+  std::string MainFile;
 
   bool valid() const { return End > Begin; }
 };
 
-/// Collects proposals over one or more translation units.
 /// Why a transformation made no edit of a kernel.
 struct Refusal {
   /// Index of the kernel in RewriteEngine::kernels().
   size_t Kernel = 0;
   const Transformation *T = nullptr;
   std::string Reason;
+  /// The enabling transformation after whose edit \p T was refused, or
+  /// null.
+  const Transformation *After = nullptr;
+
+  /// The transformation's name, after the enabling one's.
+  std::string name() const;
 };
 
+/// Collects proposals over one or more translation units.
 class RewriteEngine {
 public:
   RewriteEngine(std::vector<const Transformation *> Transformations,
@@ -91,6 +104,22 @@ public:
   /// Proposes every transformation on every kernel of \p Ctx accepted by
   /// the filter, skipping kernels already seen in another translation unit.
   void run(clang::ASTContext &Ctx);
+
+  /// Parses \p Texts (new texts of files, by absolute path) in the
+  /// translation unit whose main file is \p MainFile, running \p E over
+  /// it; false when it does not compile.
+  using Reparse =
+      std::function<bool(RewriteEngine &E, const std::string &MainFile,
+                         const std::map<std::string, std::string> &Texts)>;
+
+  /// Replaces each proposal of an enabling transformation
+  /// (Transformation::enabling()) with the proposals the other
+  /// transformations make on the kernel it edited, parsed again through
+  /// \p R: each holds both edits and names the enabling one (Proposal::After).
+  /// With explainRefusals(), the refusals on the edited kernel are added
+  /// too. The enabling proposal itself stays in proposals(), for listings;
+  /// it is not a candidate by itself.
+  void expandEnabling(const Reparse &R);
 
   /// An action factory that calls run() on each translation unit that
   /// compiles without errors.
@@ -112,7 +141,8 @@ public:
   const std::vector<std::vector<KernelRecord>> &instantiations() const {
     return Instances;
   }
-  /// The proposals, by kernel then in the order of the transformations.
+  /// The proposals, by kernel then in the order of the transformations;
+  /// then those made after enabling ones (expandEnabling()).
   const std::vector<Proposal> &proposals() const { return Proposals; }
   /// Records, from now on, why each transformation makes no edit of a
   /// kernel (refusals()).

@@ -102,6 +102,14 @@ public:
   /// mangled name: the verifier then reads the kernel's name in the
   /// rewritten source before it measures it.
   virtual bool changesSignature() const { return false; }
+
+  /// Whether the edit only prepares a kernel for the other transformations
+  /// (it makes nothing faster by itself): it is never verified alone; the
+  /// engine proposes, in its place, each other transformation on the
+  /// edited kernel (RewriteEngine::expandEnabling()). An enabling
+  /// transformation that finds nothing to do says nothing (explain() is
+  /// empty).
+  virtual bool enabling() const { return false; }
 };
 
 /// Adds \p Edit to the edits of its file in \p Out; fails when it
