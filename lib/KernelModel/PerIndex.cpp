@@ -236,10 +236,17 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
     return std::nullopt;
   }
   // `0 <= I` holds for every thread: the bound that counts is the other.
+  // A bound from below by a value fixed for the launch (`1 <= I`) is kept
+  // apart.
   std::vector<const GuardBound *> Bounds;
+  std::vector<GuardBound> Lower;
   for (const GuardBound &B : M.guard()) {
     if (alwaysHolds(B, globalIndex(0)))
       continue;
+    if (B.Rhs == globalIndex(0) && isOfParameters(B.Lhs)) {
+      Lower.push_back(B);
+      continue;
+    }
     Bounds.push_back(&B);
   }
   if (Bounds.size() != 1) {
@@ -252,12 +259,15 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
   // is not taken for this: threads past it leave the kernel.
   const IfStmt *G = M.guardStatements().front();
   std::string StrideWhy;
-  if (!G->getElse() && !isReturnOnly(G->getThen()))
+  if (!G->getElse() && !isReturnOnly(G->getThen()) && Lower.empty())
     if (std::optional<PerIndexKernel> K = matchGridStride(M, StrideWhy, G);
         K && Bounds.front()->Lhs == globalIndex(0) &&
         exclusiveBound(*Bounds.front()) == K->Bound)
       return K;
-  return matchGuarded(M, *Bounds.front(), Why);
+  std::optional<PerIndexKernel> K = matchGuarded(M, *Bounds.front(), Why);
+  if (K)
+    K->LowerBounds = std::move(Lower);
+  return K;
 }
 
 /// Whether the builtin read \p Use counts only through the global indices

@@ -53,6 +53,10 @@ struct PerIndexKernel {
   /// with one of IndexExprs and never modified (Guarded), or the loop's
   /// variable (GridStride); null when the index is written inline.
   const clang::VarDecl *IndexVar = nullptr;
+  /// Guarded: the conditions of the guard that bound the index from below
+  /// by a value of parameters and constants (`1 <= I` of a stencil's
+  /// interior); the threads below it do nothing, with any block.
+  std::vector<GuardBound> LowerBounds;
   /// Guarded: the guard's `if`. GridStride: the loop.
   const clang::IfStmt *Guard = nullptr;
   const clang::Stmt *Loop = nullptr;

@@ -310,6 +310,9 @@ bool privatize(const KernelModel &M, std::vector<tooling::Replacement> &Edits,
   std::optional<PerIndexKernel> Shape = matchPerIndex(M, Why);
   if (!Shape)
     return false;
+  if (!Shape->LowerBounds.empty())
+    return Refuse("its guard at " + M.where(Shape->Guard) +
+                  " also bounds the index from below");
   const SourceManager &SM = Ctx.getSourceManager();
   const auto *Body = cast<CompoundStmt>(Kernel.getBody());
   if (Body->body_empty() || !Body->getRBracLoc().isFileID())

@@ -356,6 +356,10 @@ bool Vectorizer::run() {
   if (K.Form != PerIndexKernel::Guarded)
     return refuse("its threads stride over the grid; four consecutive "
                   "elements per thread need one index per thread");
+  if (!K.LowerBounds.empty())
+    return refuse("its guard at " + M.where(K.Guard) +
+                  " also bounds the index from below; four consecutive "
+                  "elements per thread would start anywhere");
   const auto *Body = cast<CompoundStmt>(M.kernel().getBody());
   const IfStmt *Guard = K.Guard;
   if (!llvm::is_contained(Body->body(), static_cast<const Stmt *>(Guard)))
