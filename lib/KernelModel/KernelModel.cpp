@@ -317,6 +317,32 @@ bool isBuiltinHelperCall(const ASTContext &Ctx, const Expr *E) {
   return R && readsBuiltins(Ctx, R, 1);
 }
 
+/// Whether \p AS is `&AS` that initializes a local pointer to const:
+/// `const float *p = &A[i];`.
+bool initializesReadOnlyPointer(ASTContext &Ctx, const ArraySubscriptExpr *AS) {
+  DynTypedNode N = DynTypedNode::create(*AS);
+  bool Address = false;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    DynTypedNodeList Ps = Ctx.getParents(N);
+    if (Ps.size() != 1)
+      return false;
+    N = Ps[0];
+    if (const auto *V = N.get<VarDecl>()) {
+      QualType T = V->getType();
+      return Address && V->isLocalVarDecl() && T->isPointerType() &&
+             T->getPointeeType().isConstQualified();
+    }
+    const auto *U = N.get<UnaryOperator>();
+    const auto *Cast = N.get<ImplicitCastExpr>();
+    if (U && U->getOpcode() == UO_AddrOf && !Address)
+      Address = true;
+    else if (!N.get<ParenExpr>() &&
+             !(Address && Cast && Cast->getCastKind() == CK_NoOp))
+      return false;
+  }
+  return false;
+}
+
 bool isPure(const ASTContext &Ctx, const Stmt *S, unsigned Depth) {
   if (!S)
     return true;
@@ -1239,7 +1265,10 @@ void KernelModel::Builder::collectAccesses(const Stmt *S) {
       }
       if (Ok)
         Idx = Acc;
-      addAccess(AS, Cur->getBase(), Idx, Why);
+      // `const T *p = &A[i]` takes an address and touches nothing: the
+      // accesses through `p` are A's, at i on.
+      if (!initializesReadOnlyPointer(Ctx, AS))
+        addAccess(AS, Cur->getBase(), Idx, Why);
     }
   } else if (const auto *U = dyn_cast<UnaryOperator>(S);
              U && U->getOpcode() == UO_Deref) {

@@ -6,6 +6,9 @@
 // RUN: %no-checks %t.cu | FileCheck %s
 // RUN: %if nvcc %{ %nvcc -std=c++17 -arch=sm_90 -c -o /dev/null %t.cu %}
 // RUN: clang-autoprof optimize --dry-run --explain %s -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: clang-autoprof optimize --dry-run --transformations=tile-matmul-smem -o %t.mm.cu %s -- -std=c++17
+// RUN: %no-checks %t.mm.cu | FileCheck %s --check-prefix=TILE
+// RUN: %if nvcc %{ %nvcc -std=c++17 -arch=sm_90 -c -o /dev/null %t.mm.cu %}
 // RUN: clang-autoprof optimize --dry-run --diff --kernel=widths --transformations=inline-device-helpers %s -- -std=c++17 | FileCheck %s --check-prefix=COPY
 
 #include <cstddef>
@@ -119,6 +122,31 @@ __global__ void widths(Grid g, float *out) {
 // COPY: +  Grid [[D:doubled_total[0-9]*_]]g = g;
 // COPY-NEXT: +  [[D]]g.nx = 2 * [[D]]g.nx;
 
+// A product whose dot product is a helper taking `&A[row * n]`: the
+// address initializes a read-only pointer, and the product is tiled.
+__device__ float dotp(const float *a, const float *b, int len, int ldb)
+{
+    float s = 0.0f;
+    for (int k = 0; k < len; ++k)
+        s += a[k] * b[k * ldb];
+    return s;
+}
+__global__ void mm(const float *A, const float *B, float *C, int n)
+{
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < n && col < n)
+        C[row * n + col] = dotp(&A[row * n], &B[col], n, n);
+}
+// TILE-LABEL: __global__ void mm(
+// TILE: const float *[[D:dotp[0-9]*_]]a = &A[row * n];
+// TILE-NEXT: const float *[[D]]b = &B[col];
+// TILE: __shared__ float As[16][16];
+// TILE: ARow < n && AK < n ? [[D]]a[AK] : 0.0f;
+// TILE: BK < n && BCol < n ? [[D]]b[BK * n] : 0.0f;
+// TILE: [[D]]s += As[threadIdx.y][[[D]]k] * Bs[[[D]]k][threadIdx.x];
+// TILE: C[row * n + col] = [[D]]s;
+
 // Refused: a helper in another namespace, one that names a global the
 // kernel shadows, an early return, recursion, a call under `?:` or `&&`,
 // a template, a call in a loop's condition.
@@ -195,6 +223,7 @@ int main() {
   norms<<<(rows + 255) / 256, 256>>>(M, o, rows, cols);
   means<<<(rows + 255) / 256, 256>>>(M, o, rows, cols);
   diff_dots<<<(rows + 255) / 256, 256>>>(M, M, v, y, rows);
+  mm<<<dim3(cols / 16, cols / 16), dim3(16, 16)>>>(M, M, o, cols);
   Grid g = {cols, rows, cols, M};
   totals<<<(rows + 63) / 64, 64>>>(g, o);
   widths<<<(rows + 63) / 64, 64>>>(g, o);

@@ -1010,6 +1010,29 @@ TEST_F(KernelModelTest, AFixedBlockSizeReadsAsTheBlock) {
   EXPECT_EQ(Dim.blockSizeWhy(), "");
 }
 
+// `const float *p = &A[i]` takes an address: the accesses are those made
+// through p, at i on; a pointer to writable memory keeps the address as a
+// write, since anything may be stored through it.
+TEST_F(KernelModelTest, AnAddressTakenIntoAReadOnlyPointerIsNoAccess) {
+  const KernelModel &M =
+      model("__global__ void k(const float *A, float *y, int n) {"
+            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+            " const float *p = &A[i * n];"
+            " float s = 0; for (int j = 0; j < n; ++j) s += p[j];"
+            " y[i] = s; }");
+  std::vector<std::string> Text = accessText(M);
+  ASSERT_EQ(Text.size(), 2u);
+  EXPECT_EQ(Text[0].substr(0, 2), "A[");
+  EXPECT_EQ(Text[0].substr(Text[0].size() - 2), " r");
+  EXPECT_EQ(Text[1].substr(0, 2), "y[");
+  const KernelModel &W = model("__global__ void k(float *A, int n) {"
+                               " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                               " float *p = &A[i * n]; p[0] = 1; }");
+  std::vector<std::string> Writes = accessText(W);
+  ASSERT_EQ(Writes.size(), 2u);
+  EXPECT_EQ(Writes[0], "A[blockIdx.x * blockDim.x * n + threadIdx.x * n] rw");
+}
+
 TEST_F(KernelModelTest, FieldsOfAParameterByValueAreParameters) {
   std::string Struct = "struct Dims { int rows, cols; };\n";
   const KernelModel &M =

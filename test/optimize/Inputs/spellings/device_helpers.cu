@@ -1,5 +1,6 @@
-/* Matrix-vector product and column means whose loops live in __device__
-   helpers, one thread per output; checked against a double reference. */
+/* Matrix-vector product, column means and a matrix product whose loops
+   live in __device__ helpers, one thread per output; checked against a
+   double reference. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #define COLS 2048
 #define NCOLS_STAT 256
 #define NROWS_STAT 16384
+#define NMM 768
 
 __device__ float row_dot(const float *row, const float *x, int n)
 {
@@ -24,6 +26,22 @@ __device__ float col_mean(const float *a, int rows, int cols, int c)
     for (int r = 0; r < rows; ++r)
         s += a[(size_t)r * cols + c];
     return s / rows;
+}
+
+__device__ float dotp(const float *a, const float *b, int len, int ldb)
+{
+    float s = 0.0f;
+    for (int k = 0; k < len; ++k)
+        s += a[k] * b[k * ldb];
+    return s;
+}
+
+__global__ void matmul(const float *A, const float *B, float *C, int n)
+{
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < n && col < n)
+        C[row * n + col] = dotp(&A[row * n], &B[col], n, n);
 }
 
 __global__ void gemv(const float *A, const float *x, float *y, int m, int n)
@@ -64,6 +82,19 @@ int main(void)
     for (int i = 0; i < COLS; ++i) hx[i] = next_uniform();
     for (size_t i = 0; i < ns; ++i) hs[i] = next_uniform();
 
+    size_t nm = (size_t)NMM * NMM;
+    float *hP = (float *)malloc(nm * sizeof(float));
+    float *hQ = (float *)malloc(nm * sizeof(float));
+    float *hR = (float *)malloc(nm * sizeof(float));
+    for (size_t i = 0; i < nm; ++i) hP[i] = next_uniform();
+    for (size_t i = 0; i < nm; ++i) hQ[i] = next_uniform();
+    float *dP, *dQ, *dR;
+    cudaMalloc((void **)&dP, nm * sizeof(float));
+    cudaMalloc((void **)&dQ, nm * sizeof(float));
+    cudaMalloc((void **)&dR, nm * sizeof(float));
+    cudaMemcpy(dP, hP, nm * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(dQ, hQ, nm * sizeof(float), cudaMemcpyHostToDevice);
+
     float *dA, *dx, *dy, *ds, *dm;
     cudaMalloc((void **)&dA, na * sizeof(float));
     cudaMalloc((void **)&dx, COLS * sizeof(float));
@@ -77,6 +108,7 @@ int main(void)
     for (int rep = 0; rep < 3; ++rep) {
         gemv<<<(ROWS + 255) / 256, 256>>>(dA, dx, dy, ROWS, COLS);
         column_means<<<(NCOLS_STAT + 127) / 128, 128>>>(ds, dm, NROWS_STAT, NCOLS_STAT);
+        matmul<<<dim3((NMM + 15) / 16, (NMM + 15) / 16), dim3(16, 16)>>>(dP, dQ, dR, NMM);
     }
     if (cudaDeviceSynchronize() != cudaSuccess) {
         printf("device_helpers: launch failed\n");
@@ -84,6 +116,7 @@ int main(void)
     }
     cudaMemcpy(hy, dy, ROWS * sizeof(float), cudaMemcpyDeviceToHost);
     cudaMemcpy(hm, dm, NCOLS_STAT * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaMemcpy(hR, dR, nm * sizeof(float), cudaMemcpyDeviceToHost);
 
     double worst = 0;
     for (int i = 0; i < ROWS; ++i) {
@@ -99,8 +132,17 @@ int main(void)
         s /= NROWS_STAT;
         worst = fmax(worst, fabs(s - hm[c]) / (1.0 + fabs(s)));
     }
+    for (int i = 0; i < NMM; i += 7)
+        for (int j = 0; j < NMM; j += 5) {
+            double s = 0;
+            for (int k = 0; k < NMM; ++k)
+                s += (double)hP[(size_t)i * NMM + k] * hQ[(size_t)k * NMM + j];
+            worst = fmax(worst, fabs(s - hR[(size_t)i * NMM + j]) / (1.0 + fabs(s)));
+        }
     int ok = worst < 1e-3;
     printf("device_helpers: worst relative error %.3g: %s\n", worst, ok ? "ok" : "FAIL");
+    cudaFree(dP); cudaFree(dQ); cudaFree(dR);
+    free(hP); free(hQ); free(hR);
     cudaFree(dA); cudaFree(dx); cudaFree(dy); cudaFree(ds); cudaFree(dm);
     free(hA); free(hx); free(hs); free(hy); free(hm);
     return ok ? 0 : 1;
