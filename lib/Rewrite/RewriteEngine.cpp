@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Rewrite/RewriteEngine.h"
+#include "Transformations/TextEdits.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/Tooling/UnitAction.h"
 
@@ -144,25 +145,6 @@ kernelSource(const FunctionDecl &FD, ASTContext &Ctx,
         ": " + oneLine(Text));
   }
   return KS;
-}
-
-/// The tokens of \p Text that are identifiers or numbers.
-std::set<std::string> wordsOf(StringRef Text) {
-  std::set<std::string> Words;
-  size_t I = 0;
-  while (I < Text.size()) {
-    if (!isalnum(static_cast<unsigned char>(Text[I])) && Text[I] != '_') {
-      ++I;
-      continue;
-    }
-    size_t J = I;
-    while (J < Text.size() &&
-           (isalnum(static_cast<unsigned char>(Text[J])) || Text[J] == '_'))
-      ++J;
-    Words.insert(Text.slice(I, J).str());
-    I = J;
-  }
-  return Words;
 }
 
 /// Whether the template that \p Spec instantiates names its parameter

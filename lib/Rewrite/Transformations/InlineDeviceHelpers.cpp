@@ -30,24 +30,6 @@ using llvm::Error;
 
 namespace {
 
-/// The identifiers (and numbers) of \p Text.
-std::set<std::string> wordsIn(StringRef Text) {
-  std::set<std::string> Words;
-  for (size_t I = 0; I < Text.size();) {
-    if (!isalnum(static_cast<unsigned char>(Text[I])) && Text[I] != '_') {
-      ++I;
-      continue;
-    }
-    size_t J = I;
-    while (J < Text.size() &&
-           (isalnum(static_cast<unsigned char>(Text[J])) || Text[J] == '_'))
-      ++J;
-    Words.insert(Text.slice(I, J).str());
-    I = J;
-  }
-  return Words;
-}
-
 /// Whether the model reads \p FD's calls as they are: a transparent or
 /// load helper, a function of a system header, or one without a body.
 bool modelReads(const ASTContext &Ctx, const FunctionDecl *FD) {
@@ -619,7 +601,7 @@ FileEdits plan(const KernelModel &M, std::string &Why) {
   std::set<std::string> Taken;
   auto TakeFile = [&](SourceLocation L) {
     std::set<std::string> W =
-        wordsIn(SM.getBufferData(SM.getFileID(SM.getFileLoc(L))));
+        wordsOf(SM.getBufferData(SM.getFileID(SM.getFileLoc(L))));
     Taken.insert(W.begin(), W.end());
   };
   TakeFile(Kernel.getLocation());

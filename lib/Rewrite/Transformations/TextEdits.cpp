@@ -12,6 +12,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <cctype>
 
 using namespace clang;
 using namespace autoprof;
@@ -81,4 +82,22 @@ std::string autoprof::indented(StringRef Text, StringRef Indent) {
       Out += Indent;
   }
   return Out;
+}
+
+std::set<std::string> autoprof::wordsOf(StringRef Text) {
+  std::set<std::string> Words;
+  size_t I = 0;
+  while (I < Text.size()) {
+    if (!isalnum(static_cast<unsigned char>(Text[I])) && Text[I] != '_') {
+      ++I;
+      continue;
+    }
+    size_t J = I;
+    while (J < Text.size() &&
+           (isalnum(static_cast<unsigned char>(Text[J])) || Text[J] == '_'))
+      ++J;
+    Words.insert(Text.slice(I, J).str());
+    I = J;
+  }
+  return Words;
 }

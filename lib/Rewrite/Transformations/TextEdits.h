@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ struct TextEdit {
 std::string editedSlice(const clang::ASTContext &Ctx, clang::FileID File,
                         unsigned Begin, unsigned End,
                         const std::vector<TextEdit> &Edits);
+
+/// The words of \p Text: its runs of letters, digits and `_` (identifiers
+/// and numbers).
+std::set<std::string> wordsOf(llvm::StringRef Text);
 
 /// \p Text with \p Indent after every line break.
 std::string indented(llvm::StringRef Text, llvm::StringRef Indent);
