@@ -222,12 +222,10 @@ const Expr *onlyReturn(const FunctionDecl *Def) {
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
-/// The parameter whose memory the subscript \p AS of a load helper reads,
-/// and the pointer field of it that it reads through (`m.elements[i]`), or
-/// null for a pointer parameter itself (`p[i]`); a null parameter for any
-/// other base.
+} // namespace
+
 std::pair<const ParmVarDecl *, const FieldDecl *>
-loadHelperPointer(const ArraySubscriptExpr *AS) {
+autoprof::loadHelperPointer(const ArraySubscriptExpr *AS) {
   const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
   const auto *ME = dyn_cast<MemberExpr>(Base);
   const auto *F =
@@ -238,6 +236,8 @@ loadHelperPointer(const ArraySubscriptExpr *AS) {
       dyn_cast<DeclRefExpr>(F ? ME->getBase()->IgnoreParenImpCasts() : Base);
   return {DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr, F};
 }
+
+namespace {
 
 const ArraySubscriptExpr *loadHelperAt(const ASTContext &Ctx,
                                        const FunctionDecl *FD, unsigned Depth) {

@@ -38,12 +38,14 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clang {
 class ASTContext;
 class Expr;
 class FieldDecl;
+class ParmVarDecl;
 class FunctionDecl;
 class IfStmt;
 class Stmt;
@@ -266,6 +268,13 @@ const clang::Expr *helperReturn(const clang::ASTContext &Ctx,
 /// i) { return p[i]; }`); null for any other function.
 const clang::ArraySubscriptExpr *loadHelper(const clang::ASTContext &Ctx,
                                             const clang::FunctionDecl *FD);
+
+/// The parameter whose memory the subscript \p AS of a load helper
+/// (loadHelper()) reads, and the pointer field of it that it reads through
+/// (`m.elements[i]`), or null for a pointer parameter itself (`p[i]`); a
+/// null parameter for any other base.
+std::pair<const clang::ParmVarDecl *, const clang::FieldDecl *>
+loadHelperPointer(const clang::ArraySubscriptExpr *AS);
 
 /// Whether \p E, through parentheses, qualifying casts and copies, is an
 /// argument of a call of a transparent helper (helperReturn()) or a load

@@ -522,8 +522,13 @@ Inlined inlineCall(const KernelModel &M, const CallSite &S, const HelperBody &H,
     std::string Local =
         Prefix + (P->getName().empty() ? "arg" + std::to_string(I + 1)
                                        : P->getName().str());
+    // `__restrict__` promised no aliasing within the helper's body; a local
+    // of the kernel would carry the promise past it, to the end of the
+    // block.
+    QualType Type = P->getType();
+    Type.removeLocalRestrict();
     std::string Decl;
-    if (!Declare(P->getType(), Local, Decl))
+    if (!Declare(Type, Local, Decl))
       return {"", "", "its parameter's type cannot be written at the kernel"};
     Lines.push_back(Decl + " = " + ArgText + ";");
     Name[P] = Local;

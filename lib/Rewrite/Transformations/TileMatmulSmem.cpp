@@ -82,17 +82,12 @@ std::optional<Element> elementOf(const KernelModel &M, const Expr *X) {
     // A load helper's call, `at(A, i)`, reads its pointer argument's
     // element at its index.
     if (const ArraySubscriptExpr *AS = loadHelper(M.context(), FD)) {
-      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
-      const auto *ME = dyn_cast<MemberExpr>(Base);
-      if (ME)
-        Base = ME->getBase()->IgnoreParenImpCasts();
-      unsigned I = cast<ParmVarDecl>(cast<DeclRefExpr>(Base)->getDecl())
-                       ->getFunctionScopeIndex();
+      auto [P, Field] = loadHelperPointer(AS);
+      unsigned I = P->getFunctionScopeIndex();
       if (I >= Call->getNumArgs())
         return std::nullopt;
       return Element{Call, Call->getArg(I), M.valueInCall(Call, AS->getIdx()),
-                     AS->getIdx()->getType(),
-                     ME ? cast<FieldDecl>(ME->getMemberDecl()) : nullptr};
+                     AS->getIdx()->getType(), Field};
     }
     const auto *Addr =
         Call->getNumArgs() == 1
