@@ -474,15 +474,16 @@ llvm::StringRef RewriteEngine::originalText(llvm::StringRef File) const {
   return It == Texts.end() ? llvm::StringRef() : llvm::StringRef(It->second);
 }
 
-void RewriteEngine::expandEnabling(const Reparse &R) {
-  std::vector<const Transformation *> Others;
+void RewriteEngine::expandEnabling(const Reparse &R, unsigned Depth) {
+  // Below the last level only the others run on the edited kernel.
+  std::vector<const Transformation *> Next;
   for (const Transformation *T : Transformations)
-    if (!T->enabling())
-      Others.push_back(T);
+    if (Depth > 1 || !T->enabling())
+      Next.push_back(T);
   size_t Made = Proposals.size();
   for (size_t I = 0; I < Made; ++I) {
     const Proposal First = Proposals[I];
-    if (!First.T->enabling())
+    if (!First.T->enabling() || First.After)
       continue;
     const KernelRecord &K = Kernels[First.Kernel];
     auto Texts = applyFileEdits(
@@ -492,7 +493,7 @@ void RewriteEngine::expandEnabling(const Reparse &R) {
                          "': " + llvm::toString(Texts.takeError()));
       continue;
     }
-    RewriteEngine Again(Others, Filter);
+    RewriteEngine Again(Next, Filter);
     Again.Explain = Explain;
     if (!R(Again, Sources[First.Kernel].MainFile, *Texts)) {
       Failures.push_back(First.name() + " on '" + K.QualifiedName +
@@ -506,8 +507,25 @@ void RewriteEngine::expandEnabling(const Reparse &R) {
     if (Found == Again.kernels().end())
       continue;
     size_t Index = Found - Again.kernels().begin();
+    // A helper inlined may call another: the edited kernel is prepared
+    // again, on top of these texts.
+    if (Depth > 1)
+      Again.expandEnabling(
+          [&](RewriteEngine &E, const std::string &Main,
+              const std::map<std::string, std::string> &More) {
+            std::map<std::string, std::string> All = *Texts;
+            for (const auto &[File, Text] : More)
+              All[File] = Text;
+            return R(E, Main, All);
+          },
+          Depth - 1);
+    // On a kernel prepared again, what counts is made after that.
+    bool Prepared = llvm::any_of(Again.proposals(), [&](const Proposal &Q) {
+      return Q.Kernel == Index && Q.T->enabling() && !Q.After;
+    });
     for (const Proposal &Q : Again.proposals()) {
-      if (Q.Kernel != Index)
+      if (Q.Kernel != Index || (Q.T->enabling() && !Q.After) ||
+          (Prepared && !Q.After))
         continue;
       Proposal P = Q;
       P.Kernel = First.Kernel;
@@ -518,7 +536,7 @@ void RewriteEngine::expandEnabling(const Reparse &R) {
       Proposals.push_back(std::move(P));
     }
     for (const Refusal &Q : Again.refusals())
-      if (Q.Kernel == Index)
+      if (Q.Kernel == Index && !Q.T->enabling() && (Q.After || !Prepared))
         Refusals.push_back({First.Kernel, Q.T, Q.Reason, First.T});
     for (const std::string &F : Again.failures())
       Failures.push_back(F);

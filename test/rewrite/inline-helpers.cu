@@ -148,6 +148,31 @@ __global__ void mm(const float *A, const float *B, float *C, int n)
 // TILE: [[D]]s += As[threadIdx.y][[[D]]k] * Bs[[[D]]k][threadIdx.x];
 // TILE: C[row * n + col] = [[D]]s;
 
+// A helper whose loop is in another helper: the kernel is prepared twice.
+__device__ float row_total(const float *r, int n) {
+  float t = 0.0f;
+  for (int k = 0; k < n; ++k)
+    t += r[k];
+  return t;
+}
+__device__ float row_average(const float *A, int row, int n) {
+  float total = row_total(&A[row * n], n);
+  return total / n;
+}
+__global__ void averages(const float *A, float *y, int m, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < m)
+    y[row] = row_average(A, row, n);
+}
+// CHECK-LABEL: __global__ void averages(
+// CHECK: int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+// CHECK: const float *[[T:row_total[0-9]*_]]r = &A[row * n];
+// CHECK-NEXT: float [[T]]t = 0.0f;
+// CHECK-NEXT: for (int [[T]]k = Lane; [[T]]k < n; [[T]]k += 32)
+// CHECK: float [[A:row_average[0-9]*_]]total = [[T]]t;
+// CHECK-NEXT: if (Lane == 0)
+// CHECK-NEXT: y[row] = ([[A]]total / n);
+
 // Refused: a helper in another namespace, one that names a global the
 // kernel shadows, an early return, recursion, a call under `?:` or `&&`,
 // a template, a call in a loop's condition.
@@ -200,6 +225,10 @@ __global__ void k_for_cond(const float *a, float *o, int rows, int n) {
 // EXPLAIN: inline-device-helpers+warp-per-row: give each row
 // EXPLAIN: warp-per-row: not applied: its threads may depend on each other: it calls `dot_row`, whose body the model does not read
 // EXPLAIN: inline-device-helpers+vectorize-float4: not applied: `[[P:dot_row[0-9]*_]]r[[[P]]j]` at line {{[0-9]+}} is an element other than the index's
+// EXPLAIN-LABEL: kernel averages at
+// EXPLAIN-NOT: inline-device-helpers+warp-per-row: not applied
+// EXPLAIN: inline-device-helpers+warp-per-row: give each row
+// EXPLAIN-NOT: inline-device-helpers+warp-per-row: not applied
 // EXPLAIN-LABEL: kernel k_namespace at
 // EXPLAIN: inline-device-helpers: not applied: it calls `total` at line {{[0-9]+}}, which is not inlined: it is declared in another namespace than the kernel
 // EXPLAIN-LABEL: kernel k_shadow at
@@ -225,6 +254,7 @@ int main() {
   means<<<(rows + 255) / 256, 256>>>(M, o, rows, cols);
   diff_dots<<<(rows + 255) / 256, 256>>>(M, M, v, y, rows);
   mm<<<dim3(cols / 16, cols / 16), dim3(16, 16)>>>(M, M, o, cols);
+  averages<<<(rows + 255) / 256, 256>>>(M, o, rows, cols);
   Grid g = {cols, rows, cols, M};
   totals<<<(rows + 63) / 64, 64>>>(g, o);
   widths<<<(rows + 63) / 64, 64>>>(g, o);

@@ -118,8 +118,11 @@ public:
   /// \p R: each holds both edits and names the enabling one (Proposal::After).
   /// With explainRefusals(), the refusals on the edited kernel are added
   /// too. The enabling proposal itself stays in proposals(), for listings;
-  /// it is not a candidate by itself.
-  void expandEnabling(const Reparse &R);
+  /// it is not a candidate by itself. The edited kernel is prepared again,
+  /// up to \p Depth enabling edits in all (a helper inlined may call
+  /// another); the proposals then name the first (Proposal::After) and hold
+  /// every edit.
+  void expandEnabling(const Reparse &R, unsigned Depth = 3);
 
   /// An action factory that calls run() on each translation unit that
   /// compiles without errors.
