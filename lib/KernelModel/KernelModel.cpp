@@ -866,9 +866,20 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     return;
   }
   // Counting down in an unsigned type, `V >= 0` never ends and the values
-  // wrap; so does a signed variable compared as unsigned (`V >= 0u`).
-  if (Down && (!V->getType()->isSignedIntegerType() ||
-               !C->getLHS()->getType()->isSignedIntegerType())) {
+  // wrap; so does a signed variable compared as unsigned (`V >= 0u`). An
+  // unsigned variable that stops above its bound (`V > E`, by ones, checked
+  // below) never passes zero, nor does one that stops at a positive
+  // constant.
+  auto PositiveConstant = [&](const Expr *E) {
+    std::optional<llvm::APSInt> Int = E->getIntegerConstantExpr(Ctx);
+    return Int && Int->isStrictlyPositive();
+  };
+  bool UnsignedStops = !V->getType()->isSignedIntegerType() &&
+                       !C->getLHS()->getType()->isSignedIntegerType() &&
+                       (!Inclusive || PositiveConstant(End));
+  if (Down && !UnsignedStops &&
+      (!V->getType()->isSignedIntegerType() ||
+       !C->getLHS()->getType()->isSignedIntegerType())) {
     L.Why =
         At + " counts `" + V->getNameAsString() + "` down in an unsigned type";
     return;

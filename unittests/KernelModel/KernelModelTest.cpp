@@ -861,8 +861,8 @@ TEST_F(KernelModelTest, NotEqualBoundsCountLikeLessThan) {
                   "the loop at line 1 ends where `c != N`, and its unsigned "
                   "first value is not known to be at most N")}) {
     const KernelModel &M =
-        model(std::string("__global__ void k(float *y, int n) { ") + Loop +
-              " y[c] = 0; }");
+        model(std::string("__global__ void k(float *y, int n, unsigned m) { ") +
+              Loop + " y[c] = 0; }");
     ASSERT_EQ(M.loops().size(), 1u);
     EXPECT_FALSE(M.loops()[0].counted()) << Loop;
     EXPECT_EQ(M.loops()[0].Why, Why) << Loop;
@@ -878,7 +878,10 @@ TEST_F(KernelModelTest, LoopsCountingDownTakeTheSameValues) {
         "for (int c = n; c > 0; c -= 1)",
         "for (long c = n - 1; 0 <= c; c = c - 1)",
         "for (int c = 7; c >= 3; --c)", "for (int c = n - 1; 2 < c; --c)",
-        "for (int c = n; c != 0; --c)"}) {
+        "for (int c = n; c != 0; --c)",
+        // An unsigned counter that stops above zero never wraps.
+        "for (unsigned c = n; c > 0; --c)",
+        "for (unsigned c = n - 1; c >= 2u; c--)"}) {
     const KernelModel &M =
         model(std::string("__global__ void k(const float *a, float *y, int n) {"
                           " int r = blockIdx.x * blockDim.x + threadIdx.x;"
@@ -896,7 +899,8 @@ TEST_F(KernelModelTest, LoopsCountingDownTakeTheSameValues) {
     EXPECT_EQ(M.reductions()[0].Loop, 0u) << Loop;
   }
   EXPECT_EQ(Seen, (std::vector<std::string>{"0..n", "0..n", "1..n + 1", "0..n",
-                                            "3..8", "3..n", "1..n + 1"}));
+                                            "3..8", "3..n", "1..n + 1",
+                                            "1..n + 1", "2..n"}));
   EXPECT_EQ(model("__global__ void k(float *y) {"
                   " for (int c = 7; c >= 3; --c) y[c] = 0; }")
                 .loops()[0]
@@ -916,7 +920,9 @@ TEST_F(KernelModelTest, LoopsCountingDownTakeTheSameValues) {
        {std::pair("for (int c = n; c >= 0; c -= 2)",
                   "the loop at line 1 counts `c` down by 2; loops counting "
                   "down are read by ones"),
-        std::pair("for (unsigned c = n; c > 0; --c)",
+        std::pair("for (unsigned c = n; c >= 0; --c)",
+                  "the loop at line 1 counts `c` down in an unsigned type"),
+        std::pair("for (unsigned c = n; c >= m; --c)",
                   "the loop at line 1 counts `c` down in an unsigned type"),
         std::pair("for (int c = n; c >= 0u; --c)",
                   "the loop at line 1 counts `c` down in an unsigned type"),
@@ -925,8 +931,8 @@ TEST_F(KernelModelTest, LoopsCountingDownTakeTheSameValues) {
         std::pair("for (int c = n; c == 0; --c)",
                   "the loop at line 1 does not end at a bound `c >= N`")}) {
     const KernelModel &M =
-        model(std::string("__global__ void k(float *y, int n) { ") + Loop +
-              " y[c] = 0; }");
+        model(std::string("__global__ void k(float *y, int n, unsigned m) { ") +
+              Loop + " y[c] = 0; }");
     ASSERT_EQ(M.loops().size(), 1u);
     EXPECT_FALSE(M.loops()[0].counted()) << Loop;
     EXPECT_EQ(M.loops()[0].Why, Why) << Loop;

@@ -77,8 +77,10 @@ struct GuardBound {
 /// while (V < End) { ...; V += Step; }` whose variable, declared before it,
 /// changes nowhere but in the last statement of its body. A loop counting
 /// down by one in a signed type, `for (V = Hi; V >= Lo; --V)`, is counted
-/// too (Descending): First, End and Step then describe the values it takes
-/// as a set, First = Lo, End = Hi + 1, Step = 1.
+/// too (Descending), and so is one in an unsigned type that cannot pass
+/// zero (`V > Lo`, or `V >= Lo` with Lo a positive constant): First, End and
+/// Step then describe the values it takes as a set, First = Lo,
+/// End = Hi + 1, Step = 1.
 struct ModelLoop {
   const clang::Stmt *S = nullptr;
   /// Null when the loop is not counted; Why says why.
