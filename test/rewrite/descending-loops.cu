@@ -2,8 +2,8 @@
 // `j > 0; j--`, `j != 0; j -= 1`, a `while` ending in `--j`) take the same
 // values as the loop counting up: the model reads them as that set, and
 // split-serial-loop and warp-per-row give their slices the values from the
-// low bound up, by the stride. A counter that is unsigned or steps down by
-// more than one is not read.
+// low bound up, by the stride. A counter that is unsigned and may pass
+// zero, or steps down by more than one, is not read.
 
 // RUN: clang-autoprof optimize --dry-run --transformations=split-serial-loop -o %t.split.cu %s -- -std=c++17
 // RUN: %no-checks %t.split.cu | FileCheck %s --check-prefix=SPLIT
@@ -80,7 +80,7 @@ __global__ void while_down(const float *a, float *out, int rows, int cols) {
 // WARP-NEXT:      s += a[r * cols + k];
 // WARP-NEXT:      k += 32;
 
-// Not read: an unsigned counter, and a step of two.
+// An unsigned counter that stops above zero never wraps: it is read.
 __global__ void unsigned_down(const float *a, float *out, int rows,
                               unsigned cols) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
@@ -91,7 +91,25 @@ __global__ void unsigned_down(const float *a, float *out, int rows,
     s += a[r * cols + k - 1];
   out[r] = s;
 }
-// WHY-LABEL: kernel unsigned_down at {{.*}}
+// SPLIT-LABEL: __global__ void unsigned_down(
+// SPLIT:         for (unsigned k = 1 + Slice; k <= cols; k += 32)
+// SPLIT-NEXT:      s += a[r * cols + k - 1];
+// WARP-LABEL: __global__ void unsigned_down(
+// WARP:          for (unsigned k = 1 + Lane; k <= cols; k += 32)
+
+// Not read: an unsigned counter that may reach zero (`k >= lo` never ends
+// when lo is 0), and a step of two.
+__global__ void unsigned_to_low(const float *a, float *out, int rows,
+                                unsigned cols, unsigned lo) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  float s = 0;
+  for (unsigned k = cols - 1; k >= lo; --k)
+    s += a[r * cols + k];
+  out[r] = s;
+}
+// WHY-LABEL: kernel unsigned_to_low at {{.*}}
 // WHY:         warp-per-row: {{.*}}counts `k` down in an unsigned type
 
 __global__ void down_by_two(const float *a, float *out, int rows, int cols) {
@@ -113,5 +131,6 @@ void run(const float *A, const float *x, float *y, const double *m, double *cs,
   tail_norms<<<(h + 255) / 256, 256>>>(v, n, h, w, skip);
   while_down<<<(h + 255) / 256, 256>>>(v, n, h, w);
   unsigned_down<<<(h + 255) / 256, 256>>>(v, n, h, w);
+  unsigned_to_low<<<(h + 255) / 256, 256>>>(v, n, h, w, 1u);
   down_by_two<<<(h + 255) / 256, 256>>>(v, n, h, w);
 }

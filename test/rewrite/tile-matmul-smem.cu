@@ -121,8 +121,54 @@ __global__ void transposedB(const float *A, const float *B, float *C, int M,
   C[row * N + col] = acc;
 }
 // CHECK:      __global__ void transposedB(const float *A, const float *B, float *C, int M,
-// CHECK-NOT:    __shared__
-// CHECK:        acc += A[row * K + k] * B[col * K + k];
+// CHECK:        __shared__ float As[16][16];
+// CHECK-NEXT:   __shared__ float Bs[16][16 + 1];
+// CHECK:        int BK = K0 + threadIdx.x;
+// CHECK-NEXT:   int BCol = blockIdx.x * 16 + threadIdx.y;
+// CHECK:        Bs[threadIdx.x][threadIdx.y] =
+// CHECK-NEXT:       BK < K && BCol < N ? B[BCol * K + BK] : 0.0f;
+// CHECK:          acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+
+// A^T B: A stored k-major, its tile loaded along its rows and padded.
+__global__ void transposedA(const float *A, const float *B, float *C, int M,
+                            int N, int K) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < M && col < N) {
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k)
+      acc += A[k * M + row] * B[k * N + col];
+    C[row * N + col] = acc;
+  }
+}
+// CHECK:      __global__ void transposedA(const float *A, const float *B, float *C, int M,
+// CHECK:        __shared__ float As[16][16 + 1];
+// CHECK:        int ARow = blockIdx.y * 16 + threadIdx.x;
+// CHECK-NEXT:   int AK = K0 + threadIdx.y;
+// CHECK:        As[threadIdx.x][threadIdx.y] =
+// CHECK-NEXT:       ARow < M && AK < K ? A[AK * M + ARow] : 0.0f;
+// CHECK:          acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+
+// A B^T through pointers to the thread's own rows: B's tile is loaded by
+// other threads than the row's, so it reads B itself; the pointer, unused
+// then, is not declared.
+__global__ void ownRowsNT(const float *A, const float *B, float *C, int n) {
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && j < n) {
+    const float *a = A + (size_t)i * n;
+    const float *b = B + (size_t)j * n;
+    float acc = 0.0f;
+    for (int k = 0; k < n; ++k)
+      acc += a[k] * b[k];
+    C[i * n + j] = acc;
+  }
+}
+// CHECK:      __global__ void ownRowsNT(const float *A, const float *B, float *C, int n) {
+// CHECK:        const float *a = A + (size_t)i * n;
+// CHECK-NOT:    const float *b = {{.*}}
+// CHECK:        ARow < n && AK < n ? a[AK] : 0.0f;
+// CHECK:        BK < n && BCol < n ? B[(size_t)BCol * n + BK] : 0.0f;
 
 // Scales the result: the store after the loop is any store of C's element
 // without side effects; it stays under the guard.
@@ -237,6 +283,8 @@ void run(const float *A, const float *B, float *C, const double *x,
   guarded<<<dim3((M + 31) / 32, (N + 31) / 32), dim3(32, 32)>>>(x, y, z, M, N, K);
   smallBlock<<<dim3((N + 7) / 8, (M + 7) / 8), dim3(8, 8)>>>(A, B, C, M, N, K);
   transposedB<<<grid, block>>>(A, B, C, M, N, K);
+  transposedA<<<grid, block>>>(A, B, C, M, N, K);
+  ownRowsNT<<<grid, block>>>(A, B, C, N);
   scaled<<<grid, block>>>(A, B, C, M, N, K);
   clash<<<grid, block>>>(A, B, C, M, N, K, 1.0f);
   batched<<<dim3((N + 15) / 16, (M + 15) / 16, 8), block>>>(A, B, C, M, N, K);
@@ -252,11 +300,11 @@ void run(const float *A, const float *B, float *C, const double *x,
 // DIFF:      # tile-matmul-smem on kernel batched
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-4: ReplacementText: {{.*}}
+// YAML-COUNT-7: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel matmul at {{.*}}
-// LIST-NEXT:   tile-matmul-smem: stage the naive product acc += A[row * K + k] * B[k * N + col] through T x T __shared__ tiles of A and B
+// LIST-NEXT:   tile-matmul-smem: stage the naive product acc += A[row * K + k] * B[k * N + col] (either matrix may be transposed) through T x T __shared__ tiles of A and B
 // LIST-NEXT:     trigger: needs smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio, l1tex__throughput.avg.pct_of_peak_sustained_active, lts__throughput.avg.pct_of_peak_sustained_elapsed, gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed, l1tex__t_sector_hit_rate.pct, derived__global_excess_sectors_pct
 // LIST-NEXT: kernel guarded at {{.*}}
 // LIST-NEXT:   tile-matmul-smem: {{.*}}
@@ -264,7 +312,14 @@ void run(const float *A, const float *B, float *C, const double *x,
 // LIST-NEXT: kernel smallBlock at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel transposedB at {{.*}}
-// LIST-NEXT:   no proposal
+// LIST-NEXT:   tile-matmul-smem: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel transposedA at {{.*}}
+// LIST-NEXT:   tile-matmul-smem: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel ownRowsNT at {{.*}}
+// LIST-NEXT:   tile-matmul-smem: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel scaled at {{.*}}
 // LIST-NEXT:   tile-matmul-smem: {{.*}}
 // LIST-NEXT:     trigger: {{.*}}
@@ -280,8 +335,6 @@ void run(const float *A, const float *B, float *C, const double *x,
 
 // EXPLAIN:      kernel smallBlock at {{.*}}
 // EXPLAIN:        tile-matmul-smem: not applied: the launch at line {{[0-9]+}} does not have the square constant block of 16 x 16 or 32 x 32 threads that every other launch has
-// EXPLAIN:      kernel transposedB at {{.*}}
-// EXPLAIN:        tile-matmul-smem: not applied: the loop at line {{[0-9]+}} does not read A[row * K + k] and B[k * N + col] with row and col the global indices along y and x (or x and y)
 // EXPLAIN:      kernel clash at {{.*}}
 // EXPLAIN:        tile-matmul-smem: not applied: `sum` would leave the guarded block and hide a parameter
 // EXPLAIN:      kernel rowOffset at {{.*}}

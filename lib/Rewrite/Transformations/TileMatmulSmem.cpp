@@ -379,8 +379,48 @@ bool MatmulTiler::run() {
   // the block (`A[row * K + k]`, `Ab[...]` with `Ab = A + batch * M * K`),
   // or only k through a pointer to the thread's own row of A (`a[k]` with
   // `a = A + row * K`) or column of B (`b[k * N]` with `b = B + col`).
-  bool OwnRowA = false, OwnColB = false;
+  // Either matrix may be stored transposed: A[k * M + row] (a product
+  // A^T B), B[col * K + k] (A B^T); its tile is then loaded along k.
+  bool OwnRowA = false, OwnColB = false, TransA = false, TransB = false;
+  // For a pointer to the thread's own row or column that the tiles' loads
+  // cannot use: what the parameter's index adds to row, col and k.
+  std::optional<Polynomial> RestA, RestB;
   bool Found = false;
+  // The index Outer * Stride + Inner, with Stride fixed for the block and
+  // not zero: the stride, or nullopt.
+  auto StrideOf = [&](const Polynomial &I, const Polynomial &Outer,
+                      const Symbol &OuterSym, const Polynomial &Inner,
+                      const Symbol &InnerSym) -> std::optional<Polynomial> {
+    auto One = I.coefficient(InnerSym);
+    auto S = I.coefficient(OuterSym);
+    if (!One || *One != Polynomial::constant(1) || !S || !isUniform(*S) ||
+        S->isZero())
+      return std::nullopt;
+    auto Want = Polynomial::add(*Polynomial::mul(Outer, *S), Inner);
+    auto Rest = Want ? Polynomial::sub(I, *Want) : std::nullopt;
+    if (!Rest || !isUniform(*Rest))
+      return std::nullopt;
+    return S;
+  };
+  const Polynomial KP = Polynomial::symbol(K);
+  // Whether the kernel writes an element row * ldc + col of some matrix,
+  // row along \p D and col along the other: which reading of the loads is
+  // the product's (As[i * n + c] * x[r * k + i] is A^T B^T with rows along
+  // c, or A B with rows along r).
+  auto WritesC = [&](unsigned D) {
+    return llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
+      if (!A.Write || !A.Array || A.Shared || !A.Index)
+        return false;
+      std::optional<Polynomial> Ldc =
+          A.Index->coefficient(Symbol::threadIdx(D));
+      if (!Ldc || !isUniform(*Ldc))
+        return false;
+      auto Want = Polynomial::add(*Polynomial::mul(globalIndex(D), *Ldc),
+                                  globalIndex(1 - D));
+      auto Rest = Want ? Polynomial::sub(*A.Index, *Want) : std::nullopt;
+      return Rest && isUniform(*Rest);
+    });
+  };
   for (bool Swap : {false, true}) {
     const Element *AE = &Loads[Swap], *BE = &Loads[!Swap];
     const ModelAccess *AAcc = accessOf(AE->E), *BAcc = accessOf(BE->E);
@@ -391,41 +431,65 @@ bool MatmulTiler::run() {
     const Polynomial &IA = *AAcc->Index, &IB = *BAcc->Index;
     for (unsigned D : {1u, 0u}) {
       unsigned E = 1 - D;
-      auto KA = IA.coefficient(K);
-      auto SAx = IA.coefficient(Symbol::threadIdx(D));
-      auto SBx = IB.coefficient(K);
-      if (!KA || *KA != Polynomial::constant(1) || !SAx || !isUniform(*SAx) ||
-          SAx->isZero() || !SBx || !isUniform(*SBx) || SBx->isZero())
+      const Polynomial GR = globalIndex(D), GC = globalIndex(E);
+      if (!WritesC(D))
         continue;
-      auto WantA = Polynomial::add(*Polynomial::mul(globalIndex(D), *SAx),
-                                   Polynomial::symbol(K));
-      auto WantB = Polynomial::add(
-          *Polynomial::mul(Polynomial::symbol(K), *SBx), globalIndex(E));
-      if (!WantA || !WantB)
-        continue;
-      // What the pointers add: fixed for the block.
-      auto RestA = Polynomial::sub(IA, *WantA);
-      auto RestB = Polynomial::sub(IB, *WantB);
-      if (!RestA || !RestB || !isUniform(*RestA) || !isUniform(*RestB))
-        continue;
-      // A tile's row of A is loaded by threadIdx.y, its column of B by
-      // threadIdx.x: a pointer to the thread's own row or column is the
-      // one its tile loads need when the row follows y.
-      bool RowA = D == 1 && *VA.Value == Polynomial::symbol(K);
-      auto KB = Polynomial::mul(Polynomial::symbol(K), *SBx);
-      bool ColB = E == 0 && KB && *VB.Value == *KB;
-      if ((*VA.Value != *WantA && !RowA) || (*VB.Value != *WantB && !ColB))
-        continue;
-      SA = {AE, AAcc};
-      SB = {BE, BAcc};
-      RowDim = D;
-      ColDim = E;
-      StrideA = *SAx;
-      StrideB = *SBx;
-      OwnRowA = *VA.Value != *WantA;
-      OwnColB = *VB.Value != *WantB;
-      Found = true;
-      break;
+      for (bool TA : {false, true}) {
+        for (bool TB : {false, true}) {
+          // A: row * SA + k, or k * SA + row; B: k * SB + col, or
+          // col * SB + k.
+          auto SAx = TA ? StrideOf(IA, KP, K, GR, Symbol::threadIdx(D))
+                        : StrideOf(IA, GR, Symbol::threadIdx(D), KP, K);
+          auto SBx = TB ? StrideOf(IB, GC, Symbol::threadIdx(E), KP, K)
+                        : StrideOf(IB, KP, K, GC, Symbol::threadIdx(E));
+          if (!SAx || !SBx)
+            continue;
+          auto WantA = TA ? Polynomial::add(*Polynomial::mul(KP, *SAx), GR)
+                          : Polynomial::add(*Polynomial::mul(GR, *SAx), KP);
+          auto WantB = TB ? Polynomial::add(*Polynomial::mul(GC, *SBx), KP)
+                          : Polynomial::add(*Polynomial::mul(KP, *SBx), GC);
+          if (!WantA || !WantB)
+            continue;
+          // A thread loads a row of A's tile along threadIdx.y, or along x
+          // when A is transposed; a column of B's along x, or y when B is
+          // transposed. A pointer to the thread's own row or column serves
+          // those loads only when they follow the thread's own index.
+          auto KA = Polynomial::mul(KP, *SAx), KB = Polynomial::mul(KP, *SBx);
+          // Otherwise the tiles read the parameter itself, at the index
+          // from its start.
+          bool RowA = TA ? KA && *VA.Value == *KA : *VA.Value == KP;
+          bool ColB = TB ? *VB.Value == KP : KB && *VB.Value == *KB;
+          if ((*VA.Value != *WantA && !RowA) || (*VB.Value != *WantB && !ColB))
+            continue;
+          bool RebaseA = *VA.Value != *WantA && (TA ? D != 0 : D != 1);
+          bool RebaseB = *VB.Value != *WantB && (TB ? E != 1 : E != 0);
+          auto Named = [](const ModelAccess *X) {
+            return X->Array && !X->Shared && isa<ParmVarDecl>(X->Array.var());
+          };
+          if ((RebaseA && !Named(AAcc)) || (RebaseB && !Named(BAcc)))
+            continue;
+          SA = {AE, AAcc};
+          SB = {BE, BAcc};
+          RowDim = D;
+          ColDim = E;
+          StrideA = *SAx;
+          StrideB = *SBx;
+          OwnRowA = *VA.Value != *WantA && !RebaseA;
+          OwnColB = *VB.Value != *WantB && !RebaseB;
+          if (RebaseA)
+            RestA = Polynomial::sub(IA, *WantA);
+          if (RebaseB)
+            RestB = Polynomial::sub(IB, *WantB);
+          TransA = TA;
+          TransB = TB;
+          Found = true;
+          break;
+        }
+        if (Found)
+          break;
+      }
+      if (Found)
+        break;
     }
     if (Found)
       break;
@@ -463,9 +527,9 @@ bool MatmulTiler::run() {
       }
   }
   if (!Found || !SA.Acc || !SB.Acc || !SA.Acc->Array || !SB.Acc->Array)
-    return refuse(At + " does not read A[row * K + k] and B[k * N + col] "
-                       "with row and col the global indices along y and x "
-                       "(or x and y)");
+    return refuse(At + " does not read A[row * K + k] (or A[k * M + row]) "
+                       "and B[k * N + col] (or B[col * K + k]) with row and "
+                       "col the global indices along y and x (or x and y)");
 
   // C: the element the loop accumulates, or the one the sum is stored in.
   const Polynomial Row = globalIndex(RowDim), Col = globalIndex(ColDim);
@@ -700,7 +764,8 @@ bool MatmulTiler::run() {
     std::string P = parenthesize(X.Base->IgnoreParenImpCasts(), *T);
     return X.Field ? P + "." + X.Field->getNameAsString() : P;
   };
-  auto ABase = BaseText(*SA.AS), BBase = BaseText(*SB.AS);
+  auto ABase = RestA ? SA.Acc->Array.name() : BaseText(*SA.AS);
+  auto BBase = RestB ? SB.Acc->Array.name() : BaseText(*SB.AS);
   // The edit replaces the kernel's body from the guard (or, without one,
   // the work) to its end.
   SourceLocation Start = GS ? GS->getBeginLoc() : Work.front()->getBeginLoc();
@@ -731,19 +796,42 @@ bool MatmulTiler::run() {
           : polyText(L.End);
   std::string MText = MB ? boundText(*MB, *MEnd) : "";
   std::string NText = NB ? boundText(*NB, *NEnd) : "";
-  std::string SAText = StrideA == L.End ? KText : polyText(StrideA);
-  std::string SBText = NEnd && StrideB == *NEnd ? NText : polyText(StrideB);
+  // A stride as written where it is one of the bounds.
+  // A stride as written where it is one of the bounds, the row length of
+  // the matrix as stored first (K for A, N for B; M for A^T, K for B^T).
+  auto StrideText = [&](const Polynomial &S, char First) {
+    std::pair<char, const std::optional<Polynomial> *> Order[] = {
+        {'K', nullptr}, {'M', &MEnd}, {'N', &NEnd}};
+    std::stable_partition(std::begin(Order), std::end(Order),
+                          [&](const auto &X) { return X.first == First; });
+    for (const auto &[Name, End] : Order) {
+      if (!End && S == L.End)
+        return KText;
+      if (End && *End && S == **End)
+        return Name == 'M' ? MText : NText;
+    }
+    return polyText(S);
+  };
+  std::string SAText = StrideText(StrideA, TransA ? 'M' : 'K');
+  std::string SBText = StrideText(StrideB, TransB ? 'K' : 'N');
   char RD = "xyz"[RowDim], CD = "xyz"[ColDim];
   // A row of As is read across a warp when rows follow threadIdx.x: pad it.
-  std::string APad = RowDim == 0 ? TS + " + 1" : TS;
+  // A tile loaded along k is written by columns: pad it too.
+  std::string APad = RowDim == 0 || TransA ? TS + " + 1" : TS;
+  std::string BPad = TransB ? TS + " + 1" : TS;
   std::string ARead = As + "[threadIdx." + RD + "][" + I + "]";
   std::string BRead = Bs + "[" + I + "][threadIdx." + CD + "]";
   auto CastTo = [&](QualType Idx) {
     return Ctx.getTypeSize(Idx) > 32 ? "(" + Idx.getAsString(PP) + ")"
                                      : std::string();
   };
-  std::string ACast = CastTo(SA.AS->IdxType);
-  std::string BCast = CastTo(SB.AS->IdxType);
+  // The parameter itself is indexed in `size_t`: the pointer's offset may
+  // have been computed so.
+  std::string ACast = RestA ? "(size_t)" : CastTo(SA.AS->IdxType);
+  std::string BCast = RestB ? "(size_t)" : CastTo(SB.AS->IdxType);
+  auto Plus = [](const std::optional<Polynomial> &Rest) {
+    return Rest && !Rest->isZero() ? " + " + polyText(*Rest) : std::string();
+  };
   // The term (and a fused multiply-add's second factor) with the two loads
   // read from the tiles.
   std::vector<std::pair<const Expr *, std::string>> Subs = {
@@ -783,7 +871,22 @@ bool MatmulTiler::run() {
                                  *NewFactor + ", " + Acc + ")";
 
   std::string Txt;
+  // A pointer the tiles no longer read through, named nowhere else, is
+  // not declared again: it would be unused.
+  auto OnlyInRebased = [&](const DeclStmt *D) {
+    const auto *V =
+        D->isSingleDecl() ? dyn_cast<VarDecl>(D->getSingleDecl()) : nullptr;
+    if (!V)
+      return false;
+    size_t InLoads = 0;
+    for (auto [Rest, X] : {std::pair(&RestA, SA.AS), std::pair(&RestB, SB.AS)})
+      if (*Rest)
+        InLoads += referencesTo(X->E, V).size();
+    return InLoads && InLoads == referencesTo(Body, V).size();
+  };
   for (const DeclStmt *D : Moved) {
+    if (OnlyInRebased(D))
+      continue;
     CharSourceRange CR = Lexer::makeFileCharRange(
         CharSourceRange::getTokenRange(D->getSourceRange()), SM,
         Ctx.getLangOpts());
@@ -801,7 +904,7 @@ bool MatmulTiler::run() {
                "thread reaches\n";
   Txt += Ind + "// the barriers; the sum keeps the order of k.\n";
   Txt += Ind + "__shared__ " + E + " " + As + "[" + TS + "][" + APad + "];\n";
-  Txt += Ind + "__shared__ " + E + " " + Bs + "[" + TS + "][" + TS + "];\n";
+  Txt += Ind + "__shared__ " + E + " " + Bs + "[" + TS + "][" + BPad + "];\n";
   // A sum declared before the guard at zero is already there; one set
   // to zero after its declaration is set again.
   if (!AccInPrologue)
@@ -810,22 +913,35 @@ bool MatmulTiler::run() {
     Txt += Ind + Acc + " = " + *AccInit + ";\n";
   Txt += Ind + "for (" + IT + " " + K0 + " = 0; " + K0 + " < " + KText + "; " +
          K0 + " += " + TS + ") {\n";
-  Txt += In2 + RT + " " + ARow + " = blockIdx." + RD + " * " + TS +
-         " + threadIdx.y;\n";
-  Txt += In2 + IT + " " + AK + " = " + K0 + " + threadIdx.x;\n";
-  Txt += In2 + IT + " " + BK + " = " + K0 + " + threadIdx.y;\n";
-  Txt += In2 + CT + " " + BCol + " = blockIdx." + CD + " * " + TS +
-         " + threadIdx.x;\n";
-  Txt += In2 + As + "[threadIdx.y][threadIdx.x] =\n";
+  // Consecutive threads along x load consecutive elements: along k for
+  // A (along its rows when it is transposed), along B's columns (along k
+  // when it is transposed).
+  std::string AlongK = TransA ? "threadIdx.y" : "threadIdx.x";
+  std::string AlongM = TransA ? "threadIdx.x" : "threadIdx.y";
+  std::string BAlongK = TransB ? "threadIdx.x" : "threadIdx.y";
+  std::string BAlongN = TransB ? "threadIdx.y" : "threadIdx.x";
+  Txt += In2 + RT + " " + ARow + " = blockIdx." + RD + " * " + TS + " + " +
+         AlongM + ";\n";
+  Txt += In2 + IT + " " + AK + " = " + K0 + " + " + AlongK + ";\n";
+  Txt += In2 + IT + " " + BK + " = " + K0 + " + " + BAlongK + ";\n";
+  Txt += In2 + CT + " " + BCol + " = blockIdx." + CD + " * " + TS + " + " +
+         BAlongN + ";\n";
+  std::string AIdx =
+      TransA ? (OwnRowA ? ACast + AK + " * " + SAText
+                        : ACast + AK + " * " + SAText + " + " + ARow)
+             : (OwnRowA ? AK : ACast + ARow + " * " + SAText + " + " + AK);
+  AIdx += Plus(RestA);
+  std::string BIdx =
+      TransB ? (OwnColB ? BK : BCast + BCol + " * " + SBText + " + " + BK)
+             : BCast + BK + " * " + SBText + (OwnColB ? "" : " + " + BCol);
+  BIdx += Plus(RestB);
+  Txt += In2 + As + "[" + AlongM + "][" + AlongK + "] =\n";
   Txt += In2 + "    " + (MB ? ARow + " < " + MText + " && " : "") + AK + " < " +
-         KText + " ? " + *ABase + "[" +
-         (OwnRowA ? AK : ACast + ARow + " * " + SAText + " + " + AK) +
-         "] : " + Zero + ";\n";
-  Txt += In2 + Bs + "[threadIdx.y][threadIdx.x] =\n";
+         KText + " ? " + *ABase + "[" + AIdx + "] : " + Zero + ";\n";
+  Txt += In2 + Bs + "[" + BAlongK + "][" + BAlongN + "] =\n";
   Txt += In2 + "    " + BK + " < " + KText +
          (NB ? " && " + BCol + " < " + NText : "") + " ? " + *BBase + "[" +
-         BCast + BK + " * " + SBText + (OwnColB ? "" : " + " + BCol) +
-         "] : " + Zero + ";\n";
+         BIdx + "] : " + Zero + ";\n";
   Txt += In2 + "__syncthreads();\n";
   Txt += In2 + "for (" + IT + " " + I + " = 0; " + I + " < " + TS + " && " +
          K0 + " + " + I + " < " + KText + "; ++" + I + ")\n";
@@ -891,7 +1007,8 @@ StringRef TileMatmulSmem::name() const { return "tile-matmul-smem"; }
 
 StringRef TileMatmulSmem::description() const {
   return "stage the naive product acc += A[row * K + k] * B[k * N + col] "
-         "through T x T __shared__ tiles of A and B";
+         "(either matrix may be transposed) through T x T __shared__ tiles of "
+         "A and B";
 }
 
 bool TileMatmulSmem::precondition(const KernelRecord &K) const {

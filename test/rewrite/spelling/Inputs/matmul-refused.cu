@@ -1,5 +1,5 @@
 // Naive matrix products that tile-matmul-smem leaves alone, each for
-// its own reason, but for `unguarded`, which it tiles.
+// its own reason, but for `unguarded` and `rowsAlongX`, which it tiles.
 
 // Blocks of 32 x 8 threads: the tiles are square.
 __global__ void wideBlocks(const float *A, const float *B, float *C, int n) {
@@ -56,8 +56,8 @@ void run(const float *A, const float *B, const float *bias, float *C, int n) {
   unguarded<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n);
 }
 
-// Rows along x: a tile's rows of A are loaded by threadIdx.y, so a pointer
-// to the thread's own row is not the row its loads need.
+// Rows along x: a tile's rows of A are loaded by threadIdx.y, not by the
+// thread whose own row the pointer holds; the tiles read A itself.
 __global__ void rowsAlongX(const float *A, const float *B, float *C, int n) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   int col = blockIdx.y * blockDim.y + threadIdx.y;
