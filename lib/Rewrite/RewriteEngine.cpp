@@ -474,7 +474,8 @@ llvm::StringRef RewriteEngine::originalText(llvm::StringRef File) const {
   return It == Texts.end() ? llvm::StringRef() : llvm::StringRef(It->second);
 }
 
-void RewriteEngine::expandEnabling(const Reparse &R, unsigned Depth) {
+void RewriteEngine::expandEnabling(const Reparse &R, unsigned Depth,
+                                   std::optional<size_t> Only) {
   // Below the last level only the others run on the edited kernel.
   std::vector<const Transformation *> Next;
   for (const Transformation *T : Transformations)
@@ -483,7 +484,7 @@ void RewriteEngine::expandEnabling(const Reparse &R, unsigned Depth) {
   size_t Made = Proposals.size();
   for (size_t I = 0; I < Made; ++I) {
     const Proposal First = Proposals[I];
-    if (!First.T->enabling() || First.After)
+    if (!First.T->enabling() || First.After || (Only && First.Kernel != *Only))
       continue;
     const KernelRecord &K = Kernels[First.Kernel];
     auto Texts = applyFileEdits(
@@ -518,7 +519,7 @@ void RewriteEngine::expandEnabling(const Reparse &R, unsigned Depth) {
               All[File] = Text;
             return R(E, Main, All);
           },
-          Depth - 1);
+          Depth - 1, Index);
     // On a kernel prepared again, what counts is made after that.
     bool Prepared = llvm::any_of(Again.proposals(), [&](const Proposal &Q) {
       return Q.Kernel == Index && Q.T->enabling() && !Q.After;

@@ -184,6 +184,57 @@ __global__ void drain(const float *x, float *level, int rows, int cols) {
 // CHECK:          if (Active && Slice == 0)
 // CHECK-NEXT:       level[c] -= used;
 
+// Values loaded before the loop: a sparse row's bounds, and a maximum that
+// starts at the row's first element. The threads the guard stops take zero
+// instead of loading them.
+__global__ void csr_rows(const int *rowptr, const int *colidx,
+                         const float *val, const float *x, float *y,
+                         int nrows) {
+  const int r = threadIdx.x + blockIdx.x * blockDim.x;
+  if (r >= nrows) return;
+  int b = rowptr[r], e = rowptr[r + 1];
+  float dot = 0.f;
+  for (int j = b; j < e; ++j)
+    dot += val[j] * x[colidx[j]];
+  y[r] = dot;
+}
+// CHECK:      __global__ void csr_rows(
+// CHECK:        const bool Active = !(r >= nrows);
+// CHECK-NEXT:   int b = Active ? (rowptr[r]) : 0, e = Active ? (rowptr[r + 1]) : 0;
+// CHECK:          for (int j = b + Slice; j < e; j += 32)
+// CHECK:        if (Active && Slice == 0)
+// CHECK-NEXT:     y[r] = dot;
+
+__global__ void row_peak(const float *x, float *peak, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    const float *xr = x + (size_t)r * cols;
+    float m = xr[0];
+    for (int j = 1; j < cols; ++j)
+      m = fmaxf(m, xr[j]);
+    peak[r] = m;
+  }
+}
+// CHECK:      __global__ void row_peak(
+// CHECK:          const float *xr = x + (size_t)r * cols;
+// CHECK-NEXT:     float m = Active ? (xr[0]) : 0;
+// CHECK-NEXT:     if (Active)
+// CHECK-NEXT:       for (int j = 1 + Slice; j < cols; j += 32)
+
+// Refused: a value loaded after slice 0's store, which the other slices
+// would load before it.
+__global__ void after_store(const float *x, float *out, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  out[r] = 0.f;
+  float first = out[r];
+  float s = 0.f;
+  for (int j = 0; j < cols; ++j)
+    s += x[r * cols + j];
+  out[r] = s + first;
+}
+
 void run(const double *t, double *p, double *q, const int *st, const float *v,
          float *o, float *cp, int segments) {
   column_stats<<<(COLS + 127) / 128, 128>>>(t, p, q);
@@ -197,6 +248,9 @@ void run(const double *t, double *p, double *q, const int *st, const float *v,
   narrow<<<16, 128>>>(st, (int *)o, 100, 2048);
   length_too<<<16, 128>>>(st, (int *)o, (int *)cp, 100, 2048);
   drain<<<16, 128>>>(v, o, 100, 2048);
+  csr_rows<<<16, 128>>>(st, st, v, v, o, 2048);
+  row_peak<<<16, 128>>>(v, o, 100, 2048);
+  after_store<<<16, 128>>>(v, o, 100, 2048);
 }
 // CHECK:      {{^ *}}column_stats<<<((COLS + 127) / 128) * 4, 1024>>>(t, p, q);
 // CHECK:      {{^ *}}segment_sums<<<dim3(grid.x * 8, grid.y, grid.z), 1024>>>(st, v, o, segments);
@@ -220,3 +274,6 @@ void run(const double *t, double *p, double *q, const int *st, const float *v,
 // WHY: kernel length_too at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   split-serial-loop: not applied: `row` is read after the loop at line {{[0-9]+}}, at line {{[0-9]+}}
+// WHY: kernel after_store at {{.*}}
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   split-serial-loop: not applied: the declaration at line {{[0-9]+}} reads memory outside a loop

@@ -28,6 +28,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,8 +122,9 @@ public:
   /// it is not a candidate by itself. The edited kernel is prepared again,
   /// up to \p Depth enabling edits in all (a helper inlined may call
   /// another); the proposals then name the first (Proposal::After) and hold
-  /// every edit.
-  void expandEnabling(const Reparse &R, unsigned Depth = 3);
+  /// every edit. With \p Only, only that kernel's proposals are expanded.
+  void expandEnabling(const Reparse &R, unsigned Depth = 3,
+                      std::optional<size_t> Only = std::nullopt);
 
   /// An action factory that calls run() on each translation unit that
   /// compiles without errors.

@@ -364,13 +364,40 @@ bool Splitter::body() {
   }
 
   // The work: declarations, reduction loops, stores by slice 0.
+  bool Stored = false;
   for (const Stmt *S : M.work()) {
     std::string Ind = lineIndent(SM, S->getBeginLoc());
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       if (!M.isPure(DS))
         return refuse("the declaration at " + M.where(S) + " has side effects");
+      // A value loaded before the loop (`int b = rowptr[r];`, `float m =
+      // x[0];`): the threads the guard stopped must not load it, so they
+      // take zero instead. Every slice loads it before slice 0 stores.
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        const Expr *Init = V ? V->getInit() : nullptr;
+        bool Loads =
+            Init && llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
+              return isWithin(Ctx, A.E, Init);
+            });
+        if (!Loads)
+          continue;
+        QualType T = V->getType();
+        std::optional<FileRange> IR = rangeOf(Ctx, Init);
+        if (Stored || T->isReferenceType() || T.isVolatileQualified() ||
+            !(T->isArithmeticType() || T->isPointerType()) || !IR ||
+            IR->File != File)
+          return refuse("the declaration at " + M.where(S) +
+                        " reads memory outside a loop");
+        Local.push_back({IR->Begin, 0, Active + " ? ("});
+        Local.push_back({IR->End, 0, ") : 0"});
+      }
       for (const ModelAccess &A : M.accesses())
-        if (isWithin(Ctx, A.E, S))
+        if (isWithin(Ctx, A.E, S) &&
+            llvm::none_of(DS->decls(), [&](const Decl *D) {
+              const auto *V = dyn_cast<VarDecl>(D);
+              return V && V->getInit() && isWithin(Ctx, A.E, V->getInit());
+            }))
           return refuse("the declaration at " + M.where(S) +
                         " reads memory outside a loop");
       continue;
@@ -403,6 +430,7 @@ bool Splitter::body() {
     if (!R || R->File != File)
       return refuse("the store at " + M.where(S) +
                     " is written through a macro");
+    Stored = true;
     Local.push_back(
         {R->Begin, 0,
          "if (" + Active + " && " + Slice + " == 0)\n" + Ind + "  "});

@@ -1,6 +1,7 @@
 // Products that read one operand transposed, a row statistic whose loop
-// sits two helpers deep, and column sums walked from the last row, each
-// one thread per output as a first port writes them. Checked on samples
+// sits two helpers deep, column sums walked from the last row and a
+// sparse product by rows, each one thread per output as a first port
+// writes them. Checked on samples
 // against a double reference; the seed comes from AUTOPROF_SEED.
 #include <cmath>
 #include <cstdio>
@@ -76,6 +77,21 @@ __global__ void col_sums(const float *m, float *out, unsigned rows,
   out[c] = acc;
 }
 
+// A sparse matrix-vector product in CSR form, one thread per row, the
+// row's bounds loaded before its loop.
+__global__ void csr_rows(const int *rowptr, const int *colidx,
+                         const float *val, const float *x, float *y,
+                         int nrows) {
+  const int r = threadIdx.x + blockIdx.x * blockDim.x;
+  if (r >= nrows)
+    return;
+  int b = rowptr[r], e = rowptr[r + 1];
+  float dot = 0.f;
+  for (int j = b; j < e; ++j)
+    dot += val[j] * x[colidx[j]];
+  y[r] = dot;
+}
+
 namespace {
 unsigned long long State = 88172645463325252ull;
 float uniform() {
@@ -129,6 +145,27 @@ int main() {
   CK(cudaMalloc(&dr, RROWS * sizeof(float)));
   CK(cudaMalloc(&dcs, CCOLS * sizeof(float)));
 
+  // Rows of 1024 to 3071 entries over 65536 columns.
+  const int SROWS = 2048, SCOLS = 65536;
+  std::vector<int> hptr(SROWS + 1, 0), hcol;
+  for (int i = 0; i < SROWS; ++i) {
+    int len = 1024 + (int)(State % 2048);
+    uniform();
+    for (int t = 0; t < len; ++t)
+      hcol.push_back((int)((i * 7919u + t * 104729u) % SCOLS));
+    hptr[i + 1] = hptr[i] + len;
+  }
+  auto hval = filled(hcol.size()), hsx = filled(SCOLS);
+  int *dptr, *dcol;
+  CK(cudaMalloc(&dptr, hptr.size() * sizeof(int)));
+  CK(cudaMalloc(&dcol, hcol.size() * sizeof(int)));
+  CK(cudaMemcpy(dptr, hptr.data(), hptr.size() * sizeof(int),
+                cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(dcol, hcol.data(), hcol.size() * sizeof(int),
+                cudaMemcpyHostToDevice));
+  float *dval = upload(hval), *dsx = upload(hsx), *dsy;
+  CK(cudaMalloc(&dsy, SROWS * sizeof(float)));
+
   const dim3 tile(16, 16);
   for (int rep = 0; rep < 3; ++rep) {
     scores<<<dim3((NK + 15) / 16, (NQ + 15) / 16), tile>>>(dq, dk, ds, NQ, NK,
@@ -136,10 +173,12 @@ int main() {
     gram<<<dim3((NF + 15) / 16, (NF + 15) / 16), tile>>>(dx, dg, NS, NF);
     row_means<<<(RROWS + 127) / 128, 128>>>(dm, dr, RROWS, RCOLS, Shift);
     col_sums<<<(CCOLS + 127) / 128, 128>>>(dc, dcs, CROWS, CCOLS);
+    csr_rows<<<(SROWS + 127) / 128, 128>>>(dptr, dcol, dval, dsx, dsy, SROWS);
   }
   CK(cudaDeviceSynchronize());
   auto s = download(ds, (size_t)NQ * NK), g = download(dg, (size_t)NF * NF);
   auto r = download(dr, RROWS), cs = download(dcs, CCOLS);
+  auto sy = download(dsy, SROWS);
 
   for (unsigned i = 0; i < NQ; i += 13)
     for (unsigned j = 0; j < NK; j += 7) {
@@ -166,6 +205,12 @@ int main() {
     for (unsigned i = 0; i < CROWS; ++i)
       w += hc[(size_t)i * CCOLS + c];
     compare(w, cs[c]);
+  }
+  for (int i = 0; i < SROWS; ++i) {
+    double w = 0;
+    for (int j = hptr[i]; j < hptr[i + 1]; ++j)
+      w += (double)hval[j] * hsx[hcol[j]];
+    compare(w, sy[i]);
   }
   bool ok = worst < 1e-3;
   std::printf("transposed_products: worst relative error %.3g: %s\n", worst,
