@@ -539,11 +539,8 @@ void KernelModel::Builder::build() {
     return;
   // The launches first: a block that every launch has fixes the values
   // that read its size as a constant.
-  M.Launches = findLaunches(Ctx, M.Kernel);
-  if (!M.Launches)
-    M.LaunchWhy = "its launches are not all plain `<<<...>>>` launches "
-                  "outside macros and system headers";
-  else
+  M.Launches = findLaunches(Ctx, M.Kernel, &M.LaunchWhy);
+  if (M.Launches)
     for (const KernelLaunch &L : *M.Launches) {
       std::optional<Dim3> B = constantDims(Ctx, L.Block);
       if (!B || (M.FixedBlock && *M.FixedBlock != *B)) {

@@ -14,6 +14,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -25,25 +26,78 @@ using namespace autoprof;
 
 namespace {
 
+/// The launches of one kernel and the references to it. A template's
+/// pattern is not run: a launch written there is the launches of its
+/// instantiations, which are visited, and is only noted (its location) so
+/// that one no instantiation makes can be told apart.
 class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
 public:
   explicit LaunchCollector(const FunctionDecl &Kernel)
-      : Kernel(Kernel.getCanonicalDecl()) {}
+      : Kernel(Kernel.getCanonicalDecl()), Family(patternOf(Kernel)) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD)
+      Enclosing.push_back(FD);
+    bool Continue = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      Enclosing.pop_back();
+    return Continue;
+  }
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (FD && FD->getCanonicalDecl() == Kernel)
+    if (!FD)
+      return true;
+    if (inPattern()) {
+      if (FD->getCanonicalDecl() == Kernel)
+        PatternCalls.push_back(CE);
+      return true;
+    }
+    if (FD->getCanonicalDecl() == Kernel)
       Calls.push_back(CE);
+    if (patternOf(*FD) == Family)
+      FamilyLaunches.insert(CE->getBeginLoc());
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DR) {
     if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
       if (FD->getCanonicalDecl() == Kernel)
-        Refs.push_back(DR);
+        (inPattern() ? PatternRefs : Refs).push_back(DR);
     return true;
   }
+  /// A kernel template named in a template's pattern (`k<T><<<...>>>`).
+  bool VisitOverloadExpr(OverloadExpr *E) {
+    if (!inPattern())
+      return true;
+    for (const NamedDecl *D : E->decls())
+      if (const FunctionDecl *FD = D->getAsFunction())
+        if (patternOf(*FD) == Family)
+          Named.push_back(E);
+    return true;
+  }
+
   const FunctionDecl *Kernel;
   std::vector<const CUDAKernelCallExpr *> Calls;
   std::vector<const DeclRefExpr *> Refs;
+  /// In templates' patterns: the launches of the kernel, the references
+  /// to it, and the names of its template.
+  std::vector<const CUDAKernelCallExpr *> PatternCalls;
+  std::vector<const DeclRefExpr *> PatternRefs;
+  std::vector<const OverloadExpr *> Named;
+  /// Where a launch of the kernel or another instantiation of its template
+  /// begins, outside patterns.
+  llvm::DenseSet<SourceLocation> FamilyLaunches;
+
+private:
+  static const FunctionDecl *patternOf(const FunctionDecl &FD) {
+    const FunctionDecl *P = FD.getTemplateInstantiationPattern();
+    return (P ? P : &FD)->getCanonicalDecl();
+  }
+  bool inPattern() const {
+    return !Enclosing.empty() && Enclosing.back()->isDependentContext();
+  }
+  const FunctionDecl *Family;
+  std::vector<const FunctionDecl *> Enclosing;
 };
 
 class RefCollector : public RecursiveASTVisitor<RefCollector> {
@@ -647,39 +701,73 @@ private:
 } // namespace
 
 std::optional<std::vector<KernelLaunch>>
-autoprof::findLaunches(ASTContext &Ctx, const FunctionDecl &Kernel) {
+autoprof::findLaunches(ASTContext &Ctx, const FunctionDecl &Kernel,
+                       std::string *Why) {
   const SourceManager &SM = Ctx.getSourceManager();
+  // The reason, with "{at}" the line of \p At.
+  auto Fail = [&](StringRef Reason, const Stmt *At = nullptr) {
+    if (Why) {
+      std::string Line =
+          At ? "at line " + std::to_string(SM.getPresumedLineNumber(
+                                SM.getFileLoc(At->getBeginLoc())))
+             : "";
+      auto [Before, After] = Reason.split("{at}");
+      *Why = (Before + Line + After).str();
+    }
+    return std::nullopt;
+  };
   // A kernel of the source or of a header it includes, or an instantiation
   // of a kernel template; its launches may lie in either file.
-  if ((Kernel.getTemplatedKind() != FunctionDecl::TK_NonTemplate &&
-       !Kernel.isTemplateInstantiation()) ||
-      SM.isInSystemHeader(SM.getFileLoc(Kernel.getLocation())))
-    return std::nullopt;
+  if (Kernel.getTemplatedKind() != FunctionDecl::TK_NonTemplate &&
+      !Kernel.isTemplateInstantiation())
+    return Fail("it is a template, whose instantiations are launched");
+  if (SM.isInSystemHeader(SM.getFileLoc(Kernel.getLocation())))
+    return Fail("it is defined in a system header");
   LaunchCollector C(Kernel);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   std::vector<KernelLaunch> Launches;
   for (const CUDAKernelCallExpr *CE : C.Calls) {
     if (!CE->getBeginLoc().isFileID() || SM.isInSystemHeader(CE->getBeginLoc()))
-      return std::nullopt;
+      return Fail("its launch {at} is written through a macro or in a "
+                  "system header",
+                  CE);
     const CallExpr *Config = CE->getConfig();
-    if (!Config)
-      return std::nullopt;
     KernelLaunch L;
     L.Call = CE;
-    L.Grid = writtenConfigArg(Config, 0);
-    L.Block = writtenConfigArg(Config, 1);
+    L.Grid = Config ? writtenConfigArg(Config, 0) : nullptr;
+    L.Block = Config ? writtenConfigArg(Config, 1) : nullptr;
     if (!L.Grid || !L.Block)
-      return std::nullopt;
+      return Fail("its launch {at} does not give a grid and a block", CE);
     Launches.push_back(L);
   }
   // Every reference to the kernel must be the callee of a launch.
-  for (const DeclRefExpr *DR : C.Refs) {
-    bool IsCallee = false;
-    for (const CUDAKernelCallExpr *CE : C.Calls)
-      IsCallee |= CE->getCallee()->IgnoreParenImpCasts() == DR;
-    if (!IsCallee)
-      return std::nullopt;
-  }
+  auto CalleeOfOne = [](const Expr *E,
+                        ArrayRef<const CUDAKernelCallExpr *> Calls) {
+    return llvm::any_of(Calls, [&](const CUDAKernelCallExpr *CE) {
+      return CE->getCallee()->IgnoreParenImpCasts() == E;
+    });
+  };
+  const char *NotLaunch =
+      "it is named {at} other than by a `<<<...>>>` launch (its address "
+      "taken, cudaLaunchKernel)";
+  for (const DeclRefExpr *DR : C.Refs)
+    if (!CalleeOfOne(DR, C.Calls))
+      return Fail(NotLaunch, DR);
+  // A launch in a template's pattern is that of its instantiations: one
+  // that no instantiation makes is a launch this translation unit does
+  // not show.
+  for (const DeclRefExpr *DR : C.PatternRefs)
+    if (!CalleeOfOne(DR, C.PatternCalls))
+      return Fail(NotLaunch, DR);
+  const char *Uninstantiated =
+      "its launch {at} lies in a template that this translation unit does "
+      "not instantiate";
+  for (const CUDAKernelCallExpr *CE : C.PatternCalls)
+    if (!C.FamilyLaunches.count(CE->getBeginLoc()))
+      return Fail(Uninstantiated, CE);
+  for (const OverloadExpr *E : C.Named)
+    if (!C.FamilyLaunches.count(E->getBeginLoc()))
+      return Fail(Uninstantiated, E);
   return Launches;
 }
 

@@ -19,6 +19,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/ReplacementsYaml.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
@@ -168,13 +169,35 @@ bool namesParameter(const FunctionDecl &Spec, const NamedDecl *Param) {
   return F.Found;
 }
 
+/// The positions of the template arguments that are not the same in every
+/// instantiation of \p Specs.
+llvm::SmallBitVector varyingArguments(ArrayRef<const FunctionDecl *> Specs) {
+  llvm::SmallBitVector Varying;
+  const TemplateArgumentList *First =
+      Specs.empty() ? nullptr : Specs.front()->getTemplateSpecializationArgs();
+  if (!First)
+    return Varying;
+  Varying.resize(First->size());
+  for (const FunctionDecl *Spec : Specs.drop_front()) {
+    const TemplateArgumentList *Args = Spec->getTemplateSpecializationArgs();
+    for (unsigned I = 0; I < First->size(); ++I)
+      if (!Args || I >= Args->size() ||
+          !Args->get(I).structurallyEquals(First->get(I)))
+        Varying.set(I);
+  }
+  return Varying;
+}
+
 /// The words that name the template arguments of \p Spec as Clang prints
 /// them: a type's words (`float`, `unsigned`) and an integer's value. An
 /// integer whose parameter the template never names cannot reach an edit
 /// through it: the same number written there comes from elsewhere (a
-/// launch's block), so it is left out.
+/// launch's block), so it is left out. So is an argument in \p Varying, one
+/// that differs between instantiations that all get the same edit: that
+/// edit cannot come from it.
 std::set<std::string> argumentWords(const FunctionDecl &Spec,
-                                    const PrintingPolicy &PP) {
+                                    const PrintingPolicy &PP,
+                                    const llvm::SmallBitVector &Varying) {
   std::set<std::string> Words;
   const TemplateArgumentList *Args = Spec.getTemplateSpecializationArgs();
   if (!Args)
@@ -183,6 +206,8 @@ std::set<std::string> argumentWords(const FunctionDecl &Spec,
   const TemplateParameterList *Params =
       T ? T->getTemplateParameters() : nullptr;
   for (unsigned I = 0; I < Args->size(); ++I) {
+    if (I < Varying.size() && Varying.test(I))
+      continue;
     const TemplateArgument &A = Args->get(I);
     std::string Text;
     if (A.getKind() == TemplateArgument::Type) {
@@ -213,6 +238,31 @@ std::vector<Edit> flatten(const FileEdits &E) {
       Out.emplace_back(File, R.getOffset(), R.getLength(),
                        R.getReplacementText().str());
   return Out;
+}
+
+/// The reason to refuse an edit of \p M's kernel that failed with \p E,
+/// or \p E itself: two edits that conflict at one of its launches, when
+/// that launch is made by several instantiations of a template (each has
+/// its own grid and block), mean the instantiations need different edits of
+/// the one text.
+llvm::Error sharedLaunchConflict(llvm::Error E, const KernelModel &M,
+                                 std::string &Why) {
+  return llvm::handleErrors(
+      std::move(E),
+      [&](std::unique_ptr<tooling::ReplacementError> RE) -> llvm::Error {
+        if (RE->get() == tooling::replacement_error::overlap_conflict &&
+            M.launches())
+          for (const KernelLaunch &A : *M.launches())
+            for (const KernelLaunch &B : *M.launches())
+              if (A.Call != B.Call &&
+                  A.Call->getBeginLoc() == B.Call->getBeginLoc()) {
+                Why = "its launch at " + M.where(A.Call) +
+                      " is made by several instantiations of a template, "
+                      "which need different edits of it";
+                return llvm::Error::success();
+              }
+        return llvm::Error(std::move(RE));
+      });
 }
 
 /// The kernel models of one kernel and its instantiations, each built when
@@ -269,10 +319,18 @@ llvm::Error templateEdits(const Transformation &T, StringRef Variant,
   // those of its launches (each instantiation's own) are gathered.
   std::optional<std::vector<Edit>> Template;
   FileEdits Launches;
+  llvm::SmallBitVector Varying = varyingArguments(Specs);
   for (const FunctionDecl *Spec : Specs) {
     FileEdits E;
-    if (llvm::Error Err = T.applyVariant(Models.of(*Spec), Variant, E))
+    std::string Conflict;
+    if (llvm::Error Err =
+            sharedLaunchConflict(T.applyVariant(Models.of(*Spec), Variant, E),
+                                 Models.of(*Spec), Conflict))
       return Err;
+    if (!Conflict.empty()) {
+      Why = std::move(Conflict);
+      return llvm::Error::success();
+    }
     if (editCount(E) == 0) {
       Why = T.explain(Models.of(*Spec));
       if (Specs.size() > 1 && !Why.empty()) {
@@ -311,7 +369,8 @@ llvm::Error templateEdits(const Transformation &T, StringRef Variant,
     // A word of a template argument written into the template, which
     // neither it nor the replaced text has (`float`, `float4` where it
     // says `T`), ties the template to one instantiation.
-    std::set<std::string> Args = argumentWords(*Spec, Ctx.getPrintingPolicy());
+    std::set<std::string> Args =
+        argumentWords(*Spec, Ctx.getPrintingPolicy(), Varying);
     for (const auto &[File, Offset, Length, Text] : Own) {
       std::set<std::string> Old = wordsOf(DefText.substr(Offset, Length));
       for (const std::string &W : wordsOf(Text)) {
@@ -406,10 +465,20 @@ void RewriteEngine::run(ASTContext &Ctx) {
       std::string Why;
       for (const std::string &Variant : T->variants()) {
         FileEdits Edits;
-        if (llvm::Error E =
-                IsTemplate ? templateEdits(*T, Variant, Ctx, Models, *FD, Specs,
-                                           Edits, Why)
-                           : T->applyVariant(Models.of(*FD), Variant, Edits)) {
+        llvm::Error E = llvm::Error::success();
+        if (IsTemplate) {
+          E = templateEdits(*T, Variant, Ctx, Models, *FD, Specs, Edits, Why);
+        } else {
+          std::string Conflict;
+          E = sharedLaunchConflict(
+              T->applyVariant(Models.of(*FD), Variant, Edits), Models.of(*FD),
+              Conflict);
+          if (!Conflict.empty()) {
+            Why = std::move(Conflict);
+            continue;
+          }
+        }
+        if (E) {
           Failures.push_back(T->name().str() + " on '" + K.QualifiedName +
                              "': " + llvm::toString(std::move(E)));
           continue;

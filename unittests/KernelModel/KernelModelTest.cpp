@@ -21,6 +21,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace autoprof;
 
 namespace {
@@ -778,6 +780,60 @@ void run(float *y, int n, int a, int b) {
   EXPECT_TRUE(gridCoversAtLaunch(Ctx, L[0], 256, *Less));
   EXPECT_FALSE(gridCoversAtLaunch(
       Ctx, L[0], 256, *Polynomial::add(K->Bound, Polynomial::constant(1))));
+}
+
+TEST_F(KernelModelTest, LaunchesInHostTemplatesAreTheirInstantiations) {
+  const std::string Kernel = R"cu(
+__global__ void k(float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 0;
+}
+)cu";
+  // Each instantiation launches with its own constant block, at the one
+  // place the template's text has.
+  const KernelModel &M = model(Kernel + R"cu(
+template <int TX, int TY> void run(float *y, int n) {
+  dim3 block(TX, TY);
+  k<<<(n + TX * TY - 1) / (TX * TY), block>>>(y, n);
+}
+template <class T> struct S {
+  static constexpr unsigned B = sizeof(T) * 32;
+  void go(float *y, int n) { k<<<(n + B - 1) / B, B>>>(y, n); }
+};
+void host(float *y, int n) {
+  run<64, 1>(y, n);
+  run<32, 4>(y, n);
+  S<double>().go(y, n);
+})cu");
+  ASSERT_TRUE(M.launches()) << M.launchWhy();
+  ASSERT_EQ(M.launches()->size(), 3u);
+  std::vector<Dim3> Blocks;
+  for (const KernelLaunch &L : *M.launches()) {
+    std::optional<Dim3> B = constantDims(M.context(), L.Block);
+    ASSERT_TRUE(B);
+    Blocks.push_back(*B);
+  }
+  std::sort(Blocks.begin(), Blocks.end());
+  EXPECT_EQ(Blocks, (std::vector<Dim3>{{32, 4, 1}, {64, 1, 1}, {256, 1, 1}}));
+  EXPECT_EQ((*M.launches())[0].Call->getBeginLoc(),
+            (*M.launches())[1].Call->getBeginLoc());
+
+  // A template that nothing instantiates hides its launches.
+  const KernelModel &N = model(Kernel + R"cu(
+template <int B> void run(float *y, int n) { k<<<(n + B - 1) / B, B>>>(y, n); }
+void host(float *y, int n) { k<<<(n + 255) / 256, 256>>>(y, n); })cu");
+  EXPECT_FALSE(N.launches());
+  EXPECT_EQ(N.launchWhy(), "its launch at line 7 lies in a template that this "
+                           "translation unit does not instantiate");
+
+  // Nor may a template name the kernel other than to launch it.
+  const KernelModel &P = model(Kernel + R"cu(
+template <class F> void keep(F f);
+template <int B> void run() { keep(k); }
+void host() { run<1>(); })cu");
+  EXPECT_FALSE(P.launches());
+  EXPECT_EQ(P.launchWhy(), "it is named at line 8 other than by a `<<<...>>>` "
+                           "launch (its address taken, cudaLaunchKernel)");
 }
 
 TEST_F(KernelModelTest, ConstantBoundsKeepTheirNameAtALaunch) {

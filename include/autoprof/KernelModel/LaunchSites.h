@@ -49,15 +49,20 @@ struct KernelLaunch {
   const clang::Expr *Block = nullptr;
 };
 
-/// Every launch of \p Kernel in the translation unit, or nullopt when the
-/// kernel is a template's pattern (an instantiation has its own launches),
-/// is defined in a system header, is referred to
-/// other than by a launch (its address taken, cudaLaunchKernel), or has a
-/// launch in a system header or written through a macro. The kernel and
-/// its launches may lie in the main file or in headers it includes. The
-/// result may be empty.
+/// Every launch of \p Kernel in the translation unit, or nullopt (with the
+/// reason in \p Why, when given) when the kernel is a template's pattern
+/// (an instantiation has its own launches), is defined in a system header,
+/// is referred to other than by a launch (its address taken,
+/// cudaLaunchKernel), or has a launch in a system header or written through
+/// a macro. The kernel and its launches may lie in the main file or in
+/// headers it includes. A launch written in a template (a host function
+/// template launching it with `dim3 block(TX, TY)`) is one launch per
+/// instantiation of that template, each with its own grid and block
+/// expressions at the same place; one that nothing instantiates gives
+/// nullopt. The result may be empty.
 std::optional<std::vector<KernelLaunch>>
-findLaunches(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
+findLaunches(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+             std::string *Why = nullptr);
 
 /// The x, y and z dimensions of a launch argument.
 using Dim3 = std::array<int64_t, 3>;
