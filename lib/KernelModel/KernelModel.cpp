@@ -689,6 +689,43 @@ static bool forInitBounds(ASTContext &Ctx, const ForStmt &F, const VarDecl *Var,
   return true;
 }
 
+/// Whether \p Cond decrements \p V as it tests it: `V-- > E`, `V-- >= E`,
+/// `E < V--` or `E <= V--` (\p End is E, \p Inclusive for `>=`), or, for
+/// an unsigned \p V, `V-- != 0` (\p End is the 0) and `V--` alone (\p End
+/// null), which end where `V-- > 0` does.
+static bool decrementingTest(ASTContext &Ctx, const Expr *Cond,
+                             const VarDecl *V, const Expr *&End,
+                             bool &Inclusive) {
+  auto IsPostDec = [&](const Expr *E) {
+    const auto *U = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+    return U && U->getOpcode() == UO_PostDec && refersTo(U->getSubExpr(), V);
+  };
+  End = nullptr;
+  Inclusive = false;
+  bool Unsigned = V->getType()->isUnsignedIntegerType();
+  Cond = Cond->IgnoreParenImpCasts();
+  if (IsPostDec(Cond))
+    return Unsigned;
+  const auto *C = dyn_cast<BinaryOperator>(Cond);
+  if (!C)
+    return false;
+  BinaryOperatorKind Op = C->getOpcode();
+  if (IsPostDec(C->getLHS())) {
+    End = C->getRHS();
+  } else if (IsPostDec(C->getRHS()) && C->isComparisonOp()) {
+    End = C->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  } else {
+    return false;
+  }
+  if (Op == BO_NE) {
+    std::optional<llvm::APSInt> Zero = End->getIntegerConstantExpr(Ctx);
+    return Unsigned && Zero && Zero->isZero();
+  }
+  Inclusive = Op == BO_GE;
+  return Op == BO_GT || Op == BO_GE;
+}
+
 void KernelModel::Builder::describeLoop(ModelLoop &L) {
   std::string At = "the loop at " + M.where(L.S);
   // The variable and its first value; the condition, the step and the
@@ -784,7 +821,16 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   Inc = Inc ? Inc->IgnoreParens() : nullptr;
   const Expr *StepExpr = nullptr;
   bool UnitStep = false, Down = false;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+  // A `for` without a step whose condition decrements the variable as it
+  // tests it (decrementingTest()) counts down by one; the body sees each
+  // value one below the one tested.
+  const Expr *DecEnd = nullptr;
+  bool DecInclusive = false;
+  bool Decrements =
+      F && !Inc && Cond && decrementingTest(Ctx, Cond, V, DecEnd, DecInclusive);
+  if (Decrements) {
+    UnitStep = Down = true;
+  } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
     UnitStep = U->isIncrementDecrementOp() && refersTo(U->getSubExpr(), V);
     Down = U->isDecrementOp();
   } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
@@ -831,8 +877,11 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
                      AtLeast = Down ? BO_LE : BO_GE;
   const Expr *End = nullptr;
   bool Inclusive = false;
-  if (C && refersTo(C->getLHS(), V) &&
-      (C->getOpcode() == Below || C->getOpcode() == AtMost)) {
+  if (Decrements) {
+    End = DecEnd;
+    Inclusive = DecInclusive;
+  } else if (C && refersTo(C->getLHS(), V) &&
+             (C->getOpcode() == Below || C->getOpcode() == AtMost)) {
     End = C->getRHS();
     Inclusive = C->getOpcode() == AtMost;
   } else if (C && refersTo(C->getRHS(), V) &&
@@ -855,9 +904,12 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
           End ? dyn_cast<DeclRefExpr>(End->IgnoreParenImpCasts()) : nullptr;
       DR && llvm::is_contained(Bounds, DR->getDecl()))
     End = cast<VarDecl>(DR->getDecl())->getInit();
-  if (!End || mentions(End, V) || llvm::any_of(Bounds, [&](const VarDecl *B) {
-        return mentions(End, B);
-      })) {
+  // `V--` alone ends at zero, with no expression for it.
+  bool ZeroEnd = Decrements && !End;
+  if ((!End && !ZeroEnd) ||
+      (End && (mentions(End, V) || llvm::any_of(Bounds, [&](const VarDecl *B) {
+                 return mentions(End, B);
+               })))) {
     L.Why = At + " does not end at a bound `" + V->getNameAsString() +
             (Down ? " >= N`" : " < N`");
     return;
@@ -868,21 +920,25 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   // below) never passes zero, nor does one that stops at a positive
   // constant.
   auto PositiveConstant = [&](const Expr *E) {
-    std::optional<llvm::APSInt> Int = E->getIntegerConstantExpr(Ctx);
+    std::optional<llvm::APSInt> Int =
+        E ? E->getIntegerConstantExpr(Ctx) : std::nullopt;
     return Int && Int->isStrictlyPositive();
   };
+  // The type the condition compares in (`V--` alone: the variable's).
+  QualType Compared = C ? C->getLHS()->getType() : V->getType();
   bool UnsignedStops = !V->getType()->isSignedIntegerType() &&
-                       !C->getLHS()->getType()->isSignedIntegerType() &&
+                       !Compared->isSignedIntegerType() &&
                        (!Inclusive || PositiveConstant(End));
   if (Down && !UnsignedStops &&
       (!V->getType()->isSignedIntegerType() ||
-       !C->getLHS()->getType()->isSignedIntegerType())) {
+       !Compared->isSignedIntegerType())) {
     L.Why =
         At + " counts `" + V->getNameAsString() + "` down in an unsigned type";
     return;
   }
-  // Nothing in the body changes the variable.
-  if (!OnlyReadInRest() || !onlyReadIn(Ctx, V, Cond)) {
+  // Nothing in the body changes the variable (nor the condition, but for
+  // its decrement).
+  if (!OnlyReadInRest() || (!Decrements && !onlyReadIn(Ctx, V, Cond))) {
     L.Why = At + " changes `" + V->getNameAsString() + "` in its body";
     return;
   }
@@ -891,11 +947,14 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   L.Descending = Down;
   L.LowExpr = Down ? End : nullptr;
   L.LowStrict = Down && !Inclusive;
-  ModelValue FirstV = M.value(First), EndV = M.value(End);
+  L.DecrementsInCond = Decrements;
+  ModelValue FirstV = M.value(First),
+             EndV = ZeroEnd ? ModelValue{Polynomial::constant(0), ""}
+                            : M.value(End);
   // A bound fixed for the loop that the model does not see through is an
   // opaque symbol.
   for (auto [X, E] : {std::pair(&FirstV, First), std::pair(&EndV, End)})
-    if (!*X && ::isPure(Ctx, E) && !mentions(E, V)) {
+    if (!*X && E && ::isPure(Ctx, E) && !mentions(E, V)) {
       X->Value = Polynomial::symbol(Symbol::opaque(NextOpaque++, M.text(E)));
       L.OpaqueBounds = true;
     }
@@ -944,11 +1003,13 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
       L.Var = nullptr;
       return;
     }
-    std::optional<Polynomial> Lo =
-        Inclusive ? std::optional(*EndV.Value)
-                  : Polynomial::add(*EndV.Value, Polynomial::constant(1));
+    // The body of `V-- > E` sees the values one below: from E (E - 1 with
+    // `>=`) up to First - 1.
+    int64_t Shift = Decrements ? -1 : 0;
+    std::optional<Polynomial> Lo = Polynomial::add(
+        *EndV.Value, Polynomial::constant((Inclusive ? 0 : 1) + Shift));
     std::optional<Polynomial> Hi =
-        Polynomial::add(*FirstV.Value, Polynomial::constant(1));
+        Polynomial::add(*FirstV.Value, Polynomial::constant(1 + Shift));
     if (!Lo || !Hi) {
       L.Why = At + ": its bounds overflow";
       L.Var = nullptr;
@@ -1552,23 +1613,30 @@ autoprof::strideLoop(const ASTContext &Ctx, const ModelLoop &L,
                      StringRef Offset, StringRef Stride) {
   const Expr *Cond = loopCond(L);
   const Expr *Lo = L.Descending ? L.LowExpr : L.FirstExpr;
-  if (!L.Var || !Cond || !Lo || !L.FirstExpr || !L.StepStmt ||
+  // `for (V = Hi; V-- > Lo;)` has no step: one is written into its
+  // parentheses.
+  const auto *For = dyn_cast<ForStmt>(L.S);
+  bool Decrements = L.DecrementsInCond && For && For->getRParenLoc().isFileID();
+  if (!L.Var || !Cond || !L.FirstExpr || (!L.StepStmt && !Decrements) ||
       L.Step != Polynomial::constant(1))
     return std::nullopt;
-  std::optional<std::string> LoText = sourceText(Ctx, Lo);
-  if (!LoText)
-    return std::nullopt;
   std::string Var = L.Var->getNameAsString();
-  // The first value: the loop's own, or the low bound counting down.
+  // The first value: the loop's own, or the lowest counting down (its low
+  // bound, one more when strict, one less when the condition decrements).
   std::string Start;
   std::optional<int64_t> C = L.First.constantValue();
   if (C && (*C == 0 || L.Descending)) {
     Start = *C == 0 && !Offset.empty() ? "" : std::to_string(*C);
   } else {
+    std::optional<std::string> LoText = Lo ? sourceText(Ctx, Lo) : std::nullopt;
+    if (!LoText)
+      return std::nullopt;
     Start = isa<ArraySubscriptExpr>(Lo->IgnoreImpCasts())
                 ? *LoText
                 : parenthesize(Lo, *LoText);
-    if (L.LowStrict)
+    if (Decrements && !L.LowStrict)
+      Start += " - 1";
+    else if (!Decrements && L.LowStrict)
       Start += " + 1";
   }
   if (!Offset.empty())
@@ -1579,12 +1647,13 @@ autoprof::strideLoop(const ASTContext &Ctx, const ModelLoop &L,
       Out.push_back(std::move(*R));
     return R.has_value();
   };
-  // The end: the first value counting down, `V < End` for `V != End`.
+  // The end: the first value counting down (below it when the condition
+  // decrements), `V < End` for `V != End`.
   if (L.Descending) {
     std::optional<std::string> Hi = sourceText(Ctx, L.FirstExpr);
     if (!Hi || !Push(replaceExpr(
                    Ctx, Cond,
-                   Var + " <= " +
+                   Var + (Decrements ? " < " : " <= ") +
                        parenthesize(L.FirstExpr->IgnoreParenImpCasts(), *Hi))))
       return std::nullopt;
   } else if (L.NotEqual) {
@@ -1596,8 +1665,19 @@ autoprof::strideLoop(const ASTContext &Ctx, const ModelLoop &L,
                         parenthesize(L.EndExpr->IgnoreParenImpCasts(), *End))))
       return std::nullopt;
   }
+  std::string Step = Var + " += " + Stride.str();
+  // Inserted after the condition's `;`, with a space when none is there.
+  if (Decrements) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    const char *Before = SM.getCharacterData(For->getRParenLoc()) - 1;
+    if (*Before == ';')
+      Step = " " + Step;
+  }
   if (!Push(replaceExpr(Ctx, L.FirstExpr, Start)) ||
-      !Push(replaceExpr(Ctx, L.StepStmt, Var + " += " + Stride.str())))
+      !Push(Decrements
+                ? std::optional(tooling::Replacement(
+                      Ctx.getSourceManager(), For->getRParenLoc(), 0, Step))
+                : replaceExpr(Ctx, L.StepStmt, Step)))
     return std::nullopt;
   return Out;
 }

@@ -1,5 +1,6 @@
 // Loops that count down by one (`for (j = n - 1; j >= 0; --j)`,
-// `j > 0; j--`, `j != 0; j -= 1`, a `while` ending in `--j`) take the same
+// `j > 0; j--`, `j != 0; j -= 1`, a `while` ending in `--j`, `j-- > 0`
+// with no step) take the same
 // values as the loop counting up: the model reads them as that set, and
 // split-serial-loop and warp-per-row give their slices the values from the
 // low bound up, by the stride. A counter that is unsigned and may pass
@@ -97,6 +98,38 @@ __global__ void unsigned_down(const float *a, float *out, int rows,
 // WARP-LABEL: __global__ void unsigned_down(
 // WARP:          for (unsigned k = 1 + Lane; k <= cols; k += 32)
 
+// Conditions that decrement as they test: the body sees cols - 1 down to 0,
+// and hi - 1 down to lo.
+__global__ void post_decrement(const float *__restrict__ a,
+                               float *__restrict__ out, int rows,
+                               unsigned cols) {
+  const int r = threadIdx.x + blockIdx.x * blockDim.x;
+  if (r < rows) {
+    float s = 0.0f;
+    for (unsigned k = cols; k--;)
+      s += a[(size_t)r * cols + k];
+    out[r] = s;
+  }
+}
+// SPLIT-LABEL: __global__ void post_decrement(
+// SPLIT:         for (unsigned k = Slice; k < cols; k += 32)
+// SPLIT-NEXT:      s += a[(size_t)r * cols + k];
+// WARP-LABEL: __global__ void post_decrement(
+// WARP:          for (unsigned k = Lane; k < cols; k += 32)
+
+__global__ void post_decrement_window(const float *a, float *out, int rows,
+                                      int cols, int lo, int hi) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  float m = a[r * cols + lo];
+  for (int k = hi; k-- > lo;)
+    m = fmaxf(m, a[r * cols + k]);
+  out[r] = m;
+}
+// WARP-LABEL: __global__ void post_decrement_window(
+// WARP:          for (int k = lo + Lane; k < hi; k += 32)
+
 // Not read: an unsigned counter that may reach zero (`k >= lo` never ends
 // when lo is 0), and a step of two.
 __global__ void unsigned_to_low(const float *a, float *out, int rows,
@@ -131,6 +164,8 @@ void run(const float *A, const float *x, float *y, const double *m, double *cs,
   tail_norms<<<(h + 255) / 256, 256>>>(v, n, h, w, skip);
   while_down<<<(h + 255) / 256, 256>>>(v, n, h, w);
   unsigned_down<<<(h + 255) / 256, 256>>>(v, n, h, w);
+  post_decrement<<<(h + 255) / 256, 256>>>(v, n, h, w);
+  post_decrement_window<<<(h + 255) / 256, 256>>>(v, n, h, w, skip, w - 1);
   unsigned_to_low<<<(h + 255) / 256, 256>>>(v, n, h, w, 1u);
   down_by_two<<<(h + 255) / 256, 256>>>(v, n, h, w);
 }

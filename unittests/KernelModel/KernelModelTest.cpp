@@ -937,7 +937,11 @@ TEST_F(KernelModelTest, LoopsCountingDownTakeTheSameValues) {
         "for (int c = n; c != 0; --c)",
         // An unsigned counter that stops above zero never wraps.
         "for (unsigned c = n; c > 0; --c)",
-        "for (unsigned c = n - 1; c >= 2u; c--)"}) {
+        "for (unsigned c = n - 1; c >= 2u; c--)",
+        // A condition that decrements: the body sees the values below.
+        "for (int c = n; c-- > 0;)", "for (unsigned c = n; c--;)",
+        "for (unsigned c = n; c-- != 0;)", "for (int c = n; 2 <= c--;)",
+        "for (unsigned c = n + 1; c-- > 1u;)"}) {
     const KernelModel &M =
         model(std::string("__global__ void k(const float *a, float *y, int n) {"
                           " int r = blockIdx.x * blockDim.x + threadIdx.x;"
@@ -956,7 +960,8 @@ TEST_F(KernelModelTest, LoopsCountingDownTakeTheSameValues) {
   }
   EXPECT_EQ(Seen, (std::vector<std::string>{"0..n", "0..n", "1..n + 1", "0..n",
                                             "3..8", "3..n", "1..n + 1",
-                                            "1..n + 1", "2..n"}));
+                                            "1..n + 1", "2..n", "0..n", "0..n",
+                                            "0..n", "1..n", "1..n + 1"}));
   EXPECT_EQ(model("__global__ void k(float *y) {"
                   " for (int c = 7; c >= 3; --c) y[c] = 0; }")
                 .loops()[0]
@@ -985,6 +990,13 @@ TEST_F(KernelModelTest, LoopsCountingDownTakeTheSameValues) {
         std::pair("for (int c = n; c < 100; --c)",
                   "the loop at line 1 does not end at a bound `c >= N`"),
         std::pair("for (int c = n; c == 0; --c)",
+                  "the loop at line 1 does not end at a bound `c >= N`"),
+        // A signed `c--` alone stops at zero only from above it.
+        std::pair("for (int c = n; c--;)",
+                  "the loop at line 1 does not step `c` by a fixed amount"),
+        std::pair("for (unsigned c = n; c-- >= 0u;)",
+                  "the loop at line 1 counts `c` down in an unsigned type"),
+        std::pair("for (int c = n; c-- > 0; --c)",
                   "the loop at line 1 does not end at a bound `c >= N`")}) {
     const KernelModel &M =
         model(std::string("__global__ void k(float *y, int n, unsigned m) { ") +

@@ -80,7 +80,8 @@ struct GuardBound {
 /// too (Descending), and so is one in an unsigned type that cannot pass
 /// zero (`V > Lo`, or `V >= Lo` with Lo a positive constant): First, End and
 /// Step then describe the values it takes as a set, First = Lo,
-/// End = Hi + 1, Step = 1.
+/// End = Hi + 1, Step = 1. So is `for (V = Hi; V-- > Lo;)`, which takes the
+/// values from Lo up to Hi - 1 (DecrementsInCond).
 struct ModelLoop {
   const clang::Stmt *S = nullptr;
   /// Null when the loop is not counted; Why says why.
@@ -106,6 +107,12 @@ struct ModelLoop {
   bool Descending = false;
   const clang::Expr *LowExpr = nullptr;
   bool LowStrict = false;
+  /// Whether the loop is a `for` without a step whose condition decrements
+  /// the variable as it tests it: `V-- > Lo`, `V-- >= Lo`, or, unsigned,
+  /// `V-- != 0` and `V--` (LowExpr null), as `V-- > 0`. It is Descending,
+  /// and its body sees each value one below the one tested: from Lo (Lo - 1
+  /// with `>=`) up to FirstExpr - 1. StepStmt is null.
+  bool DecrementsInCond = false;
   /// Whether the condition is written `V != End` (or `End != V`): a loop
   /// counting up by one from at most End. A rewrite that changes the
   /// loop's first value or step must then write the condition `V < End`.
@@ -146,9 +153,10 @@ const clang::Expr *loopCond(const ModelLoop &L);
 /// The replacements that make the counted loop \p L, which steps by one,
 /// take the values First + Offset, First + Offset + Stride, ... below End,
 /// however it is written: a loop written `V != End` gets the condition
-/// `V < End`, and a loop counting down runs up from its low bound to its
-/// first value. \p Offset is empty for none. nullopt when a part of the
-/// loop is not in one file's plain text.
+/// `V < End`, a loop counting down runs up from its low bound to its
+/// first value, and one whose condition decrements (`V-- > Lo`) gets a step
+/// written into its parentheses. \p Offset is empty for none. nullopt when a
+/// part of the loop is not in one file's plain text.
 std::optional<std::vector<clang::tooling::Replacement>>
 strideLoop(const clang::ASTContext &Ctx, const ModelLoop &L,
            llvm::StringRef Offset, llvm::StringRef Stride);

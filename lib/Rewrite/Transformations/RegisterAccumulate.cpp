@@ -375,7 +375,10 @@ Accumulate::loopEnds(const ModelLoop &L, const LoopScan &Scan) const {
       VT.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
   std::string F = "(" + Type + ")(" + *First + ")";
   std::string E = "(" + Type + ")(" + *End + ")";
-  // Counting down by one, the first value is the highest.
+  // Counting down by one, the first value is the highest; a condition
+  // that decrements (`V-- > E`) gives the body the values one below.
+  if (L.Descending && L.DecrementsInCond)
+    return std::make_pair(Inclusive ? "(" + E + " - 1)" : E, "(" + F + " - 1)");
   if (L.Descending)
     return std::make_pair(Inclusive ? E : "(" + E + " + 1)", F);
   std::string Last = Inclusive ? E : "(" + E + " - 1)";

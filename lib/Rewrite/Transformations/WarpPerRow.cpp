@@ -561,7 +561,10 @@ bool RowsToWarps::work() {
       return refuse("the loop at " + M.where(L.S) + " steps by " +
                     L.Step.str() + ", not 1");
     const Stmt *F = L.S;
-    if (!M.isPure(loopCond(L)))
+    // A condition that decrements (`k-- > lo`) is written anew.
+    bool Rewritten =
+        L.DecrementsInCond && (!L.LowExpr || M.isPure(L.LowExpr));
+    if (!Rewritten && !M.isPure(loopCond(L)))
       return refuse("the loop at " + M.where(F) +
                     " has side effects in its condition");
     for (const ModelLoop &Inner : M.loops())
