@@ -18,6 +18,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
 
@@ -373,17 +374,26 @@ bool Splitter::body() {
       // A value loaded before the loop (`int b = rowptr[r];`, `float m =
       // x[0];`): the threads the guard stopped must not load it, so they
       // take zero instead. Every slice loads it before slice 0 stores.
+      llvm::SmallPtrSet<const VarDecl *, 4> Loading;
+      for (const ModelAccess &A : M.accesses()) {
+        if (!isWithin(Ctx, A.E, S))
+          continue;
+        const VarDecl *Owner = nullptr;
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D);
+              V && V->getInit() && isWithin(Ctx, A.E, V->getInit()))
+            Owner = V;
+        if (!Owner)
+          return refuse("the declaration at " + M.where(S) +
+                        " reads memory outside a loop");
+        Loading.insert(Owner);
+      }
       for (const Decl *D : DS->decls()) {
         const auto *V = dyn_cast<VarDecl>(D);
-        const Expr *Init = V ? V->getInit() : nullptr;
-        bool Loads =
-            Init && llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
-              return isWithin(Ctx, A.E, Init);
-            });
-        if (!Loads)
+        if (!V || !Loading.count(V))
           continue;
         QualType T = V->getType();
-        std::optional<FileRange> IR = rangeOf(Ctx, Init);
+        std::optional<FileRange> IR = rangeOf(Ctx, V->getInit());
         if (Stored || T->isReferenceType() || T.isVolatileQualified() ||
             !(T->isArithmeticType() || T->isPointerType()) || !IR ||
             IR->File != File)
@@ -392,14 +402,6 @@ bool Splitter::body() {
         Local.push_back({IR->Begin, 0, Active + " ? ("});
         Local.push_back({IR->End, 0, ") : 0"});
       }
-      for (const ModelAccess &A : M.accesses())
-        if (isWithin(Ctx, A.E, S) &&
-            llvm::none_of(DS->decls(), [&](const Decl *D) {
-              const auto *V = dyn_cast<VarDecl>(D);
-              return V && V->getInit() && isWithin(Ctx, A.E, V->getInit());
-            }))
-          return refuse("the declaration at " + M.where(S) +
-                        " reads memory outside a loop");
       continue;
     }
     if (M.isLocalSet(S)) {

@@ -35,6 +35,22 @@ bool isUniform(const Polynomial &P) {
   });
 }
 
+/// Whether \p A is an element row * ldc + col of a global array, with row
+/// the global index along \p RowDim and col the other, for any row length
+/// ldc, up to an offset fixed for the block (a batch's matrix).
+bool isElementOfC(const ModelAccess &A, unsigned RowDim) {
+  if (!A.Array || A.Shared || !A.Index)
+    return false;
+  std::optional<Polynomial> Ldc =
+      A.Index->coefficient(Symbol::threadIdx(RowDim));
+  if (!Ldc || !isUniform(*Ldc))
+    return false;
+  auto Want = Polynomial::add(*Polynomial::mul(globalIndex(RowDim), *Ldc),
+                              globalIndex(1 - RowDim));
+  auto Rest = Want ? Polynomial::sub(*A.Index, *Want) : std::nullopt;
+  return Rest && isUniform(*Rest);
+}
+
 /// \p P as code, in parentheses unless it is one symbol or a constant.
 std::string polyText(const Polynomial &P) {
   std::string T = P.str();
@@ -409,16 +425,7 @@ bool MatmulTiler::run() {
   // c, or A B with rows along r).
   auto WritesC = [&](unsigned D) {
     return llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
-      if (!A.Write || !A.Array || A.Shared || !A.Index)
-        return false;
-      std::optional<Polynomial> Ldc =
-          A.Index->coefficient(Symbol::threadIdx(D));
-      if (!Ldc || !isUniform(*Ldc))
-        return false;
-      auto Want = Polynomial::add(*Polynomial::mul(globalIndex(D), *Ldc),
-                                  globalIndex(1 - D));
-      auto Rest = Want ? Polynomial::sub(*A.Index, *Want) : std::nullopt;
-      return Rest && isUniform(*Rest);
+      return A.Write && isElementOfC(A, D);
     });
   };
   for (bool Swap : {false, true}) {
@@ -540,17 +547,7 @@ bool MatmulTiler::run() {
   auto IsC = [&](const Expr *E) -> const ModelAccess * {
     std::optional<Element> El = elementOf(M, E);
     const ModelAccess *A = El ? accessOf(El->E) : nullptr;
-    if (!A || !A->Array || A->Shared || !A->Index)
-      return nullptr;
-    std::optional<Polynomial> Ldc =
-        A->Index->coefficient(Symbol::threadIdx(RowDim));
-    if (!Ldc || !isUniform(*Ldc))
-      return nullptr;
-    auto Want = Polynomial::add(*Polynomial::mul(Row, *Ldc), Col);
-    if (!Want)
-      return nullptr;
-    auto Rest = Polynomial::sub(*A->Index, *Want);
-    return Rest && isUniform(*Rest) ? A : nullptr;
+    return A && isElementOfC(*A, RowDim) ? A : nullptr;
   };
   const ModelAccess *C = nullptr;
   std::vector<const Stmt *> Before, After;
