@@ -178,8 +178,8 @@ def validate_record(r, names):
     return errs
 
 
-# The transformation that only prepares kernels for the others.
-ENABLING = "inline-device-helpers"
+# The transformations that only prepare kernels for the others.
+ENABLING = ("inline-device-helpers", "index-induction-variables")
 
 
 def fold_variants(outcomes):
@@ -190,8 +190,9 @@ def fold_variants(outcomes):
     for o in outcomes:
         t = o.get("transformation")
         # After an enabling edit, the outcome is the transformation's own.
-        if isinstance(t, str) and t.startswith(ENABLING + "+"):
-            t = t[len(ENABLING) + 1:]
+        while isinstance(t, str) and t.split("+", 1)[0] in ENABLING \
+                and "+" in t:
+            t = t.split("+", 1)[1]
         base = t.split("(", 1)[0] if isinstance(t, str) and \
             t.endswith(")") else t
         o = dict(o, transformation=base)

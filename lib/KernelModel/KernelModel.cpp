@@ -1598,6 +1598,10 @@ std::optional<Polynomial> autoprof::warpStride(const KernelModel &M,
   return std::nullopt;
 }
 
+bool autoprof::readsOnly(ASTContext &Ctx, const VarDecl *V, const Stmt *S) {
+  return onlyReadIn(Ctx, V, S);
+}
+
 const Expr *autoprof::loopCond(const ModelLoop &L) {
   if (const auto *W = dyn_cast<WhileStmt>(L.S))
     return W->getCond();

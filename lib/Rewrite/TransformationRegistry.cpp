@@ -8,6 +8,7 @@
 
 #include "Transformations/BlockShape.h"
 #include "Transformations/FastMathIntrinsics.h"
+#include "Transformations/IndexInductionVariables.h"
 #include "Transformations/InlineDeviceHelpers.h"
 #include "Transformations/LaunchBlockSize.h"
 #include "Transformations/LaunchBounds.h"
@@ -44,16 +45,17 @@ const std::vector<const Transformation *> &TransformationRegistry::all() {
   static const SplitSerialLoop Split;
   static const BlockShape Shape;
   static const InlineDeviceHelpers Inline;
+  static const IndexInductionVariables Walks;
   // The order in which a kernel's triggered rewrites are tried: changes of
   // the algorithm's memory access first (tiling through shared memory, warp
   // reductions, wider accesses, padding), then changes of the instructions
   // (intrinsics, unrolling), of the launch, and of qualifiers last. The
-  // enabling one, never tried by itself, comes after them.
+  // enabling ones, never tried by themselves, come after them.
   static const std::vector<const Transformation *> All = {
       &Matmul,    &Transpose,     &RowWarps, &Split,      &Aggregate,
       &Privatize, &ShuffleReduce, &Float4,   &Accumulate, &Pad,
       &FastMath,  &Unroll,        &Shape,    &BlockSize,  &Bounds,
-      &Restrict,  &Inline};
+      &Restrict,  &Inline,        &Walks};
   return All;
 }
 

@@ -28,7 +28,8 @@ TEST(TriggerTest, RegistryNamesEveryTransformation) {
       "fast-math-intrinsics, "
       "unroll-constant-loops, block-shape, launch-block-size, "
       "launch-bounds, "
-      "restrict-readonly-params, inline-device-helpers");
+      "restrict-readonly-params, inline-device-helpers, "
+      "index-induction-variables");
   EXPECT_EQ(TransformationRegistry::find("no-such"), nullptr);
 }
 

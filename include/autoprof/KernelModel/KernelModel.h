@@ -148,6 +148,10 @@ struct ModelLoop {
 /// The statements of the body of \p L's loop, without the step of a
 /// `while` loop.
 std::vector<const clang::Stmt *> loopBody(const ModelLoop &L);
+/// Whether every reference to \p V inside \p S only reads its value (no
+/// assignment, increment, address or reference taken).
+bool readsOnly(clang::ASTContext &Ctx, const clang::VarDecl *V,
+               const clang::Stmt *S);
 /// The condition of \p L's loop, or null.
 const clang::Expr *loopCond(const ModelLoop &L);
 /// The replacements that make the counted loop \p L, which steps by one,
