@@ -112,6 +112,19 @@ public:
   virtual bool enabling() const { return false; }
 };
 
+/// A transformation that only prepares kernels for the others (enabling()):
+/// it has no precondition on the static features and no trigger; the
+/// proposals made after it have their own.
+class EnablingTransformation : public Transformation {
+public:
+  bool precondition(const KernelRecord &) const override { return true; }
+  std::vector<std::string> triggerMetrics() const override { return {}; }
+  std::optional<std::string> trigger(const MetricValues &) const override {
+    return std::nullopt;
+  }
+  bool enabling() const override { return true; }
+};
+
 /// Adds \p Edit to the edits of its file in \p Out; fails when it
 /// conflicts with one already there.
 llvm::Error addEdit(const clang::tooling::Replacement &Edit, FileEdits &Out);

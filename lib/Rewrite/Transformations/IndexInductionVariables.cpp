@@ -506,19 +506,6 @@ StringRef IndexInductionVariables::description() const {
          "other rewrites";
 }
 
-bool IndexInductionVariables::precondition(const KernelRecord &) const {
-  return true;
-}
-
-std::vector<std::string> IndexInductionVariables::triggerMetrics() const {
-  return {};
-}
-
-std::optional<std::string>
-IndexInductionVariables::trigger(const MetricValues &) const {
-  return std::nullopt;
-}
-
 Error IndexInductionVariables::apply(const KernelModel &M,
                                      FileEdits &Out) const {
   std::string Why;

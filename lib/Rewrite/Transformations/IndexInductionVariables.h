@@ -59,16 +59,12 @@
 
 namespace autoprof {
 
-class IndexInductionVariables : public Transformation {
+class IndexInductionVariables : public EnablingTransformation {
 public:
   llvm::StringRef name() const override;
   llvm::StringRef description() const override;
-  bool precondition(const KernelRecord &K) const override;
-  std::vector<std::string> triggerMetrics() const override;
-  std::optional<std::string> trigger(const MetricValues &M) const override;
   llvm::Error apply(const KernelModel &M, FileEdits &Out) const override;
   std::string explain(const KernelModel &M) const override;
-  bool enabling() const override { return true; }
 };
 
 } // namespace autoprof

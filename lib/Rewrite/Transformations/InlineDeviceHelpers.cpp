@@ -735,19 +735,6 @@ StringRef InlineDeviceHelpers::description() const {
          "read into the kernel at its calls, for the other rewrites";
 }
 
-bool InlineDeviceHelpers::precondition(const KernelRecord &) const {
-  return true;
-}
-
-std::vector<std::string> InlineDeviceHelpers::triggerMetrics() const {
-  return {};
-}
-
-std::optional<std::string>
-InlineDeviceHelpers::trigger(const MetricValues &) const {
-  return std::nullopt;
-}
-
 Error InlineDeviceHelpers::apply(const KernelModel &M, FileEdits &Out) const {
   std::string Why;
   FileEdits E = plan(M, Why);
