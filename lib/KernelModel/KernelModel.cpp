@@ -1959,7 +1959,7 @@ bool KernelModel::isPure(const Stmt *S) const { return ::isPure(Ctx, S); }
 
 bool KernelModel::isLocalSet(const Stmt *S) const {
   const auto *A = dyn_cast<BinaryOperator>(S);
-  if (!A || A->getOpcode() != BO_Assign)
+  if (!A || !A->isAssignmentOp())
     return false;
   const auto *DR = dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParens());
   const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;

@@ -99,7 +99,7 @@ void launch(const float *a, const float *x, const float *b, float *y, int m,
 // CHECK:        split-serial-loop: not applied: `acc` does not start at zero before the loop at line 35: each slice would add its start
 // CHECK:      kernel rows_reassigned at {{.*}}
 // CHECK-NEXT:   no proposal
-// CHECK:        warp-per-row: not applied: the statement at line 46 is neither a declaration, a loop over the row nor the row's final store
+// CHECK:        warp-per-row: not applied: the statement at line 46 is neither a declaration, a loop over the row nor a store
 // CHECK:      kernel scale_copy at {{.*}}
 // CHECK-NEXT:   no proposal
 // CHECK:        vectorize-float4: not applied: `{{i|j}}` at line {{.*}} holds a value of the index computed before the guard

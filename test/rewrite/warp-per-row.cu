@@ -2,10 +2,11 @@
 // lanes split the row's loop and add their sums with shuffles, lane 0
 // storing the row, and its grid is multiplied by 32; so does a row kernel
 // of several loops (a layer norm, a softmax), whose lanes combine each sum
-// or maximum with shuffles and write the row element by element. Loops that
-// do more than accumulate, sums read inside the loop, sums that do not start
-// at zero, writes by other subscripts or outside the loops, and launches
-// whose blocks are not whole warps are left alone.
+// or maximum with shuffles and write the row element by element; lane 0
+// does a store outside the loops. Loops that do more than accumulate and
+// store, sums read inside the loop, sums that do not start at zero, loops
+// whose lanes would meet on an element, and launches whose blocks are not
+// whole warps are left alone.
 
 // RUN: cp %s %t.orig
 // RUN: clang-autoprof optimize --dry-run --transformations=warp-per-row -o %t.cu %s -- -std=c++17
@@ -245,7 +246,8 @@ __global__ void shifted(const float *in, float *out, int rows, int cols) {
 // CHECK:      __global__ void shifted(const float *in, float *out, int rows, int cols) {
 // CHECK-NEXT:   int row = blockIdx.x * blockDim.x + threadIdx.x;
 
-// A statement between the loops writes memory: every lane would do it.
+// A statement between the loops writes memory: lane 0 does it, once per
+// row.
 __global__ void countRow(const float *in, float *out, int *count, int rows,
                          int cols) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;
@@ -260,10 +262,24 @@ __global__ void countRow(const float *in, float *out, int *count, int rows,
 }
 // CHECK:      __global__ void countRow(const float *in, float *out, int *count, int rows,
 // CHECK-NEXT:                          int cols) {
-// CHECK-NEXT:   int row = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:   int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+// CHECK-NEXT:   // One warp per row: its lanes split the row.
+// CHECK-NEXT:   int Lane = threadIdx.x % 32;
+// CHECK-NEXT:   if (row >= rows)
+// CHECK-NEXT:     return;
+// CHECK-NEXT:   float s = 0.0f;
+// CHECK-NEXT:   for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:     s += in[row * cols + j];
+// CHECK-NEXT:   for (int Offset = 16; Offset > 0; Offset /= 2)
+// CHECK-NEXT:     s += __shfl_xor_sync(0xffffffff, s, Offset);
+// CHECK-NEXT:   if (Lane == 0)
+// CHECK-NEXT:     count[row] = cols;
+// CHECK-NEXT:   for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:     out[row * cols + j] = in[row * cols + j] / s;
+// CHECK-NEXT: }
 
-// A loop reduces what an earlier loop stored: a lane would read elements
-// other lanes stored.
+// A loop reduces what an earlier loop stored, one element behind from a
+// first value one higher: each lane reads the elements it stored itself.
 __global__ void storeThenSum(const float *in, float *out, float *tot,
                              int rows, int cols) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;
@@ -284,7 +300,28 @@ __global__ void storeThenSum(const float *in, float *out, float *tot,
 }
 // CHECK:      __global__ void storeThenSum(const float *in, float *out, float *tot,
 // CHECK-NEXT:                              int rows, int cols) {
-// CHECK-NEXT:   int row = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:   int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+// CHECK-NEXT:   // One warp per row: its lanes split the row.
+// CHECK-NEXT:   int Lane = threadIdx.x % 32;
+// CHECK-NEXT:   if (row >= rows)
+// CHECK-NEXT:     return;
+// CHECK-NEXT:   float *o = out + (size_t)row * cols;
+// CHECK-NEXT:   const float *r = in + (size_t)row * cols;
+// CHECK-NEXT:   float m = 0.0f;
+// CHECK-NEXT:   for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:     m += r[j];
+// CHECK-NEXT:   for (int Offset = 16; Offset > 0; Offset /= 2)
+// CHECK-NEXT:     m += __shfl_xor_sync(0xffffffff, m, Offset);
+// CHECK-NEXT:   for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:     o[j] = r[j] - m;
+// CHECK-NEXT:   float s = 0.0f;
+// CHECK-NEXT:   for (int j = 1 + Lane; j < cols; j += 32)
+// CHECK-NEXT:     s += o[j - 1];
+// CHECK-NEXT:   for (int Offset = 16; Offset > 0; Offset /= 2)
+// CHECK-NEXT:     s += __shfl_xor_sync(0xffffffff, s, Offset);
+// CHECK-NEXT:   for (int j = Lane; j < cols; j += 32)
+// CHECK-NEXT:     o[j] = o[j] / s;
+// CHECK-NEXT: }
 
 
 // The row's result subtracted from the element (`y[r] -= v`), and stored
@@ -391,7 +428,7 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
 // DIFF:      # warp-per-row on kernel rowStats
 // DIFF-NOT:  {{^}}# warp-per-row on kernel
 
-// YAML-COUNT-54: ReplacementText: {{.*}}
+// YAML-COUNT-75: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel gemv at {{.*}}
@@ -419,9 +456,11 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
 // LIST-NEXT: kernel shifted at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel countRow at {{.*}}
-// LIST-NEXT:   no proposal
+// LIST-NEXT:   warp-per-row: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel storeThenSum at {{.*}}
-// LIST-NEXT:   no proposal
+// LIST-NEXT:   warp-per-row: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel residual at {{.*}}
 // LIST-NEXT:   warp-per-row: {{.*}}
 // LIST-NEXT:     trigger: {{.*}}

@@ -1407,3 +1407,20 @@ TEST_F(KernelModelTest, WhileLoopsAreCountedLikeFor) {
     EXPECT_NE(M.loops()[0].Why, "") << Body;
   }
 }
+
+TEST_F(KernelModelTest, CompoundAssignmentsOfLocalsAreLocalSets) {
+  // `m /= n` sets m as `m = m / n` does; a store, a parameter's update, an
+  // update with a side effect and a volatile local are not local sets.
+  const KernelModel &M =
+      model("__global__ void k(const float *a, float *y, int n, int *p) {"
+            " int r = blockIdx.x * blockDim.x + threadIdx.x; float m = a[r];"
+            " volatile float v = 0;"
+            " m /= n; m = m + 1; m -= a[r + 1]; y[r] = m; n += 1; m += p[r]++;"
+            " v *= 2; }");
+  std::vector<bool> Sets;
+  for (const clang::Stmt *S : M.work())
+    if (llvm::isa<clang::BinaryOperator>(S))
+      Sets.push_back(M.isLocalSet(S));
+  EXPECT_EQ(Sets,
+            (std::vector<bool>{true, true, true, false, false, false, false}));
+}

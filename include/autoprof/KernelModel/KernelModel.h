@@ -324,9 +324,10 @@ public:
   /// copies of structs.
   bool isPure(const clang::Stmt *S) const;
 
-  /// Whether \p S is `v = e;` giving a local scalar variable of the kernel
-  /// (not a parameter, not static, not a reference) the value of a pure
-  /// \p e: a statement that changes only that variable.
+  /// Whether \p S is `v = e;` or `v op= e;` giving a local scalar variable
+  /// of the kernel (not a parameter, not static, not a reference) the value
+  /// of a pure \p e (`v op e`): a statement that changes only that
+  /// variable.
   bool isLocalSet(const clang::Stmt *S) const;
 
   /// The source text of \p E on one line, shortened, for reasons.

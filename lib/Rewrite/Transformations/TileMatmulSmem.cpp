@@ -597,8 +597,8 @@ bool MatmulTiler::run() {
     const auto *B = dyn_cast<BinaryOperator>(S);
     // `acc = 0;` before the loop gives the sum its start (valueOnEntry()
     // below); the tiled code sets it again.
-    if (AccVar && I < LoopPos && B && M.isLocalSet(S) &&
-        isReferenceTo(B->getLHS(), AccVar))
+    if (AccVar && I < LoopPos && B && B->getOpcode() == BO_Assign &&
+        M.isLocalSet(S) && isReferenceTo(B->getLHS(), AccVar))
       continue;
     const ModelAccess *T =
         B && B->isAssignmentOp() ? IsC(B->getLHS()) : nullptr;

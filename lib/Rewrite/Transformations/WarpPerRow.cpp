@@ -20,6 +20,9 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <map>
+#include <set>
+
 using namespace clang;
 using namespace autoprof;
 using llvm::Error;
@@ -100,7 +103,30 @@ private:
   bool work();
   bool reductionLoop(const ModelLoop &L, unsigned Index, size_t Next);
   bool storeLoop(const ModelLoop &L, unsigned Index);
+  /// Checks the assignment \p B (`a[e] = v`, `a[e] op= v`) of the loop
+  /// \p L's body: a store of one element of the row, another each
+  /// iteration.
+  bool elementStore(const BinaryOperator *B, const ModelLoop &L,
+                    unsigned Index);
+  /// Checks that any two accesses of one element, one of them a store, are
+  /// made by one lane, or else puts a __syncwarp() between them; refuses
+  /// when they are in one loop.
+  bool lanesAgree();
   bool stride(const ModelLoop &L);
+  /// Whether \p S stores a pure value to memory: `y[r] = v`, `y[r] -= v`,
+  /// `*p = v`.
+  bool isStore(const Stmt *S) const {
+    const auto *B = dyn_cast<BinaryOperator>(S);
+    return B && B->isAssignmentOp() &&
+           !isa<DeclRefExpr>(B->getLHS()->IgnoreParens()) &&
+           M.isPure(B->getRHS()) && M.isPure(B->getLHS());
+  }
+  /// Inserts \p Text at \p Loc: before what the rewrite inserts there
+  /// already when \p First, else after it.
+  void insertAt(SourceLocation Loc, const std::string &Text, bool First);
+  /// Where the statement \p S ends: after its `;`, or after its last
+  /// token; invalid in a macro.
+  SourceLocation endOf(const Stmt *S) const;
   /// The shuffles that combine \p Var across the lanes with \p Combine.
   std::string combineText(const std::string &Var, const std::string &Combine,
                           bool ToAll, const std::string &Indent) const;
@@ -110,9 +136,12 @@ private:
   const SourceManager &SM;
   const std::string Lane, Offset;
   const std::string W = std::to_string(WarpSize);
-  /// Arrays written by a loop so far.
-  std::vector<ModelArray> Written;
   std::vector<std::string> Taken;
+  /// The positions in the work of the row loops whose scalars are combined
+  /// by shuffles that every lane passes before the next statement.
+  std::vector<size_t> Combined;
+  /// The row loops of the work, by position: each lane takes a slice.
+  std::map<size_t, unsigned> RowLoops;
   /// Stores of an element before the loop that accumulates it, done by
   /// lane 0 only.
   std::vector<const Expr *> PreStores;
@@ -255,23 +284,27 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
                                 size_t Next) {
   const Stmt *F = L.S;
   std::string At = "the loop at " + M.where(F);
-  if (Stores)
-    return refuse(At + " reduces after a loop that stores: a lane could read "
-                       "what another lane stored");
   std::vector<const ModelReduction *> Rs;
   for (const ModelReduction &R : M.reductions())
     if (R.Loop == Index)
       Rs.push_back(&R);
-  // The body: declarations of the iteration's own values and the updates.
+  // The body: declarations of the iteration's own values, the updates and
+  // stores of the iteration's element.
   for (const Stmt *S : loopBody(L)) {
     bool IsUpdate = llvm::any_of(
         Rs, [&](const ModelReduction *R) { return R->Statement == S; });
     if (IsUpdate)
       continue;
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp()) {
+      if (!elementStore(B, L, Index))
+        return false;
+      continue;
+    }
     const auto *DS = dyn_cast<DeclStmt>(S);
     if (!DS || !M.isPure(DS))
-      return refuse(At + " does more than declare values and accumulate: " +
-                    "the statement at " + M.where(S) + " is neither");
+      return refuse(At + " does more than declare values, accumulate and " +
+                    "store elements: the statement at " + M.where(S) +
+                    " is none of these");
   }
   for (const ModelReduction *R : Rs) {
     if ((R->Term && !M.isPure(R->Term)) || (R->Factor && !M.isPure(R->Factor)))
@@ -333,8 +366,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
       }
       std::string Decl = (InBlock ? "" : "{\n" + Ind) + TS + " " + Acc + " = " +
                          (Sum ? std::string("0") : *Target) + ";\n";
-      Edits.push_back(tooling::Replacement(
-          SM, Begin, 0, Whole != F ? Ind + Decl : Decl + Ind));
+      insertAt(Begin, Whole != F ? Ind + Decl : Decl + Ind, /*First=*/false);
       std::string Update =
           !R->Fused.empty() ? Acc + " = " + R->Fused + "(" + *TermText + ", " +
                                   *FactorText + ", " + Acc + ")"
@@ -344,12 +376,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
         return false;
       std::string Store =
           Sum ? *Target + " += " + Acc + ";" : *Target + " = " + Acc + ";";
-      SourceLocation End = Lexer::findLocationAfterToken(
-          F->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(),
-          /*SkipTrailingWhitespaceAndNewLine=*/false);
-      if (End.isInvalid())
-        End = Lexer::getLocForEndOfToken(F->getEndLoc(), 0, SM,
-                                         Ctx.getLangOpts());
+      SourceLocation End = endOf(F);
       if (End.isInvalid())
         return refuse(At + " ends in a macro");
       Edits.push_back(tooling::Replacement(
@@ -391,18 +418,12 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
   if (Next >= Work.size())
     return refuse(At + " is the last statement: nothing uses its result");
   const Stmt *Before = Work[Next];
-  // Only values named and stores (`y[r] = v`, `y[r] -= v`, `*p = v`) to
-  // the end: lane 0 does each store, once per row, as the thread did.
-  auto IsStore = [&](const Stmt *S) {
-    const auto *B = dyn_cast<BinaryOperator>(S);
-    return B && B->isAssignmentOp() &&
-           !isa<DeclRefExpr>(B->getLHS()->IgnoreParens()) &&
-           M.isPure(B->getRHS()) && M.isPure(B->getLHS());
-  };
+  // Only values named and stores to the end: lane 0 does each store, once
+  // per row, as the thread did.
   std::vector<const Stmt *> Last;
   bool StoreOnly = true;
   for (size_t I = Next; I < Work.size() && StoreOnly; ++I) {
-    if (IsStore(Work[I]))
+    if (isStore(Work[I]))
       Last.push_back(Work[I]);
     else
       StoreOnly = isa<DeclStmt>(Work[I]) && M.isPure(Work[I]);
@@ -427,35 +448,24 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
     if (S == Before)
       Text += LaneZero;
     else
-      Edits.push_back(tooling::Replacement(SM, S->getBeginLoc(), 0, LaneZero));
+      insertAt(S->getBeginLoc(), LaneZero, /*First=*/false);
   }
-  Edits.push_back(tooling::Replacement(SM, Before->getBeginLoc(), 0, Text));
+  insertAt(Before->getBeginLoc(), Text, /*First=*/false);
+  Combined.push_back(Next - 1);
   return true;
 }
 
-bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
-  const Stmt *F = L.S;
-  std::string At = "the loop at " + M.where(F);
-  std::vector<const Stmt *> Body = loopBody(L);
-  for (size_t I = 0; I + 1 < Body.size(); ++I) {
-    const auto *DS = dyn_cast<DeclStmt>(Body[I]);
-    if (!DS || !M.isPure(DS))
-      return refuse(At +
-                    " does more than declare values and store one "
-                    "element: the statement at " +
-                    M.where(Body[I]) + " is neither");
-  }
-  const auto *Store = dyn_cast<BinaryOperator>(Body.back());
-  if (!Store || Store->getOpcode() != BO_Assign || !M.isPure(Store->getRHS()) ||
-      !M.isPure(Store->getLHS()))
-    return refuse(At + " neither accumulates over the row nor stores one "
-                       "element per iteration");
+bool RowsToWarps::elementStore(const BinaryOperator *B, const ModelLoop &L,
+                               unsigned Index) {
+  std::string At = "the loop at " + M.where(L.S);
+  if (!M.isPure(B->getRHS()) || !M.isPure(B->getLHS()))
+    return refuse(At + " stores with side effects");
   const ModelAccess *Write = nullptr;
   for (const ModelAccess &A : M.accesses())
-    if (A.E == Store->getLHS()->IgnoreParens())
+    if (A.E == B->getLHS()->IgnoreParens())
       Write = &A;
   if (const auto *DR =
-          dyn_cast<DeclRefExpr>(Store->getLHS()->IgnoreParenImpCasts());
+          dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
       !Write && DR)
     return refuse(At + " sets `" + DR->getDecl()->getNameAsString() +
                   "` each iteration, which is neither a sum, a minimum or a "
@@ -467,39 +477,199 @@ bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
       Write->Index->coefficient(Symbol::loopVar(Index, ""));
   if (!Step || !Step->constantValue() || *Step->constantValue() == 0)
     return refuse(At + " does not store a different element each iteration");
-  for (const ModelAccess &A : M.accesses()) {
-    if (!llvm::is_contained(A.Loops, Index))
+  Stores = true;
+  return true;
+}
+
+bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
+  std::string At = "the loop at " + M.where(L.S);
+  std::vector<const Stmt *> Body = loopBody(L);
+  bool Stored = false;
+  for (const Stmt *S : Body) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S); DS && M.isPure(DS))
       continue;
-    for (const ModelArray &Array : Written)
-      if (A.Array == Array)
-        return refuse("`" + Array.name() + "` is read at " + M.where(A.E) +
-                      " after a loop stored it: a lane could "
-                      "read what another lane stored");
-    if (A.E == Write->E)
-      continue;
-    if (A.Array == Write->Array) {
-      if (!A.Index || *A.Index != *Write->Index)
-        return refuse("`" + A.Array.name() + "` is read at " + M.where(A.E) +
-                      " at another element than the loop " + "stores");
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp()) {
+      if (!elementStore(B, L, Index))
+        return false;
+      Stored = true;
       continue;
     }
-    // Another array may be the stored one passed twice: an element a fixed
-    // distance from the stored one would be another iteration's.
-    if (!A.Index || A.Array.isRestrict() || Write->Array.isRestrict())
-      continue;
-    std::optional<Polynomial> Delta = Polynomial::sub(*A.Index, *Write->Index);
-    std::optional<int64_t> D = Delta ? Delta->constantValue() : std::nullopt;
-    if (D && *D != 0)
-      return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) + " reads " +
-                    std::to_string(*D < 0 ? -*D : *D) + " element(s) " +
-                    (*D < 0 ? "before" : "after") +
-                    " the one the loop stores: were `" + A.Array.name() +
-                    "` and `" + Write->Array.name() +
-                    "` one array, an iteration would read another's store");
+    if (S != Body.back() || Stored)
+      return refuse(At +
+                    " does more than declare values and store elements: "
+                    "the statement at " +
+                    M.where(S) + " is neither");
   }
-  Written.push_back(Write->Array);
-  Stores = true;
+  if (!Stored)
+    return refuse(At + " neither accumulates over the row nor stores one "
+                       "element per iteration");
   return stride(L);
+}
+
+void RowsToWarps::insertAt(SourceLocation Loc, const std::string &Text,
+                           bool First) {
+  tooling::Replacement Here(SM, Loc, 0, Text);
+  auto Same = llvm::find_if(Edits, [&](const tooling::Replacement &R) {
+    return R.getFilePath() == Here.getFilePath() &&
+           R.getOffset() == Here.getOffset() && R.getLength() == 0;
+  });
+  if (Same == Edits.end()) {
+    Edits.push_back(Here);
+    return;
+  }
+  std::string Old = Same->getReplacementText().str();
+  *Same = tooling::Replacement(Same->getFilePath(), Same->getOffset(), 0,
+                               First ? Text + Old : Old + Text);
+}
+
+SourceLocation RowsToWarps::endOf(const Stmt *S) const {
+  SourceLocation End = Lexer::findLocationAfterToken(
+      S->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(),
+      /*SkipTrailingWhitespaceAndNewLine=*/false);
+  if (End.isInvalid())
+    End = Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, Ctx.getLangOpts());
+  return End;
+}
+
+bool RowsToWarps::lanesAgree() {
+  // An element a loop accumulates in a register: that loop's check allows
+  // no other access of its array.
+  std::vector<ModelArray> InRegister;
+  for (const ModelReduction &R : M.reductions())
+    if (R.Element >= 0)
+      InRegister.push_back(M.accesses()[R.Element].Array);
+  // Each access: the position of its statement in the work (-1 before it),
+  // and the row loop that holds it, whose lanes take slices, or -1 for a
+  // statement that every lane runs, or lane 0 alone (a store's).
+  struct Place {
+    const ModelAccess *A;
+    long Pos;
+    int Loop;
+    bool LaneZero;
+  };
+  std::vector<Place> Places;
+  for (const ModelAccess &A : M.accesses()) {
+    if (!A.Array || llvm::is_contained(PreStores, A.E) ||
+        llvm::is_contained(InRegister, A.Array))
+      continue;
+    Place P{&A, -1, -1, false};
+    for (size_t I = 0; I < Work.size(); ++I)
+      if (isWithin(Ctx, A.E, Work[I])) {
+        P.Pos = static_cast<long>(I);
+        auto It = RowLoops.find(I);
+        P.Loop = It == RowLoops.end() ? -1 : static_cast<int>(It->second);
+        P.LaneZero = llvm::is_contained(StoredByLaneZero, Work[I]) ||
+                     llvm::is_contained(PreStoreStmts, Work[I]);
+        break;
+      }
+    Places.push_back(P);
+  }
+  // The positions of the statements that all lanes must reach together,
+  // in a __syncwarp(), before any goes on.
+  std::set<size_t> SyncBefore;
+  bool Ordered = false;
+  for (size_t I = 0; I < Places.size(); ++I)
+    for (size_t J = I + 1; J < Places.size(); ++J) {
+      Place X = Places[I], Y = Places[J];
+      if (!X.A->Write && !Y.A->Write)
+        continue;
+      if (Y.Pos < X.Pos)
+        std::swap(X, Y);
+      // Y's index less X's, iteration for iteration of their loops.
+      std::optional<Polynomial> Delta;
+      if (X.A->Index && Y.A->Index) {
+        std::optional<Polynomial> XI = X.A->Index;
+        if (X.Loop >= 0 && Y.Loop >= 0)
+          XI = XI->substitute(Symbol::loopVar(X.Loop, ""),
+                              Polynomial::symbol(Symbol::loopVar(Y.Loop, "")));
+        if (XI)
+          Delta = Polynomial::sub(*Y.A->Index, *XI);
+      }
+      // Another array of the same type may be the one passed twice, when
+      // nothing says it is not: an element a fixed distance away may be the
+      // same.
+      if (X.A->Array != Y.A->Array &&
+          (X.A->Array.isRestrict() || Y.A->Array.isRestrict() || !Delta ||
+           !Delta->constantValue() ||
+           !Ctx.hasSameUnqualifiedType(X.A->E->getType(), Y.A->E->getType())))
+        continue;
+      // One lane makes both accesses of any element they share: lane 0,
+      // in its statements outside the loops, or the lane that runs both
+      // iterations of row loops.
+      bool SameLane = X.LaneZero && Y.LaneZero;
+      if (X.Loop >= 0 && Y.Loop >= 0 && Delta) {
+        // X's iteration jx and Y's jy meet when CX * jx + RX = CY * jy + RY;
+        // with CX = CY, one lane runs both when jx - FirstX = jy - FirstY,
+        // so when RY - RX = C * (FirstX - FirstY).
+        Symbol VX = Symbol::loopVar(X.Loop, ""),
+               VY = Symbol::loopVar(Y.Loop, "");
+        std::optional<Polynomial> CX = X.A->Index->coefficient(VX),
+                                  CY = Y.A->Index->coefficient(VY);
+        std::optional<Polynomial> RX = X.A->Index->substitute(
+                                      VX, Polynomial::constant(0)),
+                                  RY = Y.A->Index->substitute(
+                                      VY, Polynomial::constant(0));
+        std::optional<Polynomial> Shift =
+            Polynomial::sub(M.loops()[X.Loop].First, M.loops()[Y.Loop].First);
+        if (CX && CY && *CX == *CY && CX->constantValue() &&
+            *CX->constantValue() != 0 && RX && RY && Shift) {
+          std::optional<Polynomial> Want = Polynomial::mul(*CX, *Shift),
+                                    Got = Polynomial::sub(*RY, *RX);
+          SameLane = Want && Got && *Want == *Got;
+        }
+      }
+      if (SameLane) {
+        Ordered = Ordered || X.Pos != Y.Pos;
+        continue;
+      }
+      if (X.Pos == Y.Pos) {
+        const ModelAccess *Read = X.A->Write ? Y.A : X.A;
+        const ModelAccess *Store = X.A->Write ? X.A : Y.A;
+        if (X.A->Array == Y.A->Array)
+          return refuse("`" + Read->Array.name() + "` is " +
+                        (Read->Write ? "stored" : "read") + " at " +
+                        M.where(Read->E) +
+                        " at another element than the loop stores");
+        int64_t D =
+            *Polynomial::sub(*Read->Index, *Store->Index)->constantValue();
+        return refuse("`" + M.text(Read->E) + "` at " + M.where(Read->E) + " " +
+                      (Read->Write ? "stores" : "reads") + " " +
+                      std::to_string(D < 0 ? -D : D) + " element(s) " +
+                      (D < 0 ? "before" : "after") +
+                      " the one the loop stores: were `" + Read->Array.name() +
+                      "` and `" + Store->Array.name() +
+                      "` one array, an iteration would reach another's");
+      }
+      // Else every lane must be done with X before any makes Y: they meet
+      // in a __syncwarp() after the last shuffle between, or else before
+      // Y's statement.
+      size_t At = static_cast<size_t>(Y.Pos);
+      for (size_t C : Combined)
+        if (static_cast<long>(C) >= X.Pos && static_cast<long>(C) < Y.Pos)
+          At = C + 1;
+      SyncBefore.insert(At);
+      Ordered = true;
+    }
+  for (size_t P : SyncBefore) {
+    const Stmt *S = Work[P];
+    if (!S->getBeginLoc().isFileID())
+      return refuse("the statement at " + M.where(S) +
+                    " is written through a macro");
+    // Before what the rewrite inserts there: the shuffles, lane 0's test.
+    insertAt(S->getBeginLoc(), "__syncwarp();\n" + indentOf(S),
+             /*First=*/true);
+  }
+  // A warp's next row may reach the elements of this one: its lanes start
+  // it when all are done with this one.
+  if (GridStride && Ordered) {
+    SourceLocation End = endOf(Work.back());
+    if (End.isInvalid() || !End.isFileID())
+      return refuse("the statement at " + M.where(Work.back()) +
+                    " ends in a macro");
+    Edits.push_back(tooling::Replacement(
+        SM, End, 0, "\n" + indentOf(Work.back()) + "__syncwarp();"));
+  }
+  return true;
 }
 
 bool RowsToWarps::work() {
@@ -511,21 +681,12 @@ bool RowsToWarps::work() {
         llvm::is_contained(PreStoreStmts, S))
       continue;
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-      if (Stores)
-        return refuse("the declaration at " + M.where(S) +
-                      " follows a loop that stores: a lane could read what "
-                      "another lane stored");
       if (!M.isPure(DS))
         return refuse("the declaration at " + M.where(S) + " has side effects");
       continue;
     }
-    if (M.isLocalSet(S)) {
-      if (Stores)
-        return refuse("the assignment at " + M.where(S) +
-                      " follows a loop that stores: a lane could read what "
-                      "another lane stored");
+    if (M.isLocalSet(S))
       continue;
-    }
     int LI = M.loopIndex(S);
     if (LI < 0) {
       // `y[i] = v;` before a loop that accumulates into y[i]: lane 0's.
@@ -543,15 +704,21 @@ bool RowsToWarps::work() {
               SM.isBeforeInTranslationUnit(S->getBeginLoc(),
                                            R.Update->getBeginLoc()))
             Later = true;
-      if (!Later || !S->getBeginLoc().isFileID())
+      // Another store, between the loops: lane 0 does it, once per row.
+      bool Stored = !Later && isStore(S);
+      if ((!Later && !Stored) || !S->getBeginLoc().isFileID())
         return refuse("the statement at " + M.where(S) +
                       " is neither a declaration, a loop over the row nor "
-                      "the row's final store");
-      PreStores.push_back(LHS);
-      PreStoreStmts.push_back(S);
+                      "a store");
+      if (Later) {
+        PreStores.push_back(LHS);
+        PreStoreStmts.push_back(S);
+      } else {
+        StoredByLaneZero.push_back(S);
+      }
       std::string Ind = indentOf(S);
-      Edits.push_back(tooling::Replacement(
-          SM, S->getBeginLoc(), 0, "if (" + Lane + " == 0)\n" + Ind + "  "));
+      insertAt(S->getBeginLoc(), "if (" + Lane + " == 0)\n" + Ind + "  ",
+               /*First=*/false);
       continue;
     }
     const ModelLoop &L = M.loops()[LI];
@@ -562,8 +729,7 @@ bool RowsToWarps::work() {
                     L.Step.str() + ", not 1");
     const Stmt *F = L.S;
     // A condition that decrements (`k-- > lo`) is written anew.
-    bool Rewritten =
-        L.DecrementsInCond && (!L.LowExpr || M.isPure(L.LowExpr));
+    bool Rewritten = L.DecrementsInCond && (!L.LowExpr || M.isPure(L.LowExpr));
     if (!Rewritten && !M.isPure(loopCond(L)))
       return refuse("the loop at " + M.where(F) +
                     " has side effects in its condition");
@@ -574,6 +740,7 @@ bool RowsToWarps::work() {
     bool Reduces = llvm::any_of(M.reductions(), [&](const ModelReduction &R) {
       return R.Loop == static_cast<unsigned>(LI);
     });
+    RowLoops[I] = LI;
     if (!(Reduces ? reductionLoop(L, LI, I + 1) : storeLoop(L, LI)))
       return false;
   }
@@ -582,7 +749,7 @@ bool RowsToWarps::work() {
                   "the row");
   if (!Stores && StoredByLaneZero.empty() && !ElementReduced)
     return refuse("nothing stores the row's result");
-  return true;
+  return lanesAgree();
 }
 
 bool RowsToWarps::run() {
