@@ -234,6 +234,50 @@ __global__ void some_steps(const float *X, float *out, int n, int d) {
 // WHY-LABEL: kernel some_steps at {{.*}}
 // WHY:         index-induction-variables: not applied: the loop at line {{[0-9]+}} steps `a` at line {{[0-9]+}} only on some iterations
 
+// A `while` loop counted by a variable declared before it: the walks'
+// steps come before the counter's, which ends the body.
+__global__ void dot_rows_while(const float *a, const float *x, float *y,
+                               int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    const float *p = a + (long)r * cols, *q = x;
+    float s = 0;
+    int k = 0;
+    while (k < cols) {
+      s += *p++ * *q++;
+      ++k;
+    }
+    y[r] = s;
+  }
+}
+// WARP-LABEL: __global__ void dot_rows_while(
+// WARP:         int k = Lane;
+// WARP-NEXT:    while (k < cols) {
+// WARP-NEXT:      s += *(p + (long long)k) * *(q + (long long)k);
+// WARP-NEXT:      k += 32;
+// WARP-NEXT:    }
+
+// A column walked by an integer offset in a `while` loop from 1, the
+// offset stepped after the read.
+__global__ void col_sum_while(const float *__restrict__ m,
+                              float *__restrict__ out, int rows, int cols) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= cols)
+    return;
+  float s = 0;
+  int off = c + cols;
+  int r = 1;
+  while (r < rows) {
+    s += m[off];
+    off += cols;
+    r++;
+  }
+  out[c] = m[c] + s;
+}
+// SPLIT-LABEL: __global__ void col_sum_while(
+// SPLIT:           s += m[(off + (int)((int)(r - 1) * cols))];
+// SPLIT-NEXT:      r += 32;
+
 void launch(const float *A, float *o, const double *M, const double *v,
             double *y) {
   col_sum_walk<<<16, 256>>>(A, o, 4096, 4096, 4096);
@@ -247,4 +291,6 @@ void launch(const float *A, float *o, const double *M, const double *v,
   col_mean_var<<<16, 256>>>(A, o, o + 4096, 4096, 4096);
   dot_rows<<<16, 256>>>(A, A, o, 4096, 512);
   some_steps<<<16, 256>>>(A, o, 4096, 512);
+  dot_rows_while<<<16, 256>>>(A, A, o, 4096, 512);
+  col_sum_while<<<16, 256>>>(A, o, 4096, 4096);
 }

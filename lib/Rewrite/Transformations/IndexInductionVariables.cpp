@@ -226,17 +226,25 @@ public:
   }
 
 private:
+  /// The body of \p L's `for` or `while` loop, or null.
+  static const Stmt *bodyOf(const ModelLoop &L) {
+    if (const auto *F = dyn_cast<ForStmt>(L.S))
+      return F->getBody();
+    if (const auto *W = dyn_cast<WhileStmt>(L.S))
+      return W->getBody();
+    return nullptr;
+  }
+
   /// The edits for the walks of \p L; none, with the reason in \p Why when
   /// it has steps that cannot be indexed (empty when it has none).
   std::vector<tooling::Replacement> loopEdits(const ModelLoop &L,
                                               std::string &Why) {
-    const auto *F = dyn_cast<ForStmt>(L.S);
-    if (!F || !F->getBody())
+    const Stmt *Body = bodyOf(L);
+    if (!Body)
       return {};
-    const Stmt *Body = F->getBody();
-    std::vector<const Stmt *> Stmts = {Body};
-    if (const auto *CS = dyn_cast<CompoundStmt>(Body))
-      Stmts.assign(CS->body_begin(), CS->body_end());
+    // A `while` loop's step of its variable, its last statement, is not
+    // among them.
+    std::vector<const Stmt *> Stmts = loopBody(L);
     // The steps at the end of the body, one per variable.
     std::vector<Walk> Walks;
     auto Walked = [&](const VarDecl *V) {
@@ -290,11 +298,11 @@ private:
       Why = At + " has a `continue`, which skips the step of " + Step;
       return {};
     }
-    std::optional<std::string> Iter = iteration(L, *S, Why);
-    if (!Iter)
-      return {};
     llvm::StringSet<> Declared;
     declaredNames(Body, Declared);
+    std::optional<std::string> Iter = iteration(L, *S, Declared, Why);
+    if (!Iter)
+      return {};
     if (Declared.count(L.Var->getName())) {
       Why = At + " declares another `" + L.Var->getNameAsString() +
             "` in its body";
@@ -386,10 +394,10 @@ private:
   /// The number of the iteration at the loop's body, as text: `k`,
   /// `(k - (first))`, divided by a step other than one, or
   /// `((first) - k)` counting down (`((first) - 1 - k)` when the condition
-  /// decrements).
+  /// decrements). \p Declared holds the names the body declares.
   std::optional<std::string> iteration(const ModelLoop &L, int64_t Step,
+                                       const llvm::StringSet<> &Declared,
                                        std::string &Why) {
-    const Stmt *Body = cast<ForStmt>(L.S)->getBody();
     std::string K = L.Var->getNameAsString();
     std::string At = "the loop at " + M.where(L.S);
     std::optional<int64_t> C0 = L.First.constantValue();
@@ -398,8 +406,6 @@ private:
     const Expr *First = L.FirstExpr;
     std::optional<std::string> Text =
         First ? sourceText(Ctx, First) : std::nullopt;
-    llvm::StringSet<> Declared;
-    declaredNames(Body, Declared);
     if (!Text || !M.isPure(First) || readsMemory(First) ||
         !invariant(First, L, {}, Declared)) {
       Why = At + " starts at a value the loop may change";

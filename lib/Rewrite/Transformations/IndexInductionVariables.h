@@ -29,10 +29,11 @@
 ///   }
 ///
 /// A variable is indexed when:
-///  - the loop is a counted `for` (KernelModel) stepping by a constant, and
-///    its body is a block that ends with the steps (`p += e`, `p -= e`,
-///    `p = p + e`, `++p`, `p--`) of one or more local pointers or integers
-///    other than its variable, each stepped once;
+///  - the loop is a counted `for` or `while` (KernelModel) stepping by a
+///    constant, and its body is a block that ends with the steps (`p += e`,
+///    `p -= e`, `p = p + e`, `++p`, `p--`) of one or more local pointers or
+///    integers other than its variable, each stepped once (in a `while`,
+///    before the step of its variable, the body's last statement);
 ///  - each step `e` reads no memory, changes nothing, and names nothing the
 ///    loop changes; the loop's first value names nothing the loop changes;
 ///    the body declares none of the names either uses;
