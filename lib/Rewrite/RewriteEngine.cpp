@@ -371,6 +371,8 @@ llvm::Error templateEdits(const Transformation &T, StringRef Variant,
     // says `T`), ties the template to one instantiation.
     std::set<std::string> Args =
         argumentWords(*Spec, Ctx.getPrintingPolicy(), Varying);
+    for (const std::string &W : T.ownWords())
+      Args.erase(W);
     for (const auto &[File, Offset, Length, Text] : Own) {
       std::set<std::string> Old = wordsOf(DefText.substr(Offset, Length));
       for (const std::string &W : wordsOf(Text)) {

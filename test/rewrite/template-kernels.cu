@@ -1,7 +1,8 @@
 // Kernel templates are rewritten through their instantiations: an edit is
 // proposed when every instantiation gets the same edit of the template's
 // text (each launch gets its own), and refused when it would write a
-// template argument into the template (float4 where it says T), when the
+// template argument into the template (float4 where it says T, but not a
+// number the rewrite writes from its own constants), when the
 // instantiations need different edits, or when nothing instantiates it.
 
 // RUN: clang-autoprof optimize --dry-run --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST
@@ -86,6 +87,23 @@ void fillBoth(float *f, int *i) {
   fill<<<1, 256>>>(i);
 }
 
+// One instantiation whose argument is the warp's width: the 32 and the 16
+// that warp-per-row writes are its own constants, not the argument.
+template <int DIM>
+__global__ void norms_of(const float *v, float *out, unsigned batch) {
+  unsigned b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= batch)
+    return;
+  float ss = 0.0f;
+  for (unsigned k = 0; k < DIM; ++k)
+    ss += v[b * DIM + k] * v[b * DIM + k];
+  out[b] = ss;
+}
+
+void norms(const float *v, float *out, unsigned batch) {
+  norms_of<32><<<(batch + 127) / 128, 128>>>(v, out, batch);
+}
+
 void run(const float *a, float *b, const double *da, double *db, int n) {
   relu_t<float><<<(n + 255) / 256, 256>>>(a, b, n);
   rowsum<256><<<n / 256, 256>>>(a, b, n, n);
@@ -113,6 +131,8 @@ void run(const float *a, float *b, const double *da, double *db, int n) {
 // LIST-NEXT:   tile-matmul-smem: not applied: the template is instantiated nowhere in this translation unit
 // LIST:      kernel fill at {{.*}}
 // LIST:        launch-bounds: not applied: its instantiations need different edits of the template
+// LIST:      kernel norms_of at {{.*}}
+// LIST-NEXT:   warp-per-row: give each row
 
 // DIFF:      # warp-per-row on kernel rowsum
 // DIFF:      +  int r = (blockIdx.x * BLOCK + threadIdx.x) / 32;
@@ -122,6 +142,10 @@ void run(const float *a, float *b, const double *da, double *db, int n) {
 // DIFF:      +    s += __shfl_down_sync(0xffffffff, s, Offset);
 // DIFF:      +  rowsum2<float><<<(n / 256) * 32, 256>>>(a, b, n, n);
 // DIFF-NEXT: +  rowsum2<double><<<(n / 256) * 32, 256>>>(da, db, n, n);
+// DIFF:      # warp-per-row on kernel norms_of
+// DIFF:      +  for (unsigned k = Lane; k < DIM; k += 32)
+// DIFF:      +  for (int Offset = 16; Offset > 0; Offset /= 2)
+// DIFF:      +  norms_of<32><<<((batch + 127) / 128) * 32, 128>>>(v, out, batch);
 // DIFF-NOT:  # warp-per-row
 
 // TILE:      # tile-matmul-smem on kernel mm_t

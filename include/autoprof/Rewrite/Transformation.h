@@ -110,6 +110,12 @@ public:
   /// transformation that finds nothing to do says nothing (explain() is
   /// empty).
   virtual bool enabling() const { return false; }
+
+  /// The words (numbers) that the edits write from the transformation's own
+  /// constants, never from the kernel: a warp's width, its lane masks. In a
+  /// template, a template argument equal to one of them (`DIM` = 32) is
+  /// then not taken for what an edit wrote.
+  virtual std::vector<std::string> ownWords() const { return {}; }
 };
 
 /// A transformation that only prepares kernels for the others (enabling()):

@@ -808,6 +808,13 @@ Error WarpPerRow::apply(const KernelModel &M, FileEdits &Out) const {
   return addEdits(R.Edits, Out);
 }
 
+std::vector<std::string> WarpPerRow::ownWords() const {
+  // The warp's width, the shuffles' first offset, their halving, lane 0,
+  // a sum's start and the full mask.
+  return {std::to_string(WarpSize), std::to_string(WarpSize / 2), "2", "0",
+          "0xffffffff"};
+}
+
 std::string WarpPerRow::explain(const KernelModel &M) const {
   RowsToWarps R(M);
   return R.run() ? "" : R.Why;

@@ -57,6 +57,7 @@ public:
   std::optional<std::string> trigger(const MetricValues &M) const override;
   llvm::Error apply(const KernelModel &M, FileEdits &Out) const override;
   std::string explain(const KernelModel &M) const override;
+  std::vector<std::string> ownWords() const override;
 };
 
 } // namespace autoprof
