@@ -630,8 +630,8 @@ bool RowsToWarps::lanesAgree() {
                         (Read->Write ? "stored" : "read") + " at " +
                         M.where(Read->E) +
                         " at another element than the loop stores");
-        int64_t D =
-            *Polynomial::sub(*Read->Index, *Store->Index)->constantValue();
+        // The arrays differ only at a fixed distance (above).
+        int64_t D = *Delta->constantValue() * (Read == Y.A ? 1 : -1);
         return refuse("`" + M.text(Read->E) + "` at " + M.where(Read->E) + " " +
                       (Read->Write ? "stores" : "reads") + " " +
                       std::to_string(D < 0 ? -D : D) + " element(s) " +
