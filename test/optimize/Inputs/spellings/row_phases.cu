@@ -29,24 +29,22 @@ void must(cudaError_t e, const char *what) {
 } // namespace
 
 __global__ void softmax_rows(const float *__restrict__ in,
-                             float *__restrict__ out, int rows, int cols) {
-  int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= rows)
-    return;
-  const float *x = in + (size_t)r * cols;
-  float *y = out + (size_t)r * cols;
-  float m = -INFINITY;
-  for (int c = 0; c < cols; ++c)
-    m = fmaxf(m, x[c]);
-  float sum = 0.0f;
-  for (int c = 0; c < cols; ++c) {
-    float e = expf(x[c] - m);
-    y[c] = e;
-    sum += e;
+                             float *__restrict__ out, unsigned rows,
+                             unsigned cols) {
+  const unsigned r = threadIdx.x + blockIdx.x * blockDim.x;
+  if (r < rows) {
+    const size_t base = (size_t)r * cols;
+    float hi = in[base];
+    for (unsigned k = 1; k < cols; k++)
+      hi = max(hi, in[base + k]);
+    float total = 0;
+    for (unsigned k = 0; k < cols; k++) {
+      out[base + k] = expf(in[base + k] - hi);
+      total += out[base + k];
+    }
+    for (unsigned k = 0; k < cols; k++)
+      out[base + k] /= total;
   }
-  const float inv = 1.0f / sum;
-  for (int c = 0; c < cols; ++c)
-    y[c] *= inv;
 }
 
 __global__ void layer_norm(double *data, int n, int width, double eps) {
