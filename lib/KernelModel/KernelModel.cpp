@@ -1969,6 +1969,17 @@ bool KernelModel::isLocalSet(const Stmt *S) const {
          ::isPure(Ctx, A->getRHS());
 }
 
+const ModelAccess *KernelModel::storeTarget(const Stmt *S) const {
+  const auto *A = dyn_cast<BinaryOperator>(S);
+  if (!A || !A->isAssignmentOp())
+    return nullptr;
+  const Expr *LHS = A->getLHS()->IgnoreParens();
+  for (const ModelAccess &Acc : Accesses)
+    if (Acc.E == LHS && Acc.Write)
+      return &Acc;
+  return nullptr;
+}
+
 std::string KernelModel::text(const Expr *E) const {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = Lexer::makeFileCharRange(

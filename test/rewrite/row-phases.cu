@@ -191,6 +191,21 @@ __global__ void neighbour_in_loop(const float *__restrict__ x, float *__restrict
 // CHECK:      __global__ void neighbour_in_loop(const float *__restrict__ x, float *__restrict__ y, int n, int w) {
 // CHECK-NEXT:   int r = blockIdx.x * blockDim.x + threadIdx.x;
 
+// A member of a local struct is set between the loops: were lane 0 alone
+// to set it, the other lanes would divide by what they had before.
+struct Bounds { float lo, hi; };
+__global__ void scale_by_member(const float *x, float *y, unsigned n, unsigned w) {
+  unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  Bounds b = {0.0f, 0.0f};
+  float m = -INFINITY;
+  for (unsigned j = 0; j < w; ++j) m = fmaxf(m, x[r * w + j]);
+  b.hi = m;
+  for (unsigned j = 0; j < w; ++j) y[r * w + j] = x[r * w + j] / b.hi;
+}
+// CHECK:      __global__ void scale_by_member(const float *x, float *y, unsigned n, unsigned w) {
+// CHECK-NEXT:   unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+
 void launch(float *a, float *b, double *d) {
   softmax_store_sum<<<64, 128>>>(a, b, 1000, 512);
   softmax_maybe_in_place<<<64, 128>>>(a, b, 1000, 512);
@@ -198,6 +213,7 @@ void launch(float *a, float *b, double *d) {
   shift_then_clear<<<64, 128>>>(a, b, 1000, 512);
   first_then_scale<<<64, 128>>>(a, b, 1000, 512);
   neighbour_in_loop<<<64, 128>>>(a, b, 1000, 512);
+  scale_by_member<<<64, 128>>>(a, b, 1000, 512);
 }
 // CHECK:      void launch(float *a, float *b, double *d) {
 // CHECK-NEXT:   softmax_store_sum<<<64 * 32, 128>>>(a, b, 1000, 512);
@@ -206,8 +222,13 @@ void launch(float *a, float *b, double *d) {
 // CHECK-NEXT:   shift_then_clear<<<64 * 32, 128>>>(a, b, 1000, 512);
 // CHECK-NEXT:   first_then_scale<<<64 * 32, 128>>>(a, b, 1000, 512);
 // CHECK-NEXT:   neighbour_in_loop<<<64, 128>>>(a, b, 1000, 512);
+// CHECK-NEXT:   scale_by_member<<<64, 128>>>(a, b, 1000, 512);
 // CHECK-NEXT: }
 
 // WHY:      kernel neighbour_in_loop at {{.*}}row-phases.cu:180:17
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   warp-per-row: not applied: `y` is read at line 186 at another element than the loop stores
+
+// WHY:      kernel scale_by_member at {{.*}}row-phases.cu:197:17
+// WHY-NEXT:   no proposal
+// WHY-NEXT:   warp-per-row: not applied: the statement at line 203 is neither a declaration, a loop over the row nor a store

@@ -1424,3 +1424,28 @@ TEST_F(KernelModelTest, CompoundAssignmentsOfLocalsAreLocalSets) {
   EXPECT_EQ(Sets,
             (std::vector<bool>{true, true, true, false, false, false, false}));
 }
+
+TEST_F(KernelModelTest, StoreTargetsAreElementsOfMemory) {
+  // Stores through subscripts and pointers, plain or compound, name the
+  // access they store to; a local's or a local struct member's assignment
+  // names none, nor does a read.
+  const KernelModel &M = model(
+      "struct P { float lo, hi; };"
+      "__global__ void k(const float *a, float *y, int n) {"
+      " int r = blockIdx.x * blockDim.x + threadIdx.x; P s = {0.0f, 0.0f};"
+      " float m = a[r]; y[r] = m; *(y + r + n) -= m; s.hi = m; m = a[r + 1];"
+      " y[2 * r] += s.hi; }");
+  std::vector<std::string> Targets;
+  for (const clang::Stmt *S : M.work())
+    if (llvm::isa<clang::BinaryOperator>(S)) {
+      const ModelAccess *A = M.storeTarget(S);
+      Targets.push_back(A ? A->Array.name() + "[" +
+                                (A->Index ? A->Index->str() : "?") + "]"
+                          : "-");
+    }
+  EXPECT_EQ(Targets,
+            (std::vector<std::string>{
+                "y[blockIdx.x * blockDim.x + threadIdx.x]",
+                "y[blockIdx.x * blockDim.x + threadIdx.x + n]", "-", "-",
+                "y[2 * blockIdx.x * blockDim.x + 2 * threadIdx.x]"}));
+}

@@ -330,6 +330,11 @@ public:
   /// variable.
   bool isLocalSet(const clang::Stmt *S) const;
 
+  /// The access that \p S stores to when \p S is `a[e] = v;`, `a[e] op= v;`
+  /// or `*p = v;`: an assignment to an element of memory; null otherwise
+  /// (an assignment to a variable or to a member of a local struct).
+  const ModelAccess *storeTarget(const clang::Stmt *S) const;
+
   /// The source text of \p E on one line, shortened, for reasons.
   std::string text(const clang::Expr *E) const;
 

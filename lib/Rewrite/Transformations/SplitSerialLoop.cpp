@@ -419,11 +419,7 @@ bool Splitter::body() {
     const auto *B = dyn_cast<BinaryOperator>(S);
     // `y[i] = v`, or `y[i] -= v`: slice 0 updates the element once, as
     // the thread did.
-    bool Store = B && B->isAssignmentOp() &&
-                 llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
-                   return A.E == B->getLHS()->IgnoreParens() && A.Write;
-                 });
-    if (!Store)
+    if (!M.storeTarget(S))
       return refuse("the statement at " + M.where(S) +
                     " is not a declaration, a reduction loop or a store");
     if (!M.isPure(B->getRHS()) || !M.isPure(B->getLHS()))

@@ -17,7 +17,6 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <map>
@@ -117,16 +116,17 @@ private:
   /// `*p = v`.
   bool isStore(const Stmt *S) const {
     const auto *B = dyn_cast<BinaryOperator>(S);
-    return B && B->isAssignmentOp() &&
-           !isa<DeclRefExpr>(B->getLHS()->IgnoreParens()) &&
-           M.isPure(B->getRHS()) && M.isPure(B->getLHS());
+    return M.storeTarget(S) && M.isPure(B->getRHS()) && M.isPure(B->getLHS());
   }
   /// Inserts \p Text at \p Loc: before what the rewrite inserts there
   /// already when \p First, else after it.
   void insertAt(SourceLocation Loc, const std::string &Text, bool First);
   /// Where the statement \p S ends: after its `;`, or after its last
   /// token; invalid in a macro.
-  SourceLocation endOf(const Stmt *S) const;
+  SourceLocation endOf(const Stmt *S) const {
+    std::optional<FileRange> R = statementRange(Ctx, S);
+    return R ? SM.getComposedLoc(R->File, R->End) : SourceLocation();
+  }
   /// The shuffles that combine \p Var across the lanes with \p Combine.
   std::string combineText(const std::string &Var, const std::string &Combine,
                           bool ToAll, const std::string &Indent) const;
@@ -460,10 +460,7 @@ bool RowsToWarps::elementStore(const BinaryOperator *B, const ModelLoop &L,
   std::string At = "the loop at " + M.where(L.S);
   if (!M.isPure(B->getRHS()) || !M.isPure(B->getLHS()))
     return refuse(At + " stores with side effects");
-  const ModelAccess *Write = nullptr;
-  for (const ModelAccess &A : M.accesses())
-    if (A.E == B->getLHS()->IgnoreParens())
-      Write = &A;
+  const ModelAccess *Write = M.storeTarget(B);
   if (const auto *DR =
           dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
       !Write && DR)
@@ -522,15 +519,6 @@ void RowsToWarps::insertAt(SourceLocation Loc, const std::string &Text,
                                First ? Text + Old : Old + Text);
 }
 
-SourceLocation RowsToWarps::endOf(const Stmt *S) const {
-  SourceLocation End = Lexer::findLocationAfterToken(
-      S->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(),
-      /*SkipTrailingWhitespaceAndNewLine=*/false);
-  if (End.isInvalid())
-    End = Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, Ctx.getLangOpts());
-  return End;
-}
-
 bool RowsToWarps::lanesAgree() {
   // An element a loop accumulates in a register: that loop's check allows
   // no other access of its array.
@@ -541,18 +529,20 @@ bool RowsToWarps::lanesAgree() {
   // Each access: the position of its statement in the work (-1 before it),
   // and the row loop that holds it, whose lanes take slices, or -1 for a
   // statement that every lane runs, or lane 0 alone (a store's).
+  // In a row loop, its index is Coef * j + Rest for the loop's variable j.
   struct Place {
     const ModelAccess *A;
     long Pos;
     int Loop;
     bool LaneZero;
+    std::optional<Polynomial> Coef, Rest;
   };
   std::vector<Place> Places;
   for (const ModelAccess &A : M.accesses()) {
     if (!A.Array || llvm::is_contained(PreStores, A.E) ||
         llvm::is_contained(InRegister, A.Array))
       continue;
-    Place P{&A, -1, -1, false};
+    Place P{&A, -1, -1, false, std::nullopt, std::nullopt};
     for (size_t I = 0; I < Work.size(); ++I)
       if (isWithin(Ctx, A.E, Work[I])) {
         P.Pos = static_cast<long>(I);
@@ -562,6 +552,11 @@ bool RowsToWarps::lanesAgree() {
                      llvm::is_contained(PreStoreStmts, Work[I]);
         break;
       }
+    if (P.Loop >= 0 && A.Index) {
+      Symbol V = Symbol::loopVar(P.Loop, "");
+      P.Coef = A.Index->coefficient(V);
+      P.Rest = A.Index->substitute(V, Polynomial::constant(0));
+    }
     Places.push_back(P);
   }
   // The positions of the statements that all lanes must reach together,
@@ -601,20 +596,12 @@ bool RowsToWarps::lanesAgree() {
         // X's iteration jx and Y's jy meet when CX * jx + RX = CY * jy + RY;
         // with CX = CY, one lane runs both when jx - FirstX = jy - FirstY,
         // so when RY - RX = C * (FirstX - FirstY).
-        Symbol VX = Symbol::loopVar(X.Loop, ""),
-               VY = Symbol::loopVar(Y.Loop, "");
-        std::optional<Polynomial> CX = X.A->Index->coefficient(VX),
-                                  CY = Y.A->Index->coefficient(VY);
-        std::optional<Polynomial> RX = X.A->Index->substitute(
-                                      VX, Polynomial::constant(0)),
-                                  RY = Y.A->Index->substitute(
-                                      VY, Polynomial::constant(0));
         std::optional<Polynomial> Shift =
             Polynomial::sub(M.loops()[X.Loop].First, M.loops()[Y.Loop].First);
-        if (CX && CY && *CX == *CY && CX->constantValue() &&
-            *CX->constantValue() != 0 && RX && RY && Shift) {
-          std::optional<Polynomial> Want = Polynomial::mul(*CX, *Shift),
-                                    Got = Polynomial::sub(*RY, *RX);
+        if (X.Coef && Y.Coef && *X.Coef == *Y.Coef && X.Coef->constantValue() &&
+            *X.Coef->constantValue() != 0 && X.Rest && Y.Rest && Shift) {
+          std::optional<Polynomial> Want = Polynomial::mul(*X.Coef, *Shift),
+                                    Got = Polynomial::sub(*Y.Rest, *X.Rest);
           SameLane = Want && Got && *Want == *Got;
         }
       }
@@ -691,13 +678,10 @@ bool RowsToWarps::work() {
     if (LI < 0) {
       // `y[i] = v;` before a loop that accumulates into y[i]: lane 0's.
       const auto *B = dyn_cast<BinaryOperator>(S);
-      const Expr *LHS = B ? B->getLHS()->IgnoreParens() : nullptr;
-      const ModelAccess *Pre = nullptr;
-      for (const ModelAccess &A : M.accesses())
-        if (LHS && A.E == LHS && A.Index && A.Array)
-          Pre = &A;
+      const ModelAccess *Pre = M.storeTarget(S);
       bool Later = false;
-      if (Pre && B->getOpcode() == BO_Assign && M.isPure(B->getRHS()))
+      if (Pre && Pre->Index && Pre->Array && B->getOpcode() == BO_Assign &&
+          M.isPure(B->getRHS()))
         for (const ModelReduction &R : M.reductions())
           if (R.Element >= 0 && M.accesses()[R.Element].Array == Pre->Array &&
               *M.accesses()[R.Element].Index == *Pre->Index &&
@@ -711,7 +695,7 @@ bool RowsToWarps::work() {
                       " is neither a declaration, a loop over the row nor "
                       "a store");
       if (Later) {
-        PreStores.push_back(LHS);
+        PreStores.push_back(Pre->E);
         PreStoreStmts.push_back(S);
       } else {
         StoredByLaneZero.push_back(S);
