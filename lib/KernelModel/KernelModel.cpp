@@ -527,6 +527,7 @@ private:
   ModelArray fieldArray(const Expr *Record, const clang::FieldDecl *F,
                         const Expr *At, std::string &Why);
   void findReductions(unsigned LoopIdx);
+  void findArgExtremes(unsigned LoopIdx);
 
   KernelModel &M;
   ASTContext &Ctx;
@@ -565,8 +566,10 @@ void KernelModel::Builder::build() {
   collectAccesses(Body);
   // Every loop, counted or not: what a reduction needs is that its
   // variable or element stays put across the iterations.
-  for (unsigned I = 0; I < M.Loops.size(); ++I)
+  for (unsigned I = 0; I < M.Loops.size(); ++I) {
     findReductions(I);
+    findArgExtremes(I);
+  }
 }
 
 /// Whether \p Inc multiplies or divides \p V by a constant of at least 2:
@@ -1529,6 +1532,84 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
         Found.push_back(*R);
     if (Found.size() == Updates.size())
       M.Reductions.insert(M.Reductions.end(), Found.begin(), Found.end());
+  }
+}
+
+/// Whether \p A and \p B, through parentheses and implicit casts, are the
+/// same expression.
+static bool sameExpr(const ASTContext &Ctx, const Expr *A, const Expr *B) {
+  llvm::FoldingSetNodeID IA, IB;
+  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
+void KernelModel::Builder::findArgExtremes(unsigned LoopIdx) {
+  const ModelLoop &L = M.Loops[LoopIdx];
+  std::vector<const Stmt *> BodyStmts = loopBody(L);
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto LocalOf = [&](const Expr *E) -> const VarDecl * {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V || isa<ParmVarDecl>(V) || !V->isLocalVarDecl() ||
+        V->isStaticLocal() || !V->getType()->isArithmeticType() ||
+        V->getType().isVolatileQualified() ||
+        SM.isPointWithin(SM.getFileLoc(V->getLocation()),
+                         SM.getFileLoc(L.S->getBeginLoc()),
+                         SM.getFileLoc(L.S->getEndLoc())))
+      return nullptr;
+    return V;
+  };
+  for (const Stmt *S : BodyStmts) {
+    const auto *If = dyn_cast<IfStmt>(S);
+    const auto *Then = If ? dyn_cast<CompoundStmt>(If->getThen()) : nullptr;
+    if (!Then || If->getElse() || If->getInit() || If->getConditionVariable() ||
+        If->isConsteval() || Then->size() != 2)
+      continue;
+    const auto *Cmp = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParens());
+    if (!Cmp || (Cmp->getOpcode() != BO_GT && Cmp->getOpcode() != BO_LT))
+      continue;
+    ModelArgExtreme A;
+    A.Loop = LoopIdx;
+    A.Statement = If;
+    // `e > X` or `X < e`: the greatest.
+    bool XLeft = false;
+    if ((A.Extreme = LocalOf(Cmp->getRHS()))) {
+      A.Term = Cmp->getLHS();
+    } else if ((A.Extreme = LocalOf(Cmp->getLHS()))) {
+      A.Term = Cmp->getRHS();
+      XLeft = true;
+    } else {
+      continue;
+    }
+    A.Greatest = (Cmp->getOpcode() == BO_GT) != XLeft;
+    if (!Ctx.hasSameUnqualifiedType(A.Term->IgnoreParenImpCasts()->getType(),
+                                    A.Extreme->getType()))
+      continue;
+    const auto *First = dyn_cast<BinaryOperator>(*Then->body_begin());
+    const auto *Second = dyn_cast<BinaryOperator>(*(Then->body_begin() + 1));
+    if (!First || !Second || First->getOpcode() != BO_Assign ||
+        Second->getOpcode() != BO_Assign)
+      continue;
+    if (LocalOf(Second->getLHS()) == A.Extreme)
+      std::swap(First, Second);
+    if (LocalOf(First->getLHS()) != A.Extreme ||
+        !sameExpr(Ctx, First->getRHS(), A.Term))
+      continue;
+    A.Position = LocalOf(Second->getLHS());
+    A.PositionValue = Second->getRHS();
+    if (!A.Position || A.Position == A.Extreme || mentions(A.Term, A.Extreme) ||
+        mentions(A.Term, A.Position) || mentions(A.PositionValue, A.Extreme) ||
+        mentions(A.PositionValue, A.Position))
+      continue;
+    // Nothing else in the loop touches X or P.
+    bool Other =
+        mentions(loopCond(L), A.Extreme) || mentions(loopCond(L), A.Position) ||
+        mentions(L.StepStmt, A.Extreme) || mentions(L.StepStmt, A.Position);
+    for (const Stmt *O : BodyStmts)
+      Other |= O != S && (mentions(O, A.Extreme) || mentions(O, A.Position));
+    if (!Other)
+      M.ArgExtremes.push_back(A);
   }
 }
 

@@ -432,7 +432,7 @@ void run(const float *A, float *x, float *y, float *z, const int *rowPtr,
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel gemv at {{.*}}
-// LIST-NEXT:   warp-per-row: give each row of a thread-per-row kernel to a warp whose lanes split the row's loops and combine their sums, minima or maxima with shuffles, and multiply the grid by 32
+// LIST-NEXT:   warp-per-row: give each row of a thread-per-row kernel to a warp whose lanes split the row's loops and combine their sums, minima or maxima (and where those are) with shuffles, and multiply the grid by 32
 // LIST-NEXT:     trigger: needs l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio, derived__global_excess_sectors_pct, smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
 // LIST-NEXT: kernel spmv at {{.*}}
 // LIST-NEXT:   warp-per-row: {{.*}}

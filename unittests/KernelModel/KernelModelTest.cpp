@@ -1449,3 +1449,49 @@ TEST_F(KernelModelTest, StoreTargetsAreElementsOfMemory) {
                 "y[blockIdx.x * blockDim.x + threadIdx.x + n]", "-", "-",
                 "y[2 * blockIdx.x * blockDim.x + 2 * threadIdx.x]"}));
 }
+
+TEST_F(KernelModelTest, ArgExtremeSpellingsAgree) {
+  // Where the greatest or least value is first reached, written with the
+  // extreme on either side of the comparison and the two assignments in
+  // either order; `>=`, a position another statement reads, and a term of
+  // another type than the extreme are not such a search.
+  struct Case {
+    std::string Body;
+    bool Found, Greatest;
+  };
+  std::vector<Case> Cases = {
+      {"float b = -1e30f; int p = 0; for (int j = 0; j < n; ++j)"
+       " { float v = a[j]; if (v > b) { b = v; p = j; } } y[0] = p;",
+       true, true},
+      {"float b = a[0]; long p = 0; for (int j = 1; j < n; j++)"
+       " if (b > a[j]) { p = j; b = a[j]; } y[0] = p;",
+       true, false},
+      {"float b = a[0]; int p = 0; int j = 0; while (j < n)"
+       " { if (b < a[j]) { b = a[j]; p = j + 1; } j += 1; } y[0] = p;",
+       true, true},
+      {"float b = a[0]; int p = 0; for (int j = 0; j < n; ++j)"
+       " if (a[j] >= b) { b = a[j]; p = j; } y[0] = p;",
+       false, true},
+      {"float b = a[0]; int p = 0, q = 0; for (int j = 0; j < n; ++j)"
+       " { if (a[j] > b) { b = a[j]; p = j; } q += p; } y[0] = q;",
+       false, true},
+      {"float b = a[0]; int p = 0; for (int j = 0; j < n; ++j)"
+       " { double v = a[j]; if (v > b) { b = v; p = j; } } y[0] = p;",
+       false, true},
+  };
+  for (const Case &C : Cases) {
+    const KernelModel &M = model(
+        "__global__ void k(const float *a, int *y, int n) {" + C.Body + "}");
+    ASSERT_EQ(M.argExtremes().size(), C.Found ? 1u : 0u) << C.Body;
+    if (!C.Found)
+      continue;
+    const ModelArgExtreme &A = M.argExtremes()[0];
+    EXPECT_EQ(A.Greatest, C.Greatest) << C.Body;
+    EXPECT_EQ(A.Extreme->getName(), "b") << C.Body;
+    EXPECT_EQ(A.Position->getName(), "p") << C.Body;
+    EXPECT_EQ(M.value(A.PositionValue)
+                  .Value->coefficient(Symbol::loopVar(A.Loop, "")),
+              Polynomial::constant(1))
+        << C.Body;
+  }
+}

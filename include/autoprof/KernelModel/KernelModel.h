@@ -262,6 +262,25 @@ struct ModelReduction {
   std::string Fused;
 };
 
+/// `if (e > X) { X = e; P = p; }` across a loop (or `X < e`; `e < X`, `X >
+/// e` for the least; the two assignments in either order), with X and P
+/// local scalars that nothing else in the loop touches and e of X's type:
+/// X ends as the greatest (least) of its value before the loop and the
+/// iterations' e, and P as p at the first iteration that reached it, or
+/// as before the loop when none exceeded X's value then. A comparison
+/// with `>=` or `<=` (the last iteration that reaches it) is not one.
+struct ModelArgExtreme {
+  unsigned Loop = 0;
+  /// The `if` statement of the loop's body.
+  const clang::IfStmt *Statement = nullptr;
+  /// X and P.
+  const clang::VarDecl *Extreme = nullptr, *Position = nullptr;
+  /// e, in the condition, and p.
+  const clang::Expr *Term = nullptr, *PositionValue = nullptr;
+  /// Whether X is the greatest e (else the least).
+  bool Greatest = true;
+};
+
 /// The expression that \p FD returns when it is a transparent helper: a
 /// function defined outside system headers whose body is one `return E;`,
 /// with no parameter by reference, where E touches no memory and calls only
@@ -358,6 +377,7 @@ public:
   int loopIndex(const clang::Stmt *S) const;
   llvm::ArrayRef<ModelAccess> accesses() const { return Accesses; }
   llvm::ArrayRef<ModelReduction> reductions() const { return Reductions; }
+  llvm::ArrayRef<ModelArgExtreme> argExtremes() const { return ArgExtremes; }
 
   /// Why the kernel's threads may depend on each other (`__shared__`
   /// memory, barriers, shuffles, votes, atomics, calls to functions defined
@@ -426,6 +446,7 @@ private:
   llvm::DenseMap<const clang::Stmt *, unsigned> LoopOfStmt;
   std::vector<ModelAccess> Accesses;
   std::vector<ModelReduction> Reductions;
+  std::vector<ModelArgExtreme> ArgExtremes;
   std::string CooperationWhy, NonAtomicWhy;
   std::vector<const clang::Expr *> BuiltinUses;
   std::optional<std::vector<KernelLaunch>> Launches;

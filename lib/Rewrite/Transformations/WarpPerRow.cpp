@@ -130,6 +130,14 @@ private:
   /// The shuffles that combine \p Var across the lanes with \p Combine.
   std::string combineText(const std::string &Var, const std::string &Combine,
                           bool ToAll, const std::string &Indent) const;
+  /// Checks the extreme and its position that the loop \p L finds
+  /// (\p A), before the loop is split.
+  bool argExtreme(const ModelArgExtreme &A, const ModelLoop &L, unsigned Index);
+  /// The shuffles that combine the extreme and its position of \p A
+  /// across the lanes: the greater (lesser) value, and of equal values the
+  /// earlier position.
+  std::string argCombineText(const ModelArgExtreme &A, bool ToAll,
+                             const std::string &Indent);
 
   const KernelModel &M;
   ASTContext &Ctx;
@@ -270,6 +278,69 @@ std::string RowsToWarps::combineText(const std::string &Var,
          Indent;
 }
 
+bool RowsToWarps::argExtreme(const ModelArgExtreme &A, const ModelLoop &L,
+                             unsigned Index) {
+  std::string At = "the loop at " + M.where(L.S);
+  if (!M.isPure(A.Statement->getCond()) || !M.isPure(A.PositionValue))
+    return refuse(At + " finds an extreme with side effects");
+  for (const VarDecl *V : {A.Extreme, A.Position}) {
+    std::string Name = "`" + V->getNameAsString() + "`";
+    if (!isShuffled(V->getType()) || V->getType().isConstQualified())
+      return refuse(At + " finds " + Name +
+                    ", of a type the shuffles do not carry");
+    if (!valueOnEntry(Ctx, *V, *L.S))
+      return refuse(Name + " is not given its value before " + At);
+    // Found once, by this loop only.
+    for (const ModelReduction &O : M.reductions())
+      if (O.Scalar == V)
+        return refuse(Name + " is accumulated as well as found at " + At);
+    for (const ModelArgExtreme &O : M.argExtremes())
+      if (&O != &A && (O.Extreme == V || O.Position == V))
+        return refuse(Name + " is found by more than one statement");
+  }
+  // The lanes' positions order the iterations as the thread ran them:
+  // p = c * j + r, c > 0, r the same in every iteration.
+  ModelValue P = M.value(A.PositionValue);
+  Symbol J = Symbol::loopVar(Index, "");
+  std::optional<Polynomial> C =
+      P.Value ? P.Value->coefficient(J) : std::nullopt;
+  std::optional<Polynomial> Rest =
+      P.Value ? P.Value->substitute(J, Polynomial::constant(0)) : std::nullopt;
+  bool Increasing =
+      C && C->constantValue() && *C->constantValue() > 0 && Rest &&
+      !Rest->dependsOn([&](const Symbol &S) {
+        return S.Kind == Symbol::Opaque || (S.Kind == Symbol::LoopVar &&
+                                            S.Index == static_cast<int>(Index));
+      });
+  if (!Increasing)
+    return refuse(At + " records `" + M.text(A.PositionValue) +
+                  "` as the extreme's position, which does not grow with `" +
+                  L.Var->getNameAsString() + "`");
+  Reduced = true;
+  return true;
+}
+
+std::string RowsToWarps::argCombineText(const ModelArgExtreme &A, bool ToAll,
+                                        const std::string &Indent) {
+  std::string X = A.Extreme->getNameAsString(),
+              P = A.Position->getNameAsString();
+  std::string OX = freshName(M.kernel(), "Other", {Lane, Offset});
+  std::string OP = freshName(M.kernel(), "OtherAt", {Lane, Offset, OX});
+  const PrintingPolicy &PP = Ctx.getPrintingPolicy();
+  std::string Shuffle =
+      ToAll ? "__shfl_xor_sync(0xffffffff, " : "__shfl_down_sync(0xffffffff, ";
+  std::string I2 = Indent + "  ", I4 = Indent + "    ";
+  return "for (int " + Offset + " = " + std::to_string(WarpSize / 2) + "; " +
+         Offset + " > 0; " + Offset + " /= 2) {\n" + I2 +
+         A.Extreme->getType().getUnqualifiedType().getAsString(PP) + " " + OX +
+         " = " + Shuffle + X + ", " + Offset + ");\n" + I2 +
+         A.Position->getType().getUnqualifiedType().getAsString(PP) + " " + OP +
+         " = " + Shuffle + P + ", " + Offset + ");\n" + I2 + "if (" + OX +
+         (A.Greatest ? " > " : " < ") + X + " || (" + OX + " == " + X + " && " +
+         OP + " < " + P + ")) {\n" + I4 + X + " = " + OX + ";\n" + I4 + P +
+         " = " + OP + ";\n" + I2 + "}\n" + Indent + "}\n" + Indent;
+}
+
 bool RowsToWarps::stride(const ModelLoop &L) {
   std::optional<std::vector<tooling::Replacement>> R =
       strideLoop(Ctx, L, Lane, W);
@@ -288,11 +359,18 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
   for (const ModelReduction &R : M.reductions())
     if (R.Loop == Index)
       Rs.push_back(&R);
+  std::vector<const ModelArgExtreme *> Args;
+  for (const ModelArgExtreme &A : M.argExtremes())
+    if (A.Loop == Index)
+      Args.push_back(&A);
   // The body: declarations of the iteration's own values, the updates and
   // stores of the iteration's element.
   for (const Stmt *S : loopBody(L)) {
-    bool IsUpdate = llvm::any_of(
-        Rs, [&](const ModelReduction *R) { return R->Statement == S; });
+    bool IsUpdate =
+        llvm::any_of(
+            Rs, [&](const ModelReduction *R) { return R->Statement == S; }) ||
+        llvm::any_of(
+            Args, [&](const ModelArgExtreme *A) { return A->Statement == S; });
     if (IsUpdate)
       continue;
     if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp()) {
@@ -405,6 +483,9 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
                       "` is accumulated by more than one statement");
     Reduced = true;
   }
+  for (const ModelArgExtreme *A : Args)
+    if (!argExtreme(*A, L, Index))
+      return false;
   if (!stride(L))
     return false;
   // Combine every scalar: into lane 0 when only a store follows the loop,
@@ -413,7 +494,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
   for (const ModelReduction *R : Rs)
     if (R->Scalar)
       Scalars.push_back(R);
-  if (Scalars.empty())
+  if (Scalars.empty() && Args.empty())
     return true;
   if (Next >= Work.size())
     return refuse(At + " is the last statement: nothing uses its result");
@@ -436,6 +517,8 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
   for (const ModelReduction *R : Scalars)
     Text +=
         combineText(R->Scalar->getNameAsString(), R->Combine, !StoreOnly, Ind);
+  for (const ModelArgExtreme *A : Args)
+    Text += argCombineText(*A, !StoreOnly, Ind);
   if (!Before->getBeginLoc().isFileID())
     return refuse("the statement at " + M.where(Before) +
                   " is written through a macro");
@@ -721,9 +804,13 @@ bool RowsToWarps::work() {
       if (Inner.Parent == LI)
         return refuse("the loop at " + M.where(F) + " holds another loop, at " +
                       M.where(Inner.S));
-    bool Reduces = llvm::any_of(M.reductions(), [&](const ModelReduction &R) {
-      return R.Loop == static_cast<unsigned>(LI);
-    });
+    bool Reduces = llvm::any_of(M.reductions(),
+                                [&](const ModelReduction &R) {
+                                  return R.Loop == static_cast<unsigned>(LI);
+                                }) ||
+                   llvm::any_of(M.argExtremes(), [&](const ModelArgExtreme &A) {
+                     return A.Loop == static_cast<unsigned>(LI);
+                   });
     RowLoops[I] = LI;
     if (!(Reduces ? reductionLoop(L, LI, I + 1) : storeLoop(L, LI)))
       return false;
@@ -759,7 +846,7 @@ StringRef WarpPerRow::name() const { return "warp-per-row"; }
 StringRef WarpPerRow::description() const {
   return "give each row of a thread-per-row kernel to a warp whose lanes "
          "split the row's loops and combine their sums, minima or maxima "
-         "with shuffles, and multiply the grid by 32";
+         "(and where those are) with shuffles, and multiply the grid by 32";
 }
 
 bool WarpPerRow::precondition(const KernelRecord &K) const {
