@@ -385,6 +385,13 @@ const Expr *autoprof::helperReturn(const ASTContext &Ctx,
   return helperReturnAt(Ctx, FD, 0);
 }
 
+bool autoprof::isOpaqueFunction(const ASTContext &Ctx, const FunctionDecl *FD) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  return FD && (FD->isDefined() || FD->hasBody()) &&
+         !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())) &&
+         !helperReturn(Ctx, FD) && !loadHelper(Ctx, FD);
+}
+
 const ArraySubscriptExpr *autoprof::loadHelper(const ASTContext &Ctx,
                                                const FunctionDecl *FD) {
   return loadHelperAt(Ctx, FD, 0);
@@ -483,9 +490,7 @@ public:
                    /*Atomic=*/StringRef(Name).starts_with("atomic"));
         return true;
       }
-    const SourceManager &SM = Ctx.getSourceManager();
-    if ((FD->isDefined() || FD->hasBody()) &&
-        !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+    if (isOpaqueFunction(Ctx, FD))
       cooperates("it calls `" + Name + "`, whose body the model does not read");
     return true;
   }

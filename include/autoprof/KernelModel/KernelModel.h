@@ -309,6 +309,13 @@ const clang::ArraySubscriptExpr *loadHelper(const clang::ASTContext &Ctx,
 std::pair<const clang::ParmVarDecl *, const clang::FieldDecl *>
 loadHelperPointer(const clang::ArraySubscriptExpr *AS);
 
+/// Whether the model leaves the body of \p FD unread: a function defined
+/// outside system headers that is neither a transparent helper
+/// (helperReturn()) nor a load helper (loadHelper()). A call of it may do
+/// anything, and its kernel's threads may depend on each other.
+bool isOpaqueFunction(const clang::ASTContext &Ctx,
+                      const clang::FunctionDecl *FD);
+
 /// Whether \p E, through parentheses, qualifying casts and copies, is an
 /// argument of a call of a transparent helper (helperReturn()) or a load
 /// helper (loadHelper()), by value or by reference: such a helper writes

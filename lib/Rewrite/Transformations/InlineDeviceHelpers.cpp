@@ -30,15 +30,6 @@ using llvm::Error;
 
 namespace {
 
-/// Whether the model reads \p FD's calls as they are: a transparent or
-/// load helper, a function of a system header, or one without a body.
-bool modelReads(const ASTContext &Ctx, const FunctionDecl *FD) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  return !FD || !(FD->isDefined() || FD->hasBody()) ||
-         SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())) ||
-         helperReturn(Ctx, FD) || loadHelper(Ctx, FD);
-}
-
 /// The calls of \p Kernel's body to helpers whose bodies the model does
 /// not read, in source order.
 std::vector<const CallExpr *> opaqueCalls(const ASTContext &Ctx,
@@ -48,7 +39,7 @@ std::vector<const CallExpr *> opaqueCalls(const ASTContext &Ctx,
     explicit Finder(const ASTContext &Ctx) : Ctx(Ctx) {}
     bool VisitCallExpr(CallExpr *CE) {
       if (!isa<CUDAKernelCallExpr, CXXOperatorCallExpr>(CE) &&
-          CE->getDirectCallee() && !modelReads(Ctx, CE->getDirectCallee()))
+          CE->getDirectCallee() && isOpaqueFunction(Ctx, CE->getDirectCallee()))
         Calls.push_back(CE);
       return true;
     }
