@@ -1367,6 +1367,55 @@ void KernelModel::Builder::collectAccesses(const Stmt *S) {
     collectAccesses(C);
 }
 
+/// Whether \p A and \p B, through parentheses and implicit casts, are the
+/// same expression.
+static bool sameExpr(const ASTContext &Ctx, const Expr *A, const Expr *B) {
+  llvm::FoldingSetNodeID IA, IB;
+  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
+/// When \p Cond compares \p E with the variable \p X (`<`, `<=`, `>`,
+/// `>=`, either side): whether it holds where E lies beyond X towards the
+/// greatest (true) or the least (false). Such a comparison is false when E
+/// is a NaN.
+static std::optional<bool> extremeSide(const ASTContext &Ctx, const Expr *Cond,
+                                       const Expr *E, const VarDecl *X) {
+  const auto *Cmp = dyn_cast<BinaryOperator>(Cond->IgnoreParens());
+  if (!Cmp || !Cmp->isRelationalOp())
+    return std::nullopt;
+  bool Greater = Cmp->getOpcode() == BO_GT || Cmp->getOpcode() == BO_GE;
+  if (refersTo(Cmp->getRHS(), X) && sameExpr(Ctx, Cmp->getLHS(), E))
+    return Greater;
+  if (refersTo(Cmp->getLHS(), X) && sameExpr(Ctx, Cmp->getRHS(), E))
+    return !Greater;
+  return std::nullopt;
+}
+
+/// The function that combines two values of \p T as a maximum (\p
+/// Greatest) or a minimum, when the shuffles and partial sums carry T.
+static std::optional<std::string> extremeFunction(QualType T, bool Greatest) {
+  const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!BT)
+    return std::nullopt;
+  switch (BT->getKind()) {
+  case BuiltinType::Float:
+    return std::string(Greatest ? "fmaxf" : "fminf");
+  case BuiltinType::Double:
+    return std::string(Greatest ? "fmax" : "fmin");
+  case BuiltinType::Int:
+  case BuiltinType::UInt:
+  case BuiltinType::Long:
+  case BuiltinType::ULong:
+  case BuiltinType::LongLong:
+  case BuiltinType::ULongLong:
+    return std::string(Greatest ? "max" : "min");
+  default:
+    return std::nullopt;
+  }
+}
+
 void KernelModel::Builder::findReductions(unsigned LoopIdx) {
   const ModelLoop &L = M.Loops[LoopIdx];
   const Stmt *F = L.S;
@@ -1432,8 +1481,42 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
                M.Accesses[O].Index && M.Accesses[T].Index &&
                *M.Accesses[O].Index == *M.Accesses[T].Index;
       };
+      const auto *TargetVar = dyn_cast<DeclRefExpr>(Target);
+      const VarDecl *X =
+          TargetVar ? dyn_cast<VarDecl>(TargetVar->getDecl()) : nullptr;
+      // A maximum or minimum as a choice: the new value replaces X only
+      // where it lies beyond it, never where it is a NaN.
+      auto Choose = [&](const Expr *E, bool Greatest) {
+        std::optional<std::string> F = extremeFunction(X->getType(), Greatest);
+        if (!F || !Ctx.hasSameUnqualifiedType(
+                      E->IgnoreParenImpCasts()->getType(), X->getType()))
+          return;
+        R.Combine = *F;
+        R.Term = E;
+      };
+      // `if (e > X) X = e;`: X's maximum, in every iteration.
+      std::optional<bool> GuardSide =
+          Guard && X && B && B->getOpcode() == BO_Assign && Updates.size() == 1
+              ? extremeSide(Ctx, Guard, B->getRHS(), X)
+              : std::nullopt;
       if (R.Increment) {
         // Adds one: no term.
+      } else if (GuardSide) {
+        Choose(B->getRHS(), *GuardSide);
+        R.Guard = nullptr;
+      } else if (const auto *Sel = dyn_cast<ConditionalOperator>(
+                     B->getRHS()->IgnoreParenImpCasts());
+                 X && Sel && B->getOpcode() == BO_Assign) {
+        // `X = e > X ? e : X`; with integers also `X = X > e ? X : e`,
+        // which takes a NaN e.
+        const Expr *T = Sel->getTrueExpr(), *F = Sel->getFalseExpr();
+        if (IsTarget(F)) {
+          if (std::optional<bool> Side = extremeSide(Ctx, Sel->getCond(), T, X))
+            Choose(T, *Side);
+        } else if (IsTarget(T) && X->getType()->isIntegerType()) {
+          if (std::optional<bool> Side = extremeSide(Ctx, Sel->getCond(), F, X))
+            Choose(F, !*Side);
+        }
       } else if (B->getOpcode() == BO_AddAssign ||
                  B->getOpcode() == BO_SubAssign) {
         R.Combine = "+";
@@ -1538,15 +1621,6 @@ void KernelModel::Builder::findReductions(unsigned LoopIdx) {
     if (Found.size() == Updates.size())
       M.Reductions.insert(M.Reductions.end(), Found.begin(), Found.end());
   }
-}
-
-/// Whether \p A and \p B, through parentheses and implicit casts, are the
-/// same expression.
-static bool sameExpr(const ASTContext &Ctx, const Expr *A, const Expr *B) {
-  llvm::FoldingSetNodeID IA, IB;
-  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
-  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
-  return IA == IB;
 }
 
 void KernelModel::Builder::findArgExtremes(unsigned LoopIdx) {

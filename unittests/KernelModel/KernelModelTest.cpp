@@ -1495,3 +1495,47 @@ TEST_F(KernelModelTest, ArgExtremeSpellingsAgree) {
         << C.Body;
   }
 }
+
+TEST_F(KernelModelTest, ExtremesAsChoicesAreReductions) {
+  // A maximum or minimum written as a choice that takes the new value only
+  // where it lies beyond (never where it is a NaN) is the same reduction as
+  // the call; a choice that would take a NaN, a value of another type, or
+  // another value than the one compared is none.
+  struct Case {
+    std::string Type, Update, Combine;
+  };
+  std::vector<Case> Cases = {
+      {"float", "m = fmaxf(m, v);", "fmaxf"},
+      {"float", "m = v > m ? v : m;", "fmaxf"},
+      {"float", "m = (m < v) ? v : m;", "fmaxf"},
+      {"float", "if (v > m) m = v;", "fmaxf"},
+      {"float", "if (m <= v) { m = v; }", "fmaxf"},
+      {"float", "if (v < m) m = v;", "fminf"},
+      {"double", "m = v <= m ? v : m;", "fmin"},
+      {"int", "m = m > v ? m : v;", "max"},
+      {"unsigned", "m = m < v ? m : v;", "min"},
+      {"float", "m = m > v ? m : v;", ""},
+      {"float", "if (v > m) m = v + 1;", ""},
+      {"float", "if (v > m) m = v; else m = 0;", ""},
+      {"short", "if (v > m) m = v;", ""},
+  };
+  for (const Case &C : Cases) {
+    const KernelModel &M =
+        model("__global__ void k(const " + C.Type + " *a, " + C.Type +
+              " *y, int n) { " + C.Type +
+              " m = a[0];"
+              " for (int j = 1; j < n; ++j) { " +
+              C.Type + " v = a[j]; " + C.Update + " } y[0] = m; }");
+    std::string Found;
+    for (const ModelReduction &R : M.reductions())
+      if (R.Scalar && R.Scalar->getName() == "m" && !R.Guard)
+        Found = R.Combine;
+    EXPECT_EQ(Found, C.Combine) << C.Type << " " << C.Update;
+  }
+  // A value of another type is compared in the wider one.
+  const KernelModel &M =
+      model("__global__ void k(const float *a, float *y, int n) { float m = "
+            "a[0]; for (int j = 1; j < n; ++j) { double v = a[j] * 2.0; "
+            "if (v > m) m = v; } y[0] = m; }");
+  EXPECT_TRUE(M.reductions().empty());
+}

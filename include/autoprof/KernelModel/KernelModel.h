@@ -223,8 +223,11 @@ struct ModelAccess {
 };
 
 /// `X += e`, `X = X + e`, `X -= e`, `X = X - e`, `++X`, `X--`,
-/// `X = f(X, e)` (f a minimum or
-/// maximum) or `X = fmaf(a, b, X)` (a sum of products, each rounded once
+/// `X = f(X, e)` (f a minimum or maximum; also written as a choice that
+/// takes e only where a comparison of e with X holds, `X = e > X ? e : X`
+/// or `if (e > X) X = e;`, X a local scalar and e of its type, recorded
+/// with the function of X's type, unguarded; with integers also `X = X >
+/// e ? X : e`) or `X = fmaf(a, b, X)` (a sum of products, each rounded once
 /// with the sum: `fmaf`, `fma`, `__fmaf_rn`, `__fma_rn`) across a loop, with
 /// X a local scalar or one global element; the update may be the only
 /// statement of an `if` without `else` (`if (v > t) ++n;`), which makes
