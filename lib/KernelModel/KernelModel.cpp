@@ -2129,6 +2129,17 @@ bool KernelModel::isLocalSet(const Stmt *S) const {
          ::isPure(Ctx, A->getRHS());
 }
 
+bool KernelModel::isSkip(const Stmt *S, const ModelLoop &L) const {
+  const auto *If = dyn_cast<IfStmt>(S);
+  if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
+      If->isConsteval() || !isa<ForStmt>(L.S) || !::isPure(Ctx, If->getCond()))
+    return false;
+  const Stmt *Then = If->getThen();
+  if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+    Then = CS->size() == 1 ? CS->body_front() : nullptr;
+  return Then && isa<ContinueStmt>(Then);
+}
+
 const ModelAccess *KernelModel::storeTarget(const Stmt *S) const {
   const auto *A = dyn_cast<BinaryOperator>(S);
   if (!A || !A->isAssignmentOp())

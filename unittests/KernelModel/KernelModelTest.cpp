@@ -1539,3 +1539,23 @@ TEST_F(KernelModelTest, ExtremesAsChoicesAreReductions) {
             "if (v > m) m = v; } y[0] = m; }");
   EXPECT_TRUE(M.reductions().empty());
 }
+
+TEST_F(KernelModelTest, SkipsOfForLoops) {
+  // `if (c) continue;` with a pure c skips the rest of a `for` loop's
+  // iteration; a `break`, a condition that changes something, an `else`
+  // and a `while` loop's `continue` (which skips the step) are no skips.
+  const KernelModel &M =
+      model("__global__ void k(const float *a, float *y, int n) { float s = 0; "
+            "int m = 0; for (int j = 0; j < n; ++j) { if (a[j] == 0) continue; "
+            "if (!(a[j] > 1)) { continue; } if (a[j] < -1) break; if (++m > 3) "
+            "continue; if (a[j] > 2) continue; else s += 1; s += a[j]; } "
+            "int i = 0; while (i < n) { if (a[i] == 0) continue; s += a[i]; "
+            "i += 1; } y[0] = s; }");
+  ASSERT_EQ(M.loops().size(), 2u);
+  std::vector<bool> Skips;
+  for (const ModelLoop &L : M.loops())
+    for (const clang::Stmt *S : loopBody(L))
+      if (llvm::isa<clang::IfStmt>(S))
+        Skips.push_back(M.isSkip(S, L));
+  EXPECT_EQ(Skips, (std::vector<bool>{true, true, false, false, false, false}));
+}

@@ -359,6 +359,12 @@ public:
   /// variable.
   bool isLocalSet(const clang::Stmt *S) const;
 
+  /// Whether \p S, a statement of the body of the `for` loop \p L, is
+  /// `if (c) continue;` (or `{ continue; }`, no `else`) with a pure c: it
+  /// skips the rest of the iteration where c holds, which the iteration
+  /// itself decides, wherever and in whatever order it runs.
+  bool isSkip(const clang::Stmt *S, const ModelLoop &L) const;
+
   /// The access that \p S stores to when \p S is `a[e] = v;`, `a[e] op= v;`
   /// or `*p = v;`: an assignment to an element of memory; null otherwise
   /// (an assignment to a variable or to a member of a local struct).

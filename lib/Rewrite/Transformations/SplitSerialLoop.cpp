@@ -229,7 +229,8 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
                       " has side effects");
       continue;
     }
-    if (const auto *DS = dyn_cast<DeclStmt>(S); DS && M.isPure(DS))
+    if (const auto *DS = dyn_cast<DeclStmt>(S);
+        (DS && M.isPure(DS)) || M.isSkip(S, L))
       continue;
     return refuse(At + " does more than reduce: " + M.where(S));
   }

@@ -371,7 +371,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
             Rs, [&](const ModelReduction *R) { return R->Statement == S; }) ||
         llvm::any_of(
             Args, [&](const ModelArgExtreme *A) { return A->Statement == S; });
-    if (IsUpdate)
+    if (IsUpdate || M.isSkip(S, L))
       continue;
     if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp()) {
       if (!elementStore(B, L, Index))
@@ -566,7 +566,8 @@ bool RowsToWarps::storeLoop(const ModelLoop &L, unsigned Index) {
   std::vector<const Stmt *> Body = loopBody(L);
   bool Stored = false;
   for (const Stmt *S : Body) {
-    if (const auto *DS = dyn_cast<DeclStmt>(S); DS && M.isPure(DS))
+    if (const auto *DS = dyn_cast<DeclStmt>(S);
+        (DS && M.isPure(DS)) || M.isSkip(S, L))
       continue;
     if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp()) {
       if (!elementStore(B, L, Index))
