@@ -385,6 +385,25 @@ const Expr *autoprof::helperReturn(const ASTContext &Ctx,
   return helperReturnAt(Ctx, FD, 0);
 }
 
+bool autoprof::isWordType(QualType T) {
+  const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!BT)
+    return false;
+  switch (BT->getKind()) {
+  case BuiltinType::Int:
+  case BuiltinType::UInt:
+  case BuiltinType::Long:
+  case BuiltinType::ULong:
+  case BuiltinType::LongLong:
+  case BuiltinType::ULongLong:
+  case BuiltinType::Float:
+  case BuiltinType::Double:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool autoprof::isOpaqueFunction(const ASTContext &Ctx, const FunctionDecl *FD) {
   const SourceManager &SM = Ctx.getSourceManager();
   return FD && (FD->isDefined() || FD->hasBody()) &&
@@ -1396,24 +1415,13 @@ static std::optional<bool> extremeSide(const ASTContext &Ctx, const Expr *Cond,
 /// The function that combines two values of \p T as a maximum (\p
 /// Greatest) or a minimum, when the shuffles and partial sums carry T.
 static std::optional<std::string> extremeFunction(QualType T, bool Greatest) {
-  const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
-  if (!BT)
+  if (!isWordType(T))
     return std::nullopt;
-  switch (BT->getKind()) {
-  case BuiltinType::Float:
+  if (T->isSpecificBuiltinType(BuiltinType::Float))
     return std::string(Greatest ? "fmaxf" : "fminf");
-  case BuiltinType::Double:
+  if (T->isSpecificBuiltinType(BuiltinType::Double))
     return std::string(Greatest ? "fmax" : "fmin");
-  case BuiltinType::Int:
-  case BuiltinType::UInt:
-  case BuiltinType::Long:
-  case BuiltinType::ULong:
-  case BuiltinType::LongLong:
-  case BuiltinType::ULongLong:
-    return std::string(Greatest ? "max" : "min");
-  default:
-    return std::nullopt;
-  }
+  return std::string(Greatest ? "max" : "min");
 }
 
 void KernelModel::Builder::findReductions(unsigned LoopIdx) {

@@ -312,6 +312,11 @@ const clang::ArraySubscriptExpr *loadHelper(const clang::ASTContext &Ctx,
 std::pair<const clang::ParmVarDecl *, const clang::FieldDecl *>
 loadHelperPointer(const clang::ArraySubscriptExpr *AS);
 
+/// Whether \p T is `float`, `double` or a 32- or 64-bit integer: the
+/// scalars that warp shuffles carry and whose maximum and minimum CUDA's
+/// functions give (`fmaxf`, `fmax`, `max`).
+bool isWordType(clang::QualType T);
+
 /// Whether the model leaves the body of \p FD unread: a function defined
 /// outside system headers that is neither a transparent helper
 /// (helperReturn()) nor a load helper (loadHelper()). A call of it may do

@@ -33,22 +33,7 @@ constexpr int WarpSize = 32;
 
 /// Whether __shfl_*_sync carries values of type \p T.
 bool isShuffled(QualType T) {
-  const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
-  if (!BT || T.isVolatileQualified())
-    return false;
-  switch (BT->getKind()) {
-  case BuiltinType::Int:
-  case BuiltinType::UInt:
-  case BuiltinType::Long:
-  case BuiltinType::ULong:
-  case BuiltinType::LongLong:
-  case BuiltinType::ULongLong:
-  case BuiltinType::Float:
-  case BuiltinType::Double:
-    return true;
-  default:
-    return false;
-  }
+  return !T.isVolatileQualified() && isWordType(T);
 }
 
 /// Whether \p E, through parentheses and implicit casts, is an operand that
