@@ -535,6 +535,9 @@ private:
   void describeLoop(ModelLoop &L);
   void buildGuard(const Stmt *Body);
   void addBounds(const Expr *Cond, bool Negate);
+  /// Whether \p E, read where the guard statement GuardAt starts, has one
+  /// value for every thread of a launch (GuardCondition).
+  bool isLaunchUniform(const Expr *E, unsigned Depth = 0) const;
   void collectAccesses(const Stmt *S);
   /// Sets whether \p A, a subscript or dereference, reads or writes, from
   /// the expression around it.
@@ -556,6 +559,8 @@ private:
   KernelModel &M;
   ASTContext &Ctx;
   unsigned NextOpaque = 0;
+  /// The guard statement whose condition addBounds() reads.
+  const Stmt *GuardAt = nullptr;
 };
 
 void KernelModel::Builder::build() {
@@ -1063,10 +1068,68 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
     L.TripCount = *E0 > *F0 ? (*E0 - *F0 + *S0 - 1) / *S0 : 0;
 }
 
+bool KernelModel::Builder::isLaunchUniform(const Expr *E,
+                                           unsigned Depth) const {
+  if (!E || Depth > MaxDepth)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral,
+          UnaryExprOrTypeTraitExpr>(E))
+    return true;
+  if (const auto *C = dyn_cast<ExplicitCastExpr>(E))
+    return isLaunchUniform(C->getSubExpr(), Depth + 1);
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    UnaryOperatorKind Op = U->getOpcode();
+    return (Op == UO_LNot || Op == UO_Minus || Op == UO_Plus || Op == UO_Not) &&
+           isLaunchUniform(U->getSubExpr(), Depth + 1);
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return !B->isAssignmentOp() && B->getOpcode() != BO_Comma &&
+           B->getOpcode() != BO_PtrMemD && B->getOpcode() != BO_PtrMemI &&
+           isLaunchUniform(B->getLHS(), Depth + 1) &&
+           isLaunchUniform(B->getRHS(), Depth + 1);
+  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+    return isLaunchUniform(C->getCond(), Depth + 1) &&
+           isLaunchUniform(C->getTrueExpr(), Depth + 1) &&
+           isLaunchUniform(C->getFalseExpr(), Depth + 1);
+  // A field of a struct passed by value (`p.enabled`).
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return !ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()) &&
+           isLaunchUniform(ME->getBase(), Depth + 1);
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  if (!DR)
+    return false;
+  const ValueDecl *D = DR->getDecl();
+  if (isa<EnumConstantDecl>(D))
+    return true;
+  const auto *V = dyn_cast<VarDecl>(D);
+  if (!V || V->getType()->isReferenceType() ||
+      V->getType().isVolatileQualified())
+    return false;
+  // Nothing before the guard changes a parameter: only declarations
+  // without side effects come first.
+  if (const auto *P = dyn_cast<ParmVarDecl>(V))
+    return P->getDeclContext() == &M.Kernel;
+  // A constant of the program, or `__constant__` memory, which no thread
+  // writes.
+  if (V->hasGlobalStorage() && !V->isLocalVarDecl())
+    return !V->hasAttr<CUDASharedAttr>() &&
+           (V->hasAttr<CUDAConstantAttr>() ||
+            (V->getType().isConstQualified() &&
+             isLaunchUniform(V->getInit(), Depth + 1)));
+  if (!V->isLocalVarDecl() || V->isStaticLocal() || !GuardAt)
+    return false;
+  return isLaunchUniform(valueOnEntry(Ctx, *V, *GuardAt), Depth + 1);
+}
+
 void KernelModel::Builder::addBounds(const Expr *Cond, bool Negate) {
   if (!M.GuardWhy.empty())
     return;
   Cond = Cond->IgnoreParenImpCasts();
+  if (isLaunchUniform(Cond)) {
+    M.GuardConds.push_back({Cond, Negate});
+    return;
+  }
   if (const auto *U = dyn_cast<UnaryOperator>(Cond);
       U && U->getOpcode() == UO_LNot)
     return addBounds(U->getSubExpr(), !Negate);
@@ -1144,12 +1207,18 @@ void KernelModel::Builder::buildGuard(const Stmt *Body) {
       break;
     // Inside the guard, an `if` that bounds nothing is work: the guard
     // ends with the last conjunction of bounds.
+    // An `if` of conditions alone (`if (!enabled) return;`) is work there
+    // too.
+    GuardAt = If;
     if (!M.GuardStmts.empty()) {
       std::vector<GuardBound> Kept = M.Guard;
+      std::vector<GuardCondition> KeptConds = M.GuardConds;
+      std::string KeptWhy = M.GuardWhy;
       addBounds(If->getCond(), /*Negate=*/EarlyExit);
-      bool Bounds = M.GuardWhy.empty();
+      bool Bounds = M.GuardWhy.empty() && M.Guard.size() > Kept.size();
       M.Guard = std::move(Kept);
-      M.GuardWhy.clear();
+      M.GuardConds = std::move(KeptConds);
+      M.GuardWhy = std::move(KeptWhy);
       if (!Bounds)
         break;
     }

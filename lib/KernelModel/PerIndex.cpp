@@ -218,6 +218,25 @@ std::optional<Polynomial> autoprof::exclusiveBound(const GuardBound &B) {
   return Polynomial::add(B.Rhs, Polynomial::constant(1));
 }
 
+std::optional<std::string> autoprof::conditionsExit(const KernelModel &M) {
+  llvm::ArrayRef<GuardCondition> Conds = M.guardConditions();
+  std::string Failing;
+  for (const GuardCondition &C : Conds) {
+    std::optional<std::string> Text = sourceText(M.context(), C.Cond);
+    if (!Text)
+      return std::nullopt;
+    // `!x` needs no parentheses as an operand.
+    std::string Operand =
+        isa<UnaryOperator>(C.Cond) ? *Text : parenthesize(C.Cond, *Text);
+    Failing += (Failing.empty() ? "" : " || ") + (!C.Negated ? "!" + Operand
+                                                  : Conds.size() > 1 ? Operand
+                                                                     : *Text);
+  }
+  if (Failing.empty())
+    return Failing;
+  return "if (" + Failing + ") return;";
+}
+
 bool autoprof::isOfParameters(const Polynomial &P) {
   return !P.dependsOn([](const Symbol &S) { return !S.isParameter(); });
 }
@@ -259,7 +278,8 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
   // is not taken for this: threads past it leave the kernel.
   const IfStmt *G = M.guardStatements().front();
   std::string StrideWhy;
-  if (!G->getElse() && !isReturnOnly(G->getThen()) && Lower.empty())
+  if (!G->getElse() && !isReturnOnly(G->getThen()) && Lower.empty() &&
+      M.guardConditions().empty())
     if (std::optional<PerIndexKernel> K = matchGridStride(M, StrideWhy, G);
         K && Bounds.front()->Lhs == globalIndex(0) &&
         exclusiveBound(*Bounds.front()) == K->Bound)

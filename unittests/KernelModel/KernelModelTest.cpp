@@ -64,6 +64,9 @@ protected:
     for (const GuardBound &B : M.guard())
       Out += (Out.empty() ? "" : " && ") + B.Lhs.str() +
              (B.Strict ? " < " : " <= ") + B.Rhs.str();
+    for (const GuardCondition &C : M.guardConditions())
+      Out += (Out.empty() ? "" : " && ") +
+             std::string(C.Negated ? "not " : "") + "[" + M.text(C.Cond) + "]";
     return Out;
   }
 
@@ -440,6 +443,77 @@ TEST_F(KernelModelTest, GuardsThatAreNotBounds) {
   y[threadIdx.x] = 1.0f;
 })cu")),
             "? the guard at line 2 is not a conjunction of bounds");
+}
+
+// Terms of the guard that every thread of a launch evaluates alike are
+// conditions, however they are written; terms that read memory, the thread
+// hierarchy or the launch's shape are not.
+TEST_F(KernelModelTest, GuardConditionsOfTheLaunch) {
+  const std::string Bound = "blockIdx.x * blockDim.x + threadIdx.x < n";
+  const char *Prefix = "#define ON 1\n"
+                       "enum Mode { Fast, Exact };\n"
+                       "const int kLimit = 8;\n"
+                       "__constant__ int cMode;\n"
+                       "struct Opts { bool on; int mode; };\n";
+  struct Case {
+    const char *Body, *Want;
+  } Cases[] = {
+      {"if (!on || i >= n) return; y[i] = 0;", "not [!on]"},
+      {"if (i >= n || !on) return; y[i] = 0;", "not [!on]"},
+      {"if (on && i < n) y[i] = 0;", "[on]"},
+      {"if (i < n && m > 0) { y[i] = 0; }", "[m > 0]"},
+      {"if (m == Exact && i < n) y[i] = 0;", "[m == Exact]"},
+      {"if (i < n && o.on && o.mode != 2) y[i] = 0;",
+       "[o.on] && [o.mode != 2]"},
+      {"bool go = on && m < kLimit; if (!go || i >= n) return; y[i] = 0;",
+       "not [!go]"},
+      {"if (i >= n || cMode == 0 || !ON) return; y[i] = 0;",
+       "not [cMode == 0] && not [!ON]"},
+      {"if (!(i < n && (float)m * 0.5f > 1.0f)) return; y[i] = 0;",
+       "[(float)m * 0.5f > 1.0f]"},
+  };
+  for (const Case &C : Cases) {
+    std::string Code = std::string(Prefix) +
+                       "__global__ void k(float *y, int n, int m, bool on, "
+                       "Opts o) { int i = blockIdx.x * blockDim.x + "
+                       "threadIdx.x; " +
+                       C.Body + " }";
+    const KernelModel &M = model(Code);
+    EXPECT_EQ(guardText(M), Bound + " && " + C.Want) << C.Body;
+    EXPECT_EQ(M.guardStatements().size(), 1u) << C.Body;
+  }
+  // Memory, the block's shape and the thread's position are no conditions.
+  for (const char *Body :
+       {"if (i >= n || flag[0] == 0) return; y[i] = 0;",
+        "if (i >= n || blockDim.x != 256) return; y[i] = 0;",
+        "if (i >= n || (threadIdx.x & 1)) return; y[i] = 0;",
+        "int j = i; if (i >= n || j % 2) return; y[i] = 0;"}) {
+    std::string Code = "__global__ void k(float *y, const int *flag, int n) "
+                       "{ int i = blockIdx.x * blockDim.x + threadIdx.x; " +
+                       std::string(Body) + " }";
+    EXPECT_EQ(guardText(model(Code)).rfind("? ", 0), 0u) << Body;
+  }
+  // A local changed before the guard is read with its value there.
+  EXPECT_EQ(guardText(model(
+                "__global__ void k(float *y, int n, const int *p) {"
+                " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                " int c; c = p[0]; if (i >= n || c == 0) return; y[i] = 0; }")),
+            "? the guard at line 1 is not a conjunction of bounds");
+  // After the guard, an `if` of conditions alone is work; before it, it
+  // starts the guard.
+  const KernelModel &After =
+      model("__global__ void k(float *y, int n, bool on) {"
+            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (i >= n) return; if (!on) return; y[i] = 0; }");
+  EXPECT_EQ(guardText(After), Bound);
+  EXPECT_EQ(After.work().size(), 2u);
+  const KernelModel &Before =
+      model("__global__ void k(float *y, int n, bool on) {"
+            " if (!on) return;"
+            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (i >= n) return; y[i] = 0; }");
+  EXPECT_EQ(guardText(Before), Bound + " && not [!on]");
+  EXPECT_EQ(Before.guardStatements().size(), 2u);
 }
 
 TEST_F(KernelModelTest, CooperationIsNamed) {

@@ -73,6 +73,19 @@ struct GuardBound {
   const clang::Expr *Cond = nullptr;
 };
 
+/// A condition of the guard that bounds no index (`!enabled`, `cols > 0`,
+/// `mode == 2`): it reads parameters passed by value, constants and locals
+/// set from them, and neither memory nor the thread hierarchy, so it has one
+/// value for every thread of a launch, whatever the launch's shape. All of
+/// a launch's threads pass it or none do.
+struct GuardCondition {
+  /// The condition as written.
+  const clang::Expr *Cond = nullptr;
+  /// Whether the guard requires Cond to fail rather than hold (a term of an
+  /// early return's condition, `if (!enabled || ...) return;`).
+  bool Negated = false;
+};
+
 /// A counted loop: `for (V = First; V < End; V += Step)`, or `T V = First;
 /// while (V < End) { ...; V += Step; }` whose variable, declared before it,
 /// changes nowhere but in the last statement of its body. A loop counting
@@ -380,11 +393,15 @@ public:
 
   /// The guard's bounds; meaningful when guardWhy() is empty.
   llvm::ArrayRef<GuardBound> guard() const { return Guard; }
+  /// The guard's conditions that bound no index; a rewrite that replaces
+  /// the guard's text keeps them.
+  llvm::ArrayRef<GuardCondition> guardConditions() const { return GuardConds; }
   /// The `if` statements the guard is made of, outermost first.
   llvm::ArrayRef<const clang::IfStmt *> guardStatements() const {
     return GuardStmts;
   }
-  /// Why the guard is not a conjunction of bounds; empty when it is.
+  /// Why the guard is not a conjunction of bounds and conditions; empty when
+  /// it is.
   const std::string &guardWhy() const { return GuardWhy; }
   /// The declarations before and between the guard's statements, which
   /// every thread evaluates.
@@ -460,6 +477,7 @@ private:
   clang::ASTContext &Ctx;
   const clang::FunctionDecl &Kernel;
   std::vector<GuardBound> Guard;
+  std::vector<GuardCondition> GuardConds;
   std::vector<const clang::IfStmt *> GuardStmts;
   std::string GuardWhy;
   std::vector<const clang::Stmt *> Prologue, Work;

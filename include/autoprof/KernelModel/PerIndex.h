@@ -104,6 +104,13 @@ std::optional<Polynomial> exclusiveBound(const GuardBound &B);
 /// (soleValue()) before the guard; or null.
 const clang::VarDecl *localOfValue(const KernelModel &M, const Polynomial &P);
 
+/// The statement `if (c1 || c2) return;` that ends the kernel of \p M for
+/// every thread when one of its guard's conditions (guardConditions())
+/// fails, each written as in the guard, for a rewrite that replaces the
+/// guard, on one line. Empty without conditions; nullopt when one is
+/// written through a macro.
+std::optional<std::string> conditionsExit(const KernelModel &M);
+
 /// Whether every symbol of \p P is a parameter: its value is known at each
 /// launch.
 bool isOfParameters(const Polynomial &P);

@@ -243,8 +243,13 @@ bool strideOverGrid(const KernelModel &M, const PerIndexKernel &K,
   } else if (K.Bound.terms().size() > 1) {
     N = "(" + N + ")";
   }
-  std::string Header = "for (" + T + " " + I + " = " + Init + "; " + I + " < " +
-                       N + ";\n" + Indent + "     " + I +
+  // The guard's conditions of the launch end the kernel before the loop.
+  std::optional<std::string> Exit = conditionsExit(M);
+  if (!Exit)
+    return Refuse("a condition of its guard is written through a macro");
+  std::string Header = (Exit->empty() ? "" : *Exit + "\n" + Indent) + "for (" +
+                       T + " " + I + " = " + Init + "; " + I + " < " + N +
+                       ";\n" + Indent + "     " + I +
                        " += gridDim.x * blockDim.x)";
   // The loop's header replaces the declaration and the guard when they
   // are next to each other; else the declaration goes, up to the next

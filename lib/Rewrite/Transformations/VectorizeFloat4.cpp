@@ -491,7 +491,13 @@ bool Vectorizer::run() {
   for (const ModelArray &P : Order)
     Aligned += std::string(Aligned.empty() ? "" : " |\n" + In2 + "     ") +
                "reinterpret_cast<unsigned long long>(" + P.name() + ")";
+  // The guard's conditions of the launch end the kernel first.
+  std::optional<std::string> Exit = conditionsExit(M);
+  if (!Exit)
+    return refuse("a condition of its guard is written through a macro");
   std::string S;
+  if (!Exit->empty())
+    S += *Exit + "\n" + Indent;
   S += T + " " + Group + " = " + Value + ";\n";
   S += Indent + "// Four elements per thread: float4 when every vectorised "
                 "pointer is\n";
