@@ -370,6 +370,13 @@ bool isPure(const ASTContext &Ctx, const Stmt *S, unsigned Depth) {
       CE && CE->getConstructor()->isTrivial() &&
       CE->getConstructor()->isCopyOrMoveConstructor())
     return isPure(Ctx, CE->getArg(0), Depth);
+  // `dim3(x, y)` only holds its arguments.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+    const CXXRecordDecl *R = CE->getConstructor()->getParent();
+    if (R->getName() == "dim3" && R->getDeclContext()->isTranslationUnit())
+      return llvm::all_of(CE->arguments(),
+                          [&](const Expr *A) { return isPure(Ctx, A, Depth); });
+  }
   if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, StmtExpr, LambdaExpr>(S))
     return false;
   for (const Stmt *C : S->children())

@@ -1280,10 +1280,30 @@ std::vector<const DeclRefExpr *> autoprof::referencesTo(const Stmt *S,
   return R.Found;
 }
 
-std::string autoprof::scaledGridText(const Expr *Grid, StringRef Text,
-                                     StringRef Factor) {
+std::string autoprof::scaledGridText(const ASTContext &Ctx, const Expr *Grid,
+                                     StringRef Text, StringRef Factor) {
   if (Grid->getType()->isIntegerType() || Grid->getType()->isRealFloatingType())
     return parenthesize(Grid, Text) + " * " + Factor.str();
+  // `dim3(gx, gy)` written at the launch: gx scaled, the rest as written.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Grid->IgnoreImplicit());
+      CE && CE->getNumArgs() > 0 &&
+      !CE->getConstructor()->isCopyOrMoveConstructor()) {
+    std::string Args;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      std::optional<std::string> T = sourceText(Ctx, A);
+      if (!T) {
+        Args.clear();
+        break;
+      }
+      Args += Args.empty()
+                  ? parenthesize(A->IgnoreImplicit(), *T) + " * " + Factor.str()
+                  : ", " + *T;
+    }
+    if (!Args.empty())
+      return "dim3(" + Args + ")";
+  }
   std::string G = isa<DeclRefExpr>(Grid->IgnoreUnlessSpelledInSource())
                       ? Text.str()
                       : "(" + Text.str() + ")";

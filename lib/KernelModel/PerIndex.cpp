@@ -87,8 +87,9 @@ matchGuarded(const KernelModel &M, const GuardBound &B, std::string &Why) {
 }
 
 /// The grid-stride form; with \p Guard, the `if (I < N) { ... }` around the
-/// loop, which the loop's own test makes redundant: the index may also be
-/// read there, and declared before it.
+/// loop, which the loop's own test makes redundant, or a guard of
+/// conditions of the launch alone: the index may also be read there, and
+/// declared before it.
 std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
                                               std::string &Why,
                                               const IfStmt *Guard = nullptr) {
@@ -237,6 +238,13 @@ std::optional<std::string> autoprof::conditionsExit(const KernelModel &M) {
   return "if (" + Failing + ") return;";
 }
 
+bool autoprof::readsOtherAxesOnly(const KernelModel &M, const Expr *E) {
+  ModelValue V = M.value(E);
+  return V && !V.Value->dependsOn([](const Symbol &S) {
+    return (S.isBuiltin() && S.Index == 0) || S.Kind == Symbol::Opaque;
+  });
+}
+
 bool autoprof::isOfParameters(const Polynomial &P) {
   return !P.dependsOn([](const Symbol &S) { return !S.isParameter(); });
 }
@@ -268,6 +276,10 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
     }
     Bounds.push_back(&B);
   }
+  // A guard of conditions alone (`if (n <= 0) return;`) before a
+  // grid-stride loop: all of a launch's threads stride, or none.
+  if (Bounds.empty() && Lower.empty() && !M.guardConditions().empty())
+    return matchGridStride(M, Why, M.guardStatements().front());
   if (Bounds.size() != 1) {
     Why = "its guard at " + M.where(M.guardStatements().front()) +
           " is not one bound of the global index";

@@ -118,6 +118,40 @@ __global__ void clamp_if(float *v, int n, float hi) {
 // VEC-NEXT:   int i4 = blockIdx.x * blockDim.x + threadIdx.x;
 // VEC-NEXT:   // Four elements per thread: float4 when every vectorised pointer is
 
+// Conditions alone before a grid-stride loop: every thread strides, or
+// none does.
+__global__ void
+count_words(const unsigned *words, int total, unsigned long long *hist,
+            int enabled)
+{
+    if (total <= 0 || !enabled)
+        return;
+    for (int w = threadIdx.x + blockIdx.x * blockDim.x; w < total;
+         w += blockDim.x * gridDim.x)
+        atomicAdd(&hist[words[w] % 32u], 1ull);
+}
+// PRIV:      count_words(const unsigned *words, int total, unsigned long long *hist,
+// PRIV-NEXT:             int enabled)
+// PRIV-NEXT: {
+// PRIV-NEXT:     // Each block adds into its own copy of hist in shared memory
+// PRIV-NEXT:     // and adds the copy to it once, at the end.
+// PRIV-NEXT:     __shared__ unsigned long long histBlock[32];
+// PRIV-NEXT:     for (int E = threadIdx.x; E < 32; E += blockDim.x)
+// PRIV-NEXT:       histBlock[E] = 0;
+// PRIV-NEXT:     __syncthreads();
+// PRIV-NEXT:     if (total <= 0 || !enabled)
+// PRIV-NEXT:         return;
+// PRIV-NEXT:     for (int w = threadIdx.x + blockIdx.x * blockDim.x; w < total;
+// PRIV-NEXT:          w += blockDim.x * gridDim.x)
+// PRIV-NEXT:         atomicAdd(&histBlock[words[w] % 32u], 1ull);
+// PRIV-NEXT:     __syncthreads();
+// PRIV-NEXT:     for (int E = threadIdx.x; E < 32; E += blockDim.x)
+// PRIV-NEXT:       if (histBlock[E] != 0)
+// PRIV-NEXT:         atomicAdd(&hist[E], histBlock[E]);
+// PRIV-NEXT: }
+// WHY-LABEL: kernel count_words at
+// WHY:       launch-block-size(256): launch
+
 // A 2-D image whose pass is switched by a parameter: another block shape
 // keeps the switch inside the kernel.
 __global__ void threshold_image(const float *src, float *dst, int width,
@@ -160,6 +194,8 @@ void run(int n, const float *x, float *y, const int *keys, unsigned *bins,
   clamp_if<<<(n + 127) / 128, 128>>>(y, n, 1.0f);
   from_flag<<<(n + 127) / 128, 128>>>(flag, y, n);
   only_256<<<(n + 255) / 256, 256>>>(y, n);
+  count_words<<<132, 128>>>((const unsigned *)keys, n,
+                            (unsigned long long *)bins, 1);
   dim3 block(32, 8);
   dim3 grid((n + 31) / 32, (n + 7) / 8);
   threshold_image<<<grid, block>>>(x, y, n, n, 0.5f, on ? 1 : 0);

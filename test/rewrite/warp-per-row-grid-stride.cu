@@ -129,4 +129,4 @@ void launch(const float *a, float *o, const double *A, const double *v,
 // LIST-NEXT:   warp-per-row: {{.*}}
 // LIST:      kernel blockStride at {{.*}}:{{[0-9]+}}:17
 // LIST-NEXT:   no proposal
-// LIST-NEXT:   warp-per-row: not applied: `blockDim.x` at line {{[0-9]+}} is read other than in the thread's global index blockIdx.x * blockDim.x + threadIdx.x, the row
+// LIST-NEXT:   warp-per-row: not applied: `blockDim.x` at line {{[0-9]+}} is read other than in the thread's global index blockIdx.x * blockDim.x + threadIdx.x, the row, or in an index of another axis

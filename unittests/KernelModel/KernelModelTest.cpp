@@ -749,6 +749,25 @@ TEST_F(KernelModelTest, PerIndexIsTheSameForEverySpelling) {
                                " j += gridDim.x * blockDim.x) y[j] = 0; } }"))
                 .rfind("stride", 0),
             std::string::npos);
+  // Nor when the guard also tests a condition of the launch; a guard of
+  // such conditions alone lets every thread stride, or none.
+  EXPECT_EQ(perIndexText(model("__global__ void k(float *y, int n, bool on) {"
+                               " int t = blockIdx.x * blockDim.x + threadIdx.x;"
+                               " if (on && t < n) { for (int j = t; j < n;"
+                               " j += gridDim.x * blockDim.x) y[j] = 0; } }"))
+                .rfind("stride", 0),
+            std::string::npos);
+  EXPECT_EQ(perIndexText(model("__global__ void k(float *y, int n) {"
+                               " if (n <= 0) return;"
+                               " for (int j = blockIdx.x * blockDim.x + "
+                               "threadIdx.x; j < n;"
+                               " j += gridDim.x * blockDim.x) y[j] = 0; }")),
+            "stride n j work=1");
+  EXPECT_EQ(perIndexText(model("__global__ void k(float *y, int n, int on) {"
+                               " int s = blockDim.x * gridDim.x;"
+                               " if (on) { for (int j = blockIdx.x * blockDim.x"
+                               " + threadIdx.x; j < n; j += s) y[j] = 0; } }")),
+            "stride n j work=1");
 }
 
 TEST_F(KernelModelTest, PerIndexRefusesWithItsReason) {

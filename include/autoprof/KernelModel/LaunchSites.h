@@ -192,9 +192,11 @@ std::vector<const clang::DeclRefExpr *> referencesTo(const clang::Stmt *S,
 /// The launch argument \p Grid, written \p Text, with its x dimension
 /// multiplied by \p Factor: `(g) * F` for a number (an integer, or a
 /// floating value the launch converts, `ceil(n / 256.0)`), evaluated once
-/// as before; `dim3(g.x * F, g.y, g.z)` for a dim3, which evaluates g
+/// as before; `dim3((gx) * F, gy)` for `dim3(gx, gy)` written at the
+/// launch; `dim3(g.x * F, g.y, g.z)` for another dim3, which evaluates g
 /// three times.
-std::string scaledGridText(const clang::Expr *Grid, llvm::StringRef Text,
+std::string scaledGridText(const clang::ASTContext &Ctx,
+                           const clang::Expr *Grid, llvm::StringRef Text,
                            llvm::StringRef Factor);
 
 /// Whether \p S refers to \p V anywhere in it.

@@ -111,6 +111,13 @@ const clang::VarDecl *localOfValue(const KernelModel &M, const Polynomial &P);
 /// written through a macro.
 std::optional<std::string> conditionsExit(const KernelModel &M);
 
+/// Whether \p E, a read of the thread hierarchy, has a value the model sees
+/// that reads no x component (`blockIdx.y`, `threadIdx.y + blockDim.y *
+/// blockIdx.y`): a batch, plane or head index. A rewrite that changes only
+/// the x dimension of the kernel's blocks and grid leaves it as it is, the
+/// same for the 32 lanes of a warp when the blocks hold whole warps in x.
+bool readsOtherAxesOnly(const KernelModel &M, const clang::Expr *E);
+
 /// Whether every symbol of \p P is a parameter: its value is known at each
 /// launch.
 bool isOfParameters(const Polynomial &P);

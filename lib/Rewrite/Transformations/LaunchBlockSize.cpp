@@ -115,8 +115,8 @@ bool resizeBlocks(const KernelModel &M, int64_t NewBlockSize,
         if (!Text || L.Grid->HasSideEffects(Ctx))
           return Refuse(At + " writes its grid through a macro or with side "
                              "effects");
-        NewGrid =
-            scaledGridText(L.Grid, *Text, std::to_string(Block / NewBlockSize));
+        NewGrid = scaledGridText(Ctx, L.Grid, *Text,
+                                 std::to_string(Block / NewBlockSize));
       }
     } else {
       auto Bound = textAtLaunch(Ctx, L, K->Bound, K->BoundExpr);

@@ -136,14 +136,14 @@ bool Splitter::launches() {
                     " threads, not whole warps");
     // A number is scaled as `(g) * F`, evaluated once as before; a dim3's
     // fields are read three times.
-    if (KL.Grid->getType()->isRecordType() && KL.Grid->HasSideEffects(Ctx))
+    if (KL.Grid->getType()->isRecordType() && !M.isPure(KL.Grid))
       return refuse(At + " computes its grid with side effects");
     std::optional<std::string> G = sourceText(Ctx, KL.Grid);
     if (!G)
       return refuse(At + " writes its grid through a macro");
     // The same outputs: G * B threads before, 32 outputs per block after.
     std::string Grid =
-        scaledGridText(KL.Grid, *G, std::to_string((*Block)[0] / 32));
+        scaledGridText(Ctx, KL.Grid, *G, std::to_string((*Block)[0] / 32));
     if ((*Block)[0] == 32)
       Grid = *G;
     std::optional<tooling::Replacement> RG = replaceExpr(Ctx, KL.Grid, Grid);

@@ -171,11 +171,27 @@ bool RowsToWarps::rows() {
         return false;
     }
   }
+  // A batch index on another axis is the same for a warp's lanes. Threads
+  // apart on that axis store apart: else they were sharing a row.
+  for (const Expr *U : Uncovered) {
+    if (!readsOtherAxesOnly(M, U))
+      continue;
+    for (const Symbol &S : M.value(U).Value->symbols())
+      for (const ModelAccess &A : M.accesses())
+        if (A.Write && (!A.Index || !A.Index->dependsOn(S)))
+          return refuse("`" + M.text(U) + "` at " + M.where(U) +
+                        " reads another axis of the grid, on which no "
+                        "element stored at " +
+                        M.where(A.E) + " depends");
+  }
+  llvm::erase_if(Uncovered,
+                 [&](const Expr *U) { return readsOtherAxesOnly(M, U); });
   if (!Uncovered.empty())
     return refuse("`" + M.text(Uncovered.front()) + "` at " +
                   M.where(Uncovered.front()) +
                   " is read other than in the thread's global index "
-                  "blockIdx.x * blockDim.x + threadIdx.x, the row");
+                  "blockIdx.x * blockDim.x + threadIdx.x, the row, or in "
+                  "an index of another axis");
   if (Rows.empty())
     return refuse("no row: nothing computes blockIdx.x * blockDim.x + "
                   "threadIdx.x");
@@ -237,12 +253,12 @@ bool RowsToWarps::launches() {
                     " threads in x, not whole warps");
     // A number is scaled as `(g) * F`, evaluated once as before; a dim3's
     // fields are read three times.
-    if (KL.Grid->getType()->isRecordType() && KL.Grid->HasSideEffects(Ctx))
+    if (KL.Grid->getType()->isRecordType() && !M.isPure(KL.Grid))
       return refuse(At + " computes its grid with side effects");
     auto Text = sourceText(Ctx, KL.Grid);
     if (!Text)
       return refuse(At + " writes its grid through a macro");
-    if (!add(replaceExpr(Ctx, KL.Grid, scaledGridText(KL.Grid, *Text, W)),
+    if (!add(replaceExpr(Ctx, KL.Grid, scaledGridText(Ctx, KL.Grid, *Text, W)),
              KL.Call))
       return false;
   }
