@@ -1729,36 +1729,33 @@ void KernelModel::Builder::findArgExtremes(unsigned LoopIdx) {
     if (!Then || If->getElse() || If->getInit() || If->getConditionVariable() ||
         If->isConsteval() || Then->size() != 2)
       continue;
+    // A strict comparison: of equal values, the first stays.
     const auto *Cmp = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParens());
     if (!Cmp || (Cmp->getOpcode() != BO_GT && Cmp->getOpcode() != BO_LT))
-      continue;
-    ModelArgExtreme A;
-    A.Loop = LoopIdx;
-    A.Statement = If;
-    // `e > X` or `X < e`: the greatest.
-    bool XLeft = false;
-    if ((A.Extreme = LocalOf(Cmp->getRHS()))) {
-      A.Term = Cmp->getLHS();
-    } else if ((A.Extreme = LocalOf(Cmp->getLHS()))) {
-      A.Term = Cmp->getRHS();
-      XLeft = true;
-    } else {
-      continue;
-    }
-    A.Greatest = (Cmp->getOpcode() == BO_GT) != XLeft;
-    if (!Ctx.hasSameUnqualifiedType(A.Term->IgnoreParenImpCasts()->getType(),
-                                    A.Extreme->getType()))
       continue;
     const auto *First = dyn_cast<BinaryOperator>(*Then->body_begin());
     const auto *Second = dyn_cast<BinaryOperator>(*(Then->body_begin() + 1));
     if (!First || !Second || First->getOpcode() != BO_Assign ||
         Second->getOpcode() != BO_Assign)
       continue;
-    if (LocalOf(Second->getLHS()) == A.Extreme)
-      std::swap(First, Second);
-    if (LocalOf(First->getLHS()) != A.Extreme ||
-        !sameExpr(Ctx, First->getRHS(), A.Term))
+    // `X = e; P = p;` in either order, with the comparison of e and X.
+    ModelArgExtreme A;
+    A.Loop = LoopIdx;
+    A.Statement = If;
+    std::optional<bool> Side;
+    for (int Order = 0; Order < 2 && !Side; ++Order) {
+      if (Order)
+        std::swap(First, Second);
+      A.Extreme = LocalOf(First->getLHS());
+      A.Term = First->getRHS();
+      if (A.Extreme)
+        Side = extremeSide(Ctx, Cmp, A.Term, A.Extreme);
+    }
+    if (!Side ||
+        !Ctx.hasSameUnqualifiedType(A.Term->IgnoreParenImpCasts()->getType(),
+                                    A.Extreme->getType()))
       continue;
+    A.Greatest = *Side;
     A.Position = LocalOf(Second->getLHS());
     A.PositionValue = Second->getRHS();
     if (!A.Position || A.Position == A.Extreme || mentions(A.Term, A.Extreme) ||

@@ -245,6 +245,32 @@ bool autoprof::readsOtherAxesOnly(const KernelModel &M, const Expr *E) {
   });
 }
 
+bool autoprof::takeOtherAxes(const KernelModel &M,
+                             std::vector<const Expr *> &Uncovered,
+                             bool BlocksOnly, std::string &Why) {
+  auto Taken = [&](const Expr *U) {
+    return readsOtherAxesOnly(M, U) &&
+           (!BlocksOnly || !M.value(U).Value->dependsOn([](const Symbol &S) {
+             return S.Kind == Symbol::ThreadIdx || S.Kind == Symbol::BlockDim;
+           }));
+  };
+  for (const Expr *U : Uncovered) {
+    if (!Taken(U))
+      continue;
+    for (const Symbol &S : M.value(U).Value->symbols())
+      for (const ModelAccess &A : M.accesses())
+        if (A.Write && (!A.Index || !A.Index->dependsOn(S))) {
+          Why = "`" + M.text(U) + "` at " + M.where(U) +
+                " reads another axis of the grid, on which no element "
+                "stored at " +
+                M.where(A.E) + " depends";
+          return false;
+        }
+  }
+  llvm::erase_if(Uncovered, Taken);
+  return true;
+}
+
 bool autoprof::isOfParameters(const Polynomial &P) {
   return !P.dependsOn([](const Symbol &S) { return !S.isParameter(); });
 }

@@ -9,7 +9,11 @@
 // RUN: clang-autoprof optimize --dry-run --transformations=warp-per-row -o %t.cu %s -- -std=c++17
 // RUN: %no-checks %t.cu | FileCheck %s --match-full-lines
 // RUN: clang-autoprof optimize --dry-run --explain --transformations=warp-per-row %s -- -std=c++17 | FileCheck %s --check-prefix=WHY
+// RUN: clang-autoprof optimize --dry-run --transformations=split-serial-loop -o %t.split.cu %s -- -std=c++17
+// RUN: %no-checks %t.split.cu | FileCheck %s --check-prefix=SPLIT --match-full-lines
+// RUN: clang-autoprof optimize --dry-run --explain --transformations=split-serial-loop %s -- -std=c++17 | FileCheck %s --check-prefix=SPLITWHY
 // RUN: %if nvcc %{ %nvcc -std=c++17 -arch=sm_90 -c -o /dev/null %t.cu %}
+// RUN: %if nvcc %{ %nvcc -std=c++17 -arch=sm_90 -c -o /dev/null %t.split.cu %}
 
 #include <cstddef>
 
@@ -77,6 +81,47 @@ __global__ void head_scores(const float *__restrict__ q,
 // CHECK-NEXT:       score[head * seq + t] = dot;
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+// threadIdx.y would not survive blocks of 1024 threads in x.
+// SPLITWHY-LABEL: kernel head_scores at
+// SPLITWHY-NEXT:  no proposal
+// SPLITWHY-NEXT:  split-serial-loop: not applied: `blockDim.y` at line 52 is read other than in the thread's global index blockIdx.x * blockDim.x + threadIdx.x, the output, or in an index of another axis of the grid
+
+// Few long columns per matrix of a batch: split-serial-loop spreads each
+// column over a warp's worth of threads in blocks of its own, and keeps
+// the matrix on blockIdx.y.
+__global__ void batch_column_means(const float *x, float *mean, int depth,
+                                   int width) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= width)
+    return;
+  const float *m = x + (size_t)blockIdx.y * depth * width;
+  float s = 0;
+  for (int i = 0; i < depth; i++)
+    s += m[i * width + col];
+  mean[blockIdx.y * width + col] = s / depth;
+}
+// SPLIT:      __global__ void batch_column_means(const float *x, float *mean, int depth,
+// SPLIT-NEXT:                                    int width) {
+// SPLIT-NEXT:   int col = (blockIdx.x * 32 + threadIdx.x % 32);
+// SPLIT-NEXT:   // 32 threads per output: slice s takes iterations s, s + 32, ...
+// SPLIT-NEXT:   const int Slice = threadIdx.x / 32;
+// SPLIT-NEXT:   __shared__ float Partial[32][32];
+// SPLIT-NEXT:   const bool Active = !(col >= width);
+// SPLIT-NEXT:   const float *m = x + (size_t)blockIdx.y * depth * width;
+// SPLIT-NEXT:   float s = 0;
+// SPLIT-NEXT:   if (Active)
+// SPLIT-NEXT:     for (int i = Slice; i < depth; i += 32)
+// SPLIT-NEXT:       s += m[i * width + col];
+// SPLIT-NEXT:   // The slices' partial results meet: every slice reads the total.
+// SPLIT-NEXT:   Partial[Slice][threadIdx.x % 32] = s;
+// SPLIT-NEXT:   __syncthreads();
+// SPLIT-NEXT:   s = Partial[0][threadIdx.x % 32];
+// SPLIT-NEXT:   for (int Q = 1; Q < 32; ++Q)
+// SPLIT-NEXT:     s += Partial[Q][threadIdx.x % 32];
+// SPLIT-NEXT:   __syncthreads();
+// SPLIT-NEXT:   if (Active && Slice == 0)
+// SPLIT-NEXT:     mean[blockIdx.y * width + col] = s / depth;
+// SPLIT-NEXT: }
 
 // The x axis read outside the row.
 __global__ void mixed(const float *x, float *y, int rows, int cols) {
@@ -91,7 +136,6 @@ __global__ void mixed(const float *x, float *y, int rows, int cols) {
 // WHY-NEXT:  no proposal
 // WHY-NEXT:  warp-per-row: not applied: `blockIdx.x` at line [[@LINE-4]] is read other than in the thread's global index blockIdx.x * blockDim.x + threadIdx.x, the row, or in an index of another axis
 
-
 void launch(const float *A, float *out, int rows, int cols, int batch,
             const float *q, const float *k, float *score, int seq, int heads) {
   dim3 grid((rows + 255) / 256, batch);
@@ -99,6 +143,8 @@ void launch(const float *A, float *out, int rows, int cols, int batch,
   head_scores<64><<<dim3((seq + 31) / 32, (heads + 3) / 4), dim3(32, 4)>>>(
       q, k, score, seq, heads);
   mixed<<<(rows + 127) / 128, 128>>>(A, out, rows, cols);
+  batch_column_means<<<dim3((cols + 63) / 64, batch), 64>>>(A, out, rows,
+                                                            cols);
 }
 // CHECK:      void launch(const float *A, float *out, int rows, int cols, int batch,
 // CHECK-NEXT:             const float *q, const float *k, float *score, int seq, int heads) {
@@ -107,4 +153,6 @@ void launch(const float *A, float *out, int rows, int cols, int batch,
 // CHECK-NEXT:   head_scores<64><<<dim3(((seq + 31) / 32) * 32, (heads + 3) / 4), dim3(32, 4)>>>(
 // CHECK-NEXT:       q, k, score, seq, heads);
 // CHECK-NEXT:   mixed<<<(rows + 127) / 128, 128>>>(A, out, rows, cols);
+// CHECK-NEXT:   batch_column_means<<<dim3(((cols + 63) / 64) * 32, batch), 64>>>(A, out, rows,
+// CHECK-NEXT:                                                             cols);
 // CHECK-NEXT: }

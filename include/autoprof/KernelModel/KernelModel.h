@@ -291,7 +291,8 @@ struct ModelArgExtreme {
   const clang::IfStmt *Statement = nullptr;
   /// X and P.
   const clang::VarDecl *Extreme = nullptr, *Position = nullptr;
-  /// e, in the condition, and p.
+  /// e, as assigned to X (the condition compares the same expression), and
+  /// p.
   const clang::Expr *Term = nullptr, *PositionValue = nullptr;
   /// Whether X is the greatest e (else the least).
   bool Greatest = true;

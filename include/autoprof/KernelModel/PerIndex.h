@@ -118,6 +118,16 @@ std::optional<std::string> conditionsExit(const KernelModel &M);
 /// same for the 32 lanes of a warp when the blocks hold whole warps in x.
 bool readsOtherAxesOnly(const KernelModel &M, const clang::Expr *E);
 
+/// Removes from \p Uncovered, reads of the thread hierarchy outside the
+/// global index x, those that read another axis only (readsOtherAxesOnly();
+/// with \p BlocksOnly, only blockIdx and gridDim of y and z, for a rewrite
+/// that replaces the block). Every element the kernel stores must depend
+/// on each symbol they read: else threads apart on that axis store the
+/// same elements, and false is returned with the reason in \p Why.
+bool takeOtherAxes(const KernelModel &M,
+                   std::vector<const clang::Expr *> &Uncovered, bool BlocksOnly,
+                   std::string &Why);
+
 /// Whether every symbol of \p P is a parameter: its value is known at each
 /// launch.
 bool isOfParameters(const Polynomial &P);

@@ -9,6 +9,7 @@
 #include "TextEdits.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
+#include "autoprof/KernelModel/PerIndex.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -87,11 +88,17 @@ bool Splitter::outputs() {
   std::vector<const Expr *> Uncovered;
   std::vector<const Expr *> Outs =
       M.expressionsOfValue(globalIndex(0), Uncovered);
+  // A batch index of the grid's other axes is the same for a block's
+  // threads; the blocks change, so threadIdx.y may not be read.
+  std::string OtherWhy;
+  if (!takeOtherAxes(M, Uncovered, /*BlocksOnly=*/true, OtherWhy))
+    return refuse(OtherWhy);
   if (!Uncovered.empty())
     return refuse("`" + M.text(Uncovered.front()) + "` at " +
                   M.where(Uncovered.front()) +
                   " is read other than in the thread's global index "
-                  "blockIdx.x * blockDim.x + threadIdx.x, the output");
+                  "blockIdx.x * blockDim.x + threadIdx.x, the output, or "
+                  "in an index of another axis of the grid");
   if (Outs.empty())
     return refuse("no output: nothing computes blockIdx.x * blockDim.x + "
                   "threadIdx.x");

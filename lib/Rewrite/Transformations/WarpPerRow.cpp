@@ -113,6 +113,9 @@ private:
     return R ? SM.getComposedLoc(R->File, R->End) : SourceLocation();
   }
   /// The shuffles that combine \p Var across the lanes with \p Combine.
+  /// `for (int Offset = 16; Offset > 0; Offset /= 2)`, the loop over the
+  /// shuffles' distances.
+  std::string offsetsLoop() const;
   std::string combineText(const std::string &Var, const std::string &Combine,
                           bool ToAll, const std::string &Indent) const;
   /// Checks the extreme and its position that the loop \p L finds
@@ -171,21 +174,10 @@ bool RowsToWarps::rows() {
         return false;
     }
   }
-  // A batch index on another axis is the same for a warp's lanes. Threads
-  // apart on that axis store apart: else they were sharing a row.
-  for (const Expr *U : Uncovered) {
-    if (!readsOtherAxesOnly(M, U))
-      continue;
-    for (const Symbol &S : M.value(U).Value->symbols())
-      for (const ModelAccess &A : M.accesses())
-        if (A.Write && (!A.Index || !A.Index->dependsOn(S)))
-          return refuse("`" + M.text(U) + "` at " + M.where(U) +
-                        " reads another axis of the grid, on which no "
-                        "element stored at " +
-                        M.where(A.E) + " depends");
-  }
-  llvm::erase_if(Uncovered,
-                 [&](const Expr *U) { return readsOtherAxesOnly(M, U); });
+  // A batch index on another axis is the same for a warp's lanes.
+  std::string OtherWhy;
+  if (!takeOtherAxes(M, Uncovered, /*BlocksOnly=*/false, OtherWhy))
+    return refuse(OtherWhy);
   if (!Uncovered.empty())
     return refuse("`" + M.text(Uncovered.front()) + "` at " +
                   M.where(Uncovered.front()) +
@@ -274,9 +266,12 @@ std::string RowsToWarps::combineText(const std::string &Var,
   std::string Step = Combine == "+" ? Var + " += " + Shuffle + ";"
                                     : Var + " = " + Combine + "(" + Var + ", " +
                                           Shuffle + ");";
+  return offsetsLoop() + "\n" + Indent + "  " + Step + "\n" + Indent;
+}
+
+std::string RowsToWarps::offsetsLoop() const {
   return "for (int " + Offset + " = " + std::to_string(WarpSize / 2) + "; " +
-         Offset + " > 0; " + Offset + " /= 2)\n" + Indent + "  " + Step + "\n" +
-         Indent;
+         Offset + " > 0; " + Offset + " /= 2)";
 }
 
 bool RowsToWarps::argExtreme(const ModelArgExtreme &A, const ModelLoop &L,
@@ -331,8 +326,7 @@ std::string RowsToWarps::argCombineText(const ModelArgExtreme &A, bool ToAll,
   std::string Shuffle =
       ToAll ? "__shfl_xor_sync(0xffffffff, " : "__shfl_down_sync(0xffffffff, ";
   std::string I2 = Indent + "  ", I4 = Indent + "    ";
-  return "for (int " + Offset + " = " + std::to_string(WarpSize / 2) + "; " +
-         Offset + " > 0; " + Offset + " /= 2) {\n" + I2 +
+  return offsetsLoop() + " {\n" + I2 +
          A.Extreme->getType().getUnqualifiedType().getAsString(PP) + " " + OX +
          " = " + Shuffle + X + ", " + Offset + ");\n" + I2 +
          A.Position->getType().getUnqualifiedType().getAsString(PP) + " " + OP +
