@@ -1480,10 +1480,26 @@ static std::optional<bool> extremeSide(const ASTContext &Ctx, const Expr *Cond,
   const auto *Cmp = dyn_cast<BinaryOperator>(Cond->IgnoreParens());
   if (!Cmp || !Cmp->isRelationalOp())
     return std::nullopt;
+  // X itself, read as it is, and both sides compared in X's type: a
+  // conversion (`(int)X`, a float X compared as a double) compares other
+  // values than X's.
+  QualType T = X->getType().getCanonicalType().getUnqualifiedType();
+  auto InXType = [&](const Expr *Side) {
+    return Side->IgnoreParens()
+               ->getType()
+               .getCanonicalType()
+               .getUnqualifiedType() == T;
+  };
+  auto IsX = [&](const Expr *Side) {
+    const auto *DR = dyn_cast<DeclRefExpr>(Side->IgnoreParenLValueCasts());
+    return DR && DR->getDecl() == X;
+  };
+  if (!InXType(Cmp->getLHS()) || !InXType(Cmp->getRHS()))
+    return std::nullopt;
   bool Greater = Cmp->getOpcode() == BO_GT || Cmp->getOpcode() == BO_GE;
-  if (refersTo(Cmp->getRHS(), X) && sameExpr(Ctx, Cmp->getLHS(), E))
+  if (IsX(Cmp->getRHS()) && sameExpr(Ctx, Cmp->getLHS(), E))
     return Greater;
-  if (refersTo(Cmp->getLHS(), X) && sameExpr(Ctx, Cmp->getRHS(), E))
+  if (IsX(Cmp->getLHS()) && sameExpr(Ctx, Cmp->getRHS(), E))
     return !Greater;
   return std::nullopt;
 }

@@ -1571,6 +1571,10 @@ TEST_F(KernelModelTest, ArgExtremeSpellingsAgree) {
       {"float b = a[0]; int p = 0; for (int j = 0; j < n; ++j)"
        " { double v = a[j]; if (v > b) { b = v; p = j; } } y[0] = p;",
        false, true},
+      // The extreme compared through a conversion.
+      {"float b = a[0]; int p = 0; for (int j = 0; j < n; ++j)"
+       " { float v = a[j]; if (v > (int)b) { b = v; p = j; } } y[0] = p;",
+       false, true},
   };
   for (const Case &C : Cases) {
     const KernelModel &M = model(
@@ -1611,6 +1615,10 @@ TEST_F(KernelModelTest, ExtremesAsChoicesAreReductions) {
       {"float", "if (v > m) m = v + 1;", ""},
       {"float", "if (v > m) m = v; else m = 0;", ""},
       {"short", "if (v > m) m = v;", ""},
+      // Compared through a conversion: other values than m's.
+      {"float", "m = v > (int)m ? v : m;", ""},
+      {"float", "if ((int)v > m) m = v;", ""},
+      {"int", "m = (float)v > m ? v : m;", ""},
   };
   for (const Case &C : Cases) {
     const KernelModel &M =
