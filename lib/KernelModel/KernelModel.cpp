@@ -775,29 +775,32 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   std::vector<const Stmt *> Rest;
   // A `for`'s other declarations, fixed for the loop.
   std::vector<const VarDecl *> Bounds;
+  // A variable declared before the loop, in the same block, with its first
+  // value, and only read between: the counter of a `while` loop and of a
+  // `for` without an init statement.
+  auto DeclaredBefore = [&](const VarDecl *X) -> const DeclStmt * {
+    const auto *Parent = dyn_cast_or_null<CompoundStmt>(parentOf(Ctx, L.S));
+    if (!X || !Parent || !X->isLocalVarDecl() || X->isStaticLocal() ||
+        !X->getInit())
+      return nullptr;
+    const DeclStmt *Decl = nullptr;
+    for (const Stmt *S : Parent->body()) {
+      if (S == L.S)
+        return Decl;
+      if (const auto *DS = dyn_cast<DeclStmt>(S);
+          DS && llvm::is_contained(DS->decls(), X))
+        Decl = DS;
+      else if (Decl && !onlyReadIn(Ctx, X, S))
+        return nullptr;
+    }
+    return nullptr;
+  };
   if (const auto *W = dyn_cast<WhileStmt>(L.S)) {
     std::vector<const Stmt *> Stmts = statementsOf(W->getBody());
     Inc = Stmts.empty() ? nullptr : dyn_cast<Expr>(Stmts.back());
     V = steppedVar(Inc ? Inc->IgnoreParens() : nullptr);
-    // Declared before the loop, in the same block, with its first value,
-    // and only read between.
-    const auto *Parent = dyn_cast_or_null<CompoundStmt>(parentOf(Ctx, W));
-    const DeclStmt *Decl = nullptr;
-    bool Between = false, Ok = V && Parent && V->isLocalVarDecl() &&
-                               !V->isStaticLocal() && V->getInit();
-    for (const Stmt *S : Ok ? Parent->body() : llvm::ArrayRef<Stmt *>()) {
-      if (S == W)
-        break;
-      if (const auto *DS = dyn_cast<DeclStmt>(S);
-          DS && llvm::is_contained(DS->decls(), V)) {
-        Decl = DS;
-        Between = true;
-        continue;
-      }
-      if (Between && !onlyReadIn(Ctx, V, S))
-        Ok = false;
-    }
-    if (!Ok || !Decl) {
+    const DeclStmt *Decl = DeclaredBefore(V);
+    if (!Decl) {
       L.Why = At + " is a `while` loop that does not end by stepping a "
                    "variable declared with its first value before it";
       return;
@@ -817,6 +820,14 @@ void KernelModel::Builder::describeLoop(ModelLoop &L) {
   const auto *F = dyn_cast<ForStmt>(L.S);
   if (!F) {
     // The variable and its first value are known.
+  } else if (!F->getInit()) {
+    // `int i = ...; for (; i < n; i += s)`: as a `while` loop.
+    const VarDecl *S = steppedVar(Inc ? Inc->IgnoreParens() : nullptr);
+    if (const DeclStmt *Decl = DeclaredBefore(S)) {
+      V = S;
+      First = S->getInit();
+      L.VarDeclStmt = Decl;
+    }
   } else if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
     if (DS->isSingleDecl()) {
       if ((V = dyn_cast<VarDecl>(DS->getSingleDecl())))
@@ -1949,6 +1960,17 @@ int KernelModel::loopIndex(const Stmt *S) const {
     S = A->getSubStmt();
   auto It = LoopOfStmt.find(S);
   return It == LoopOfStmt.end() ? -1 : static_cast<int>(It->second);
+}
+
+const DeclRefExpr *KernelModel::counterOutside(const ModelLoop &L) const {
+  const VarDecl *V = L.symbolVar();
+  if (!V)
+    return nullptr;
+  for (const DeclRefExpr *DR : referencesTo(Kernel.getBody(), V))
+    if (!isWithin(Ctx, DR, L.S) &&
+        !(L.VarDeclStmt && isWithin(Ctx, DR, L.VarDeclStmt)))
+      return DR;
+  return nullptr;
 }
 
 std::string KernelModel::where(const Stmt *S) const {

@@ -135,10 +135,10 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
       return std::nullopt;
     }
   Found.insert(Found.end(), Strides.begin(), Strides.end());
-  // The loop's start and step: a `for`'s init and increment, or a
-  // `while`'s variable's initializer and its body's last statement.
-  const auto *FS = dyn_cast<ForStmt>(F);
-  const Stmt *Start = FS ? FS->getInit() : L.FirstExpr;
+  // The loop's start and step: a `for`'s init and increment, or the
+  // initializer of a variable declared before the loop (a `while`'s, or
+  // that of a `for` without an init statement) and the step.
+  const Stmt *Start = L.VarDeclStmt ? L.FirstExpr : cast<ForStmt>(F)->getInit();
   auto InHeader = [&](const Stmt *S) {
     return (Start && isWithin(Ctx, S, Start)) ||
            (L.StepStmt && isWithin(Ctx, S, L.StepStmt)) ||
@@ -147,8 +147,8 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
   std::vector<const Stmt *> Decls(Work.begin(), Work.end() - 1);
   if (Guard)
     Decls.insert(Decls.end(), M.prologue().begin(), M.prologue().end());
-  // A `while`'s variable is read nowhere outside the loop.
-  if (!FS)
+  // A variable declared before the loop is read nowhere outside it.
+  if (L.VarDeclStmt)
     for (const DeclRefExpr *R : referencesTo(M.kernel().getBody(), L.Var))
       if (!isWithin(Ctx, R, F)) {
         Why = "`" + L.Var->getNameAsString() + "` at " + M.where(R) +

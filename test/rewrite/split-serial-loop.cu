@@ -273,7 +273,7 @@ void run(const double *t, double *p, double *q, const int *st, const float *v,
 // WHY-NEXT:   split-serial-loop: not applied: the loop at line {{[0-9]+}} counts in `unsigned char`, which steps of 32 could wrap
 // WHY: kernel length_too at {{.*}}
 // WHY-NEXT:   no proposal
-// WHY-NEXT:   split-serial-loop: not applied: `row` is read after the loop at line {{[0-9]+}}, at line {{[0-9]+}}
+// WHY-NEXT:   split-serial-loop: not applied: `row` is read outside the loop at line {{[0-9]+}}, at line {{[0-9]+}}
 // WHY: kernel after_store at {{.*}}
 // WHY-NEXT:   no proposal
 // WHY-NEXT:   split-serial-loop: not applied: the declaration at line {{[0-9]+}} reads memory outside a loop

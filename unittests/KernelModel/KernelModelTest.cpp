@@ -1442,8 +1442,8 @@ __device__ int plane(const int &nx, const int &ny) { return nx * ny; }
 }
 
 TEST_F(KernelModelTest, WhileLoopsAreCountedLikeFor) {
-  // A row sum as a `for` and as a `while`: the same loop, accesses and
-  // reduction.
+  // A row sum as a `for`, as a `while` and as a `for` whose variable is
+  // declared before it: the same loop, accesses and reduction.
   const KernelModel &F =
       model("__global__ void k(const float *A, float *y, int rows, int cols) {"
             " int r = blockIdx.x * blockDim.x + threadIdx.x;"
@@ -1456,7 +1456,15 @@ TEST_F(KernelModelTest, WhileLoopsAreCountedLikeFor) {
             " if (r < rows) { float s = 0; int c = 0;"
             " while (c < cols) { s += A[r * cols + c]; c += 2; }"
             " y[r] = s; } }");
-  for (const KernelModel *M : {&F, &W}) {
+  const KernelModel &E =
+      model("__global__ void k(const float *A, float *y, int rows, int cols) {"
+            " int r = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (r < rows) { int c = 0; float s = 0;"
+            " for (; c < cols; c = c + 2) s += A[r * cols + c];"
+            " y[r] = s; } }");
+  EXPECT_EQ(accessText(F), accessText(E));
+  EXPECT_NE(E.loops()[0].VarDeclStmt, nullptr);
+  for (const KernelModel *M : {&F, &W, &E}) {
     ASSERT_EQ(M->loops().size(), 1u);
     const ModelLoop &L = M->loops()[0];
     EXPECT_TRUE(L.counted()) << L.Why;
@@ -1487,10 +1495,37 @@ TEST_F(KernelModelTest, WhileLoopsAreCountedLikeFor) {
       "? the statement at line 1 comes before the grid-stride loop and "
       "is not a declaration");
 
+  // ... and so is the grid-stride `for` without an init statement.
+  EXPECT_EQ(
+      perIndexText(model("__global__ void k(const float *a, float *c, int n) {"
+                         " int tid = threadIdx.x + blockIdx.x * blockDim.x;"
+                         " const int step = blockDim.x * gridDim.x;"
+                         " for (; tid < n; tid += step) c[tid] = a[tid]; }")),
+      "stride n tid work=1");
+
+  // A counter read outside its loop: the rewrites that change the values
+  // it takes are told where.
+  for (const char *Body :
+       {"int c = 0; float f = y[c]; for (; c < n; ++c) y[c] = f;",
+        "int c = 0; for (; c < n; ++c) y[c] = 0; y[0] = c;",
+        "int c; for (c = 0; c < n; ++c) y[c] = 0; y[0] = c;",
+        "int c = 0; while (c < n) { y[c] = 0; ++c; } y[0] = c;"}) {
+    const KernelModel &M =
+        model(std::string("__global__ void k(float *y, int n) {") + Body + "}");
+    ASSERT_EQ(M.loops().size(), 1u);
+    EXPECT_TRUE(M.loops()[0].counted()) << Body;
+    EXPECT_NE(M.counterOutside(M.loops()[0]), nullptr) << Body;
+  }
+  EXPECT_EQ(F.counterOutside(F.loops()[0]), nullptr);
+  EXPECT_EQ(E.counterOutside(E.loops()[0]), nullptr);
+  EXPECT_EQ(W.counterOutside(W.loops()[0]), nullptr);
+
   // Not counted: the variable changes before the loop, or in the body, or
   // the body does not end with its step.
   for (const char *Body :
        {"int c = 0; c = 1; while (c < n) { y[c] = 0; ++c; }",
+        "int c = 0; c = 1; for (; c < n; ++c) y[c] = 0;",
+        "int c = 0; for (; c < n;) y[c++] = 0;",
         "int c = 0; while (c < n) { y[c] = 0; ++c; c += y[0]; }",
         "int c = 0; while (c < n) { ++c; y[c] = 0; }"}) {
     const KernelModel &M =

@@ -86,9 +86,10 @@ struct GuardCondition {
   bool Negated = false;
 };
 
-/// A counted loop: `for (V = First; V < End; V += Step)`, or `T V = First;
+/// A counted loop: `for (V = First; V < End; V += Step)`, `T V = First;
 /// while (V < End) { ...; V += Step; }` whose variable, declared before it,
-/// changes nowhere but in the last statement of its body. A loop counting
+/// changes nowhere but in the last statement of its body, or `T V = First;
+/// for (; V < End; V += Step)`, the variable only read between. A loop counting
 /// down by one in a signed type, `for (V = Hi; V >= Lo; --V)`, is counted
 /// too (Descending), and so is one in an unsigned type that cannot pass
 /// zero (`V > Lo`, or `V >= Lo` with Lo a positive constant): First, End and
@@ -107,8 +108,9 @@ struct ModelLoop {
   /// The statement that steps the variable: a `for`'s increment, or the
   /// last statement of a `while`'s body; null when there is none.
   const clang::Expr *StepStmt = nullptr;
-  /// For a `while` loop, the declaration that gives its variable its first
-  /// value; null for a `for`.
+  /// For a `while` loop and a `for` without an init statement, the
+  /// declaration before the loop that gives its variable its first value;
+  /// null for other loops.
   const clang::Stmt *VarDeclStmt = nullptr;
   Polynomial First, End, Step;
   /// The loop's end as written (`N` of `j < N`), or null; null for a loop
@@ -414,6 +416,10 @@ public:
   /// The index in loops() of the loop statement \p S (or of the loop \p S
   /// attributes, as `#pragma unroll` does), or -1.
   int loopIndex(const clang::Stmt *S) const;
+  /// A read of \p L's variable outside the loop (other than in the
+  /// declaration that gives it its first value), or null: a rewrite that
+  /// changes the values the variable takes must find none.
+  const clang::DeclRefExpr *counterOutside(const ModelLoop &L) const;
   llvm::ArrayRef<ModelAccess> accesses() const { return Accesses; }
   llvm::ArrayRef<ModelReduction> reductions() const { return Reductions; }
   llvm::ArrayRef<ModelArgExtreme> argExtremes() const { return ArgExtremes; }

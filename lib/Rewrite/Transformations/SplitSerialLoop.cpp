@@ -204,14 +204,12 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
                   Var->getType().getAsString(Ctx.getPrintingPolicy()) +
                   "`, which steps of " + std::to_string(Slices) +
                   " could wrap");
-  // Its last value differs from slice to slice: nothing after the loop may
+  // Its values differ from slice to slice: nothing outside the loop may
   // read it.
-  for (const DeclRefExpr *DR : referencesTo(M.kernel().getBody(), Var))
-    if (!isWithin(Ctx, DR, L.S) &&
-        !(L.VarDeclStmt && isWithin(Ctx, DR, L.VarDeclStmt)))
-      return refuse("`" + Var->getNameAsString() +
-                    "` is read after the loop at " + M.where(L.S) + ", at " +
-                    M.where(DR));
+  if (const DeclRefExpr *DR = M.counterOutside(L))
+    return refuse("`" + Var->getNameAsString() +
+                  "` is read outside the loop at " + M.where(L.S) + ", at " +
+                  M.where(DR));
   for (const ModelLoop &O : M.loops())
     if (O.Parent == static_cast<int>(Index))
       return refuse(At + " holds another loop, at " + M.where(O.S));

@@ -288,6 +288,11 @@ bool MatmulTiler::run() {
   for (const ModelLoop &O : M.loops())
     if (O.Parent == LI)
       return refuse(At + " holds another loop");
+  // The tiles' loops declare their own k.
+  if (const DeclRefExpr *DR = M.counterOutside(L))
+    return refuse("`" + L.Var->getNameAsString() +
+                  "` is read outside the loop at " + M.where(L.S) + ", at " +
+                  M.where(DR));
   std::vector<const Stmt *> LoopBody = loopBody(L);
   const ModelReduction *R = nullptr;
   for (const ModelReduction &X : M.reductions())

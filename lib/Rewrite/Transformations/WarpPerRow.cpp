@@ -337,6 +337,12 @@ std::string RowsToWarps::argCombineText(const ModelArgExtreme &A, bool ToAll,
 }
 
 bool RowsToWarps::stride(const ModelLoop &L) {
+  // Each lane's variable takes other values: nothing outside the loop may
+  // read it.
+  if (const DeclRefExpr *DR = M.counterOutside(L))
+    return refuse("`" + L.Var->getNameAsString() +
+                  "` is read outside the loop at " + M.where(L.S) + ", at " +
+                  M.where(DR));
   std::optional<std::vector<tooling::Replacement>> R =
       strideLoop(Ctx, L, Lane, W);
   if (!R)
