@@ -1284,8 +1284,12 @@ std::string autoprof::scaledGridText(const ASTContext &Ctx, const Expr *Grid,
                                      StringRef Text, StringRef Factor) {
   if (Grid->getType()->isIntegerType() || Grid->getType()->isRealFloatingType())
     return parenthesize(Grid, Text) + " * " + Factor.str();
-  // `dim3(gx, gy)` written at the launch: gx scaled, the rest as written.
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Grid->IgnoreImplicit());
+  // `dim3(gx, gy)` written at the launch (`dim3(gx)` is a functional
+  // cast): gx scaled, the rest as written.
+  const Expr *Built = Grid->IgnoreImplicit();
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Built))
+    Built = FC->getSubExpr()->IgnoreImplicit();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Built);
       CE && CE->getNumArgs() > 0 &&
       !CE->getConstructor()->isCopyOrMoveConstructor()) {
     std::string Args;

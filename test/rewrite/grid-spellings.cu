@@ -131,3 +131,21 @@ void runHalveAll(Extent e, float *v) {
 // DIFF-LABEL: # launch-block-size(128) on kernel halveAll
 // DIFF-NOT:   count + 128
 // DIFF:       +    const dim3 autoprof_grid_((other.count + 255) / 256);
+
+// A grid-stride loop launched with dim3s written at the launch, of one
+// dimension (a functional cast) and of two: halving the block doubles the
+// first argument alone.
+__global__ void addOne(float *v, long n) {
+  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n;
+       i += (long)blockDim.x * gridDim.x)
+    v[i] += 1.0f;
+}
+void runAddOne(float *v, long n, int sms) {
+  addOne<<<dim3(sms * 4), dim3(256)>>>(v, n);
+  addOne<<<dim3(sms, 1), 256>>>(v, n);
+}
+// LIST-LABEL: kernel addOne at {{.*}}
+// LIST:       launch-block-size(128): {{.*}}
+// DIFF-LABEL: # launch-block-size(128) on kernel addOne
+// DIFF:       +  addOne<<<dim3((sms * 4) * 2), 128>>>(v, n);
+// DIFF-NEXT:  +  addOne<<<dim3(sms * 2, 1), 128>>>(v, n);

@@ -112,7 +112,7 @@ bool resizeBlocks(const KernelModel &M, int64_t NewBlockSize,
       // block shrinks by a whole factor.
       if (Block > NewBlockSize && Block % NewBlockSize == 0) {
         auto Text = sourceText(Ctx, L.Grid);
-        if (!Text || L.Grid->HasSideEffects(Ctx))
+        if (!Text || !M.isPure(L.Grid))
           return Refuse(At + " writes its grid through a macro or with side "
                              "effects");
         NewGrid = scaledGridText(Ctx, L.Grid, *Text,
