@@ -15,6 +15,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <functional>
 
@@ -54,6 +56,32 @@ TileTransposeSmem::trigger(const MetricValues &M) const {
 }
 
 namespace {
+
+/// The columns added to each row of a BY x BX tile of 4-byte elements so
+/// that each warp's transposed reads, Tile[Lin % BY][Lin / BY] for Lin in
+/// [32w, 32w + 32), fall in 32 distinct banks: 32 / BY when that does (it
+/// always does for BX a multiple of 32), else the least that does.
+int64_t tilePadding(int64_t BX, int64_t BY) {
+  auto ConflictFree = [&](int64_t Pad) {
+    for (int64_t W = 0; W < BX * BY; W += 32) {
+      llvm::SmallBitVector Banks(32);
+      for (int64_t Lin = W; Lin < W + 32; ++Lin) {
+        int64_t Bank = ((Lin % BY) * (BX + Pad) + Lin / BY) % 32;
+        if (Banks.test(Bank))
+          return false;
+        Banks.set(Bank);
+      }
+    }
+    return true;
+  };
+  int64_t Pad = std::max<int64_t>(1, 32 / BY);
+  if (ConflictFree(Pad))
+    return Pad;
+  for (int64_t P = 1; P <= 32; ++P)
+    if (ConflictFree(P))
+      return P;
+  return Pad;
+}
 
 /// The edit that stages the naive transpose of \p M through a shared tile,
 /// or false with the reason in \p Why.
@@ -212,24 +240,28 @@ bool tileTranspose(const KernelModel &M,
                     "row");
   }
 
-  // Every launch: the same block dim3(32, BY) with BY dividing 32, a grid
-  // of depth 1.
+  // Every launch: the same block dim3(BX, BY) of whole warps, BX and BY
+  // powers of two, BX at least 8, and a grid of depth 1.
   std::string NoLaunch;
   const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
   if (!Launches)
     return Refuse(NoLaunch);
-  std::optional<int64_t> BY;
+  std::optional<int64_t> BX, BY;
   for (const KernelLaunch &L : *Launches) {
     auto B = constantDims(Ctx, L.Block);
     bool GridDepthOne = hasDepthOne(Ctx, L.Grid);
     std::string At = "the launch at " + M.where(L.Call);
-    if (!B || (*B)[0] != 32 || (*B)[2] != 1 || (*B)[1] < 1 || 32 % (*B)[1])
-      return Refuse(At + " does not have constant blocks of 32 x BY "
-                         "threads, BY dividing 32");
+    if (!B || (*B)[2] != 1 || (*B)[0] < 8 || (*B)[1] < 1 ||
+        !llvm::isPowerOf2_64((*B)[0]) || !llvm::isPowerOf2_64((*B)[1]) ||
+        ((*B)[0] * (*B)[1]) % 32 != 0)
+      return Refuse(At + " does not have constant blocks of BX x BY "
+                         "threads, powers of two, BX at least 8, in whole "
+                         "warps");
     if (!GridDepthOne)
       return Refuse(At + " does not have a grid of depth 1");
-    if (BY && *BY != (*B)[1])
+    if ((BX && *BX != (*B)[0]) || (BY && *BY != (*B)[1]))
       return Refuse(At + " has blocks of another shape than the others");
+    BX = (*B)[0];
     BY = (*B)[1];
   }
 
@@ -245,7 +277,7 @@ bool tileTranspose(const KernelModel &M,
       X ? X->getNameAsString() : freshName(Kernel, "col", {Tile, Lin});
   std::string YN =
       Y ? Y->getNameAsString() : freshName(Kernel, "row", {Tile, Lin, XN});
-  std::string B = std::to_string(*BY);
+  std::string B = std::to_string(*BY), BXText = std::to_string(*BX);
   std::string Read =
       Tile + "[" + Lin + " % " + B + "][" + Lin + " / " + B + "]";
   // The text of \p S for the output's threads: the load, when S holds it,
@@ -335,7 +367,7 @@ bool tileTranspose(const KernelModel &M,
   std::string Indent = lineIndent(SM, If->getBeginLoc());
   std::string In2 = Indent + "  ";
   std::string E = spelledType(Ctx, Elem);
-  std::string Pad = std::to_string(32 + 32 / *BY);
+  std::string Pad = std::to_string(*BX + tilePadding(*BX, *BY));
   const PrintingPolicy &PP = Ctx.getPrintingPolicy();
   std::string T = (X ? X->getType() : FX.front()->getType())
                       .getUnqualifiedType()
@@ -359,18 +391,19 @@ bool tileTranspose(const KernelModel &M,
   First.push_back(Tile + "[threadIdx.y][threadIdx.x] = " + *LoadText + ";");
   Second.push_back(*Store2 + " = " + Value + ";");
   std::string N;
-  N += "// The block's " + B + " x 32 tile of the input, padded to " + Pad +
-       " columns so that\n";
+  N += "// The block's " + B + " x " + BXText +
+       " tile of the input, padded to " + Pad + " columns so that\n";
   N += Indent + "// the transposed reads hit distinct banks.\n";
   N += Indent + "__shared__ " + E + " " + Tile + "[" + B + "][" + Pad + "];\n";
   N += Guarded(First, *Guard1, Indent);
   N += Indent + "__syncthreads();\n";
   N += Indent + "// Thread " + Lin + " writes row " + Lin + " / " + B +
        " and column " + Lin + " % " + B + " of the block's\n";
-  N += Indent + "// 32 x " + B + " tile of the output.\n";
+  N += Indent + "// " + BXText + " x " + B + " tile of the output.\n";
   N += Indent + "{\n";
-  N += In2 + "int " + Lin + " = threadIdx.y * 32 + threadIdx.x;\n";
-  N += In2 + T + " " + XN + " = blockIdx.x * 32 + " + Lin + " / " + B + ";\n";
+  N += In2 + "int " + Lin + " = threadIdx.y * " + BXText + " + threadIdx.x;\n";
+  N += In2 + T + " " + XN + " = blockIdx.x * " + BXText + " + " + Lin + " / " +
+       B + ";\n";
   N += In2 + TY + " " + YN + " = blockIdx.y * " + B + " + " + Lin + " % " + B +
        ";\n";
   N += Guarded(Second, *Guard2, In2);
