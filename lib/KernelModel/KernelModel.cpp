@@ -2397,6 +2397,7 @@ ModelValue KernelModel::forFixedBlock(ModelValue V, const Expr *E) const {
     if (std::optional<Polynomial> N = withBlockSize(*V.Value, *FixedBlock);
         N && *N != *V.Value) {
       V.Value = *N;
+      BlockSizeReads.push_back(E);
       if (BlockSizeWhy.empty())
         BlockSizeWhy = "`" + text(E) + "` at " + where(E) +
                        " takes the block's size as the constant of its "

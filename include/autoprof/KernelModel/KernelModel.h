@@ -471,6 +471,12 @@ public:
   /// was read through fixedBlock() (`the index at line 4 takes the block
   /// size as 256`); empty when none was.
   const std::string &blockSizeWhy() const { return BlockSizeWhy; }
+  /// The expressions whose values were read through fixedBlock(), so far:
+  /// a rewrite that changes the block's size and replaces each of them
+  /// (with the code around them) keeps no value of the old size.
+  llvm::ArrayRef<const clang::Expr *> blockSizeReads() const {
+    return BlockSizeReads;
+  }
 
   /// "line N" of \p S, for reasons; "line N of <file>" when \p S lies in
   /// another file than the kernel.
@@ -499,6 +505,7 @@ private:
   std::string LaunchWhy;
   std::optional<Dim3> FixedBlock;
   mutable std::string BlockSizeWhy;
+  mutable std::vector<const clang::Expr *> BlockSizeReads;
   mutable llvm::DenseMap<const clang::Expr *, ModelValue> Values;
 };
 

@@ -53,9 +53,14 @@ public:
                     std::to_string(BlockSize) + " threads may exceed");
     if (!outputs() || !launches() || !body())
       return false;
-    // Blocks of 1024 would change a size the kernel reads as a constant.
-    if (!M.blockSizeWhy().empty())
-      return refuse(M.blockSizeWhy());
+    // Blocks of 1024 would change a size the kernel reads as a constant,
+    // unless the value that reads it is an output, which is replaced.
+    for (const Expr *E : M.blockSizeReads())
+      if (llvm::none_of(Outs,
+                        [&](const Expr *O) { return isWithin(Ctx, E, O); }))
+        return refuse("`" + M.text(E) + "` at " + M.where(E) +
+                      " takes the block's size as the constant of its "
+                      "launches");
     return true;
   }
 
@@ -82,12 +87,13 @@ private:
   FileID File;
   /// The shared array of each type reduced, by type.
   std::map<std::string, std::string> Parts;
+  /// The expressions of the output, each replaced by the new index.
+  std::vector<const Expr *> Outs;
 };
 
 bool Splitter::outputs() {
   std::vector<const Expr *> Uncovered;
-  std::vector<const Expr *> Outs =
-      M.expressionsOfValue(globalIndex(0), Uncovered);
+  Outs = M.expressionsOfValue(globalIndex(0), Uncovered);
   // A batch index of the grid's other axes is the same for a block's
   // threads; the blocks change, so threadIdx.y may not be read.
   std::string OtherWhy;
