@@ -44,3 +44,4 @@ int main()
 // WHY-NEXT:   split-serial-loop: {{.*}}
 // WHY:        warp-per-row: {{.*}}
 // WHY-NOT:    launch-block-size(
+// WHY:        launch-block-size: not applied: `bx * BLOCK_SIZE + tx` at line 19 takes the block's size as the constant of its launches

@@ -71,9 +71,12 @@ namespace {
 constexpr int64_t Sizes[] = {128, 256, 512};
 
 /// The edits that give every launch of the kernel of \p M blocks of
-/// \p NewBlockSize threads, or false with the reason in \p Why.
+/// \p NewBlockSize threads, or false with the reason in \p Why; \p Already
+/// tells that the reason is only that every launch has that size.
 bool resizeBlocks(const KernelModel &M, int64_t NewBlockSize,
-                  std::vector<tooling::Replacement> &Edits, std::string &Why) {
+                  std::vector<tooling::Replacement> &Edits, std::string &Why,
+                  bool &Already) {
+  Already = false;
   ASTContext &Ctx = M.context();
   auto Refuse = [&](std::string Reason) {
     Why = std::move(Reason);
@@ -156,9 +159,11 @@ bool resizeBlocks(const KernelModel &M, int64_t NewBlockSize,
     }
     Changed = true;
   }
-  if (!Changed)
+  if (!Changed) {
+    Already = true;
     return Refuse("every launch already has blocks of " + NewBlock +
                   " threads");
+  }
   // The kernel reads the block's size as its launches' constant.
   if (!M.blockSizeWhy().empty())
     return Refuse(M.blockSizeWhy());
@@ -181,7 +186,8 @@ Error LaunchBlockSize::applyVariant(const KernelModel &M, StringRef Variant,
     return llvm::createStringError("unknown block size '" + Variant + "'");
   std::vector<tooling::Replacement> Edits;
   std::string Why;
-  if (!resizeBlocks(M, Size, Edits, Why))
+  bool Already = false;
+  if (!resizeBlocks(M, Size, Edits, Why, Already))
     return Error::success();
   return addEdits(Edits, Out);
 }
@@ -194,14 +200,17 @@ std::string LaunchBlockSize::explain(const KernelModel &M) const {
   // The reason of the first size, unless only that size was refused
   // because every launch has it already.
   std::vector<tooling::Replacement> Edits;
-  std::string First;
+  std::string First, FirstOther;
   for (int64_t Size : Sizes) {
     std::string Why;
+    bool Already = false;
     Edits.clear();
-    if (resizeBlocks(M, Size, Edits, Why))
+    if (resizeBlocks(M, Size, Edits, Why, Already))
       return "";
     if (First.empty())
       First = Why;
+    if (!Already && FirstOther.empty())
+      FirstOther = Why;
   }
-  return First;
+  return FirstOther.empty() ? First : FirstOther;
 }
