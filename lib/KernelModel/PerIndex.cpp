@@ -254,9 +254,12 @@ bool autoprof::takeOtherAxes(const KernelModel &M,
              return S.Kind == Symbol::ThreadIdx || S.Kind == Symbol::BlockDim;
            }));
   };
+  std::vector<const Expr *> Rest;
   for (const Expr *U : Uncovered) {
-    if (!Taken(U))
+    if (!Taken(U)) {
+      Rest.push_back(U);
       continue;
+    }
     for (const Symbol &S : M.value(U).Value->symbols())
       for (const ModelAccess &A : M.accesses())
         if (A.Write && (!A.Index || !A.Index->dependsOn(S))) {
@@ -267,7 +270,7 @@ bool autoprof::takeOtherAxes(const KernelModel &M,
           return false;
         }
   }
-  llvm::erase_if(Uncovered, Taken);
+  Uncovered = std::move(Rest);
   return true;
 }
 
