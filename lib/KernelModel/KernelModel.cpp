@@ -1967,8 +1967,7 @@ const DeclRefExpr *KernelModel::counterOutside(const ModelLoop &L) const {
   if (!V)
     return nullptr;
   for (const DeclRefExpr *DR : referencesTo(Kernel.getBody(), V))
-    if (!isWithin(Ctx, DR, L.S) &&
-        !(L.VarDeclStmt && isWithin(Ctx, DR, L.VarDeclStmt)))
+    if (!isWithin(Ctx, DR, L.S))
       return DR;
   return nullptr;
 }

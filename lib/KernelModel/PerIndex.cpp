@@ -148,13 +148,11 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
   if (Guard)
     Decls.insert(Decls.end(), M.prologue().begin(), M.prologue().end());
   // A variable declared before the loop is read nowhere outside it.
-  if (L.VarDeclStmt)
-    for (const DeclRefExpr *R : referencesTo(M.kernel().getBody(), L.Var))
-      if (!isWithin(Ctx, R, F)) {
-        Why = "`" + L.Var->getNameAsString() + "` at " + M.where(R) +
-              " is read outside the grid-stride loop";
-        return std::nullopt;
-      }
+  if (const DeclRefExpr *R = L.VarDeclStmt ? M.counterOutside(L) : nullptr) {
+    Why = "`" + L.Var->getNameAsString() + "` at " + M.where(R) +
+          " is read outside the grid-stride loop";
+    return std::nullopt;
+  }
   for (const Expr *X : Found) {
     if (InHeader(X))
       continue;

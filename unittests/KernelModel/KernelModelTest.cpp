@@ -1509,7 +1509,8 @@ TEST_F(KernelModelTest, WhileLoopsAreCountedLikeFor) {
        {"int c = 0; float f = y[c]; for (; c < n; ++c) y[c] = f;",
         "int c = 0; for (; c < n; ++c) y[c] = 0; y[0] = c;",
         "int c; for (c = 0; c < n; ++c) y[c] = 0; y[0] = c;",
-        "int c = 0; while (c < n) { y[c] = 0; ++c; } y[0] = c;"}) {
+        "int c = 0; while (c < n) { y[c] = 0; ++c; } y[0] = c;",
+        "int c = 0, e = c + 4; for (; c < n; ++c) y[c] = 0; y[0] = e;"}) {
     const KernelModel &M =
         model(std::string("__global__ void k(float *y, int n) {") + Body + "}");
     ASSERT_EQ(M.loops().size(), 1u);

@@ -416,9 +416,9 @@ public:
   /// The index in loops() of the loop statement \p S (or of the loop \p S
   /// attributes, as `#pragma unroll` does), or -1.
   int loopIndex(const clang::Stmt *S) const;
-  /// A read of \p L's variable outside the loop (other than in the
-  /// declaration that gives it its first value), or null: a rewrite that
-  /// changes the values the variable takes must find none.
+  /// A read of \p L's variable outside the loop, or null: a rewrite that
+  /// changes the values the variable takes must find none (a later
+  /// declarator of its declaration, `int c = 0, e = c + 4;`, reads it too).
   const clang::DeclRefExpr *counterOutside(const ModelLoop &L) const;
   llvm::ArrayRef<ModelAccess> accesses() const { return Accesses; }
   llvm::ArrayRef<ModelReduction> reductions() const { return Reductions; }
