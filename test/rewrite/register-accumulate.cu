@@ -307,6 +307,34 @@ __global__ void rowTotals(const double *M, double *totals, unsigned rows,
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
+// A `for` without an init statement, its counter declared before it, in
+// steps of one from a value the model does not know: like the `while` loop
+// above, the new code runs under the condition as it stands.
+__global__ void
+col_drain(float *__restrict__ out, const float *in, long rows, long cols)
+{
+    long j = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    long r = rows / 2;
+    if (j < cols)
+        for (; r < rows; r++)
+            out[j] -= in[r * cols + j];
+}
+// CHECK:      col_drain(float *__restrict__ out, const float *in, long rows, long cols)
+// CHECK-NEXT: {
+// CHECK-NEXT:     long j = (long)blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:     long r = rows / 2;
+// CHECK-NEXT:     if (j < cols)
+// CHECK-NEXT:         {
+// CHECK-NEXT:           if (r < rows) {
+// CHECK-NEXT:             auto *const accAt = &out[j];
+// CHECK-NEXT:             auto acc = *accAt;
+// CHECK-NEXT:             for (; r < rows; r++)
+// CHECK-NEXT:                 acc -= in[r * cols + j];
+// CHECK-NEXT:             *accAt = acc;
+// CHECK-NEXT:           }
+// CHECK-NEXT:         }
+// CHECK-NEXT: }
+
 // The loop's counter declared before it and set by the loop itself: the
 // loop run again starts from the same value, and nothing else reads the
 // counter. Its trip count is unknown, so the new code runs under the

@@ -627,14 +627,20 @@ std::string Accumulate::plan(const ModelReduction &R) {
   // When the loop may run zero times, the new code runs under the loop's
   // condition at its first value.
   std::string Guard;
-  if (const auto *W = dyn_cast<WhileStmt>(L.S);
-      W && (!L.TripCount || *L.TripCount < 1)) {
-    // A `while` tests its condition on the state it starts from: when it
-    // fails there, the original loop does nothing at all.
-    if (!M.isPure(W->getCond()))
+  const auto *NoInit = dyn_cast<ForStmt>(L.S);
+  if (NoInit && (NoInit->getInit() || !NoInit->getCond()))
+    NoInit = nullptr;
+  if (const Expr *EntryCond = isa<WhileStmt>(L.S)
+                                  ? cast<WhileStmt>(L.S)->getCond()
+                                  : NoInit ? NoInit->getCond() : nullptr;
+      EntryCond && (!L.TripCount || *L.TripCount < 1)) {
+    // A `while`, or a `for` without an init statement, tests its condition
+    // on the state it starts from: when it fails there, the original loop
+    // does nothing at all.
+    if (!M.isPure(EntryCond))
       return "the loop" + At +
              " may run zero times, and its condition has side effects";
-    std::optional<std::string> Text = sourceText(Ctx, W->getCond());
+    std::optional<std::string> Text = sourceText(Ctx, EntryCond);
     if (!Text)
       return "the condition of the loop" + At + " is not plain text";
     Guard = *Text;
