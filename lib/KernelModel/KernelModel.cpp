@@ -113,7 +113,10 @@ bool onlyReadIn(ASTContext &Ctx, const VarDecl *V, const Stmt *S) {
       return true;
     const Stmt *C = DR;
     while (const Stmt *P = parentOf(Ctx, C)) {
-      if (isa<ParenExpr>(P)) {
+      // A choice of two lvalues (`v < lo ? lo : v`) is one, read or
+      // written as its parent does.
+      const auto *Choice = dyn_cast<ConditionalOperator>(P);
+      if (isa<ParenExpr>(P) || (Choice && Choice->getCond() != C)) {
         C = P;
         continue;
       }

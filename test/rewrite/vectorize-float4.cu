@@ -165,7 +165,7 @@ void run(float *x, float *y, float *z, int n) {
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel axpb at {{.*}}
-// LIST-NEXT:   vectorize-float4: make each thread of an element-wise float kernel handle four elements with float4 loads and stores, and divide its grid by four
+// LIST-NEXT:   vectorize-float4: make each thread of an element-wise float kernel handle four elements with float4 loads and stores, and divide a grid of one thread per index by four
 // LIST-NEXT:     trigger: needs gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed, smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
 // LIST-NEXT: kernel add at {{.*}}
 // LIST-NEXT:   vectorize-float4: {{.*}}

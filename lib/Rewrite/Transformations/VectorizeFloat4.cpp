@@ -6,6 +6,7 @@
 
 #include "VectorizeFloat4.h"
 #include "IndependentThreads.h"
+#include "TextEdits.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/PerIndex.h"
 
@@ -63,7 +64,8 @@ StringRef VectorizeFloat4::name() const { return "vectorize-float4"; }
 
 StringRef VectorizeFloat4::description() const {
   return "make each thread of an element-wise float kernel handle four "
-         "elements with float4 loads and stores, and divide its grid by four";
+         "elements with float4 loads and stores, and divide a grid of one "
+         "thread per index by four";
 }
 
 bool VectorizeFloat4::precondition(const KernelRecord &K) const {
@@ -89,13 +91,6 @@ VectorizeFloat4::trigger(const MetricValues &M) const {
 }
 
 namespace {
-
-/// One text edit inside the work's text: [Offset, Offset + Length) becomes
-/// Text.
-struct TextEdit {
-  unsigned Offset, Length;
-  std::string Text;
-};
 
 std::string applyEdits(std::string S, std::vector<TextEdit> Edits) {
   llvm::sort(Edits, [](const TextEdit &A, const TextEdit &B) {
@@ -128,6 +123,23 @@ private:
   std::optional<std::pair<unsigned, unsigned>> rangeOf(const Expr *E) const;
   bool classify();
   bool launches();
+  /// The guarded form: the index's group of four replaces the guard.
+  bool guarded();
+  /// The grid-stride form: the loop becomes a loop over groups of four.
+  bool gridStride();
+  /// Names the index, its group of four and one vector per pointer, and
+  /// makes the work's text for one element (One) and per lane (Lane()).
+  bool workTexts();
+  /// The work's text for lane \p C of the vectors.
+  std::string lane(char C) const;
+  /// The float4 loads of group \p Group, the work of each lane and the
+  /// stores, each line at \p In.
+  std::string vectorWork(llvm::StringRef In) const;
+  /// The test that every vectorised pointer is 16-byte aligned, its lines
+  /// after the first at \p In.
+  std::string alignedTest(llvm::StringRef In) const;
+  /// The bound's text.
+  std::string boundText() const;
 
   const KernelModel &M;
   ASTContext &Ctx;
@@ -142,6 +154,12 @@ private:
   /// Pointers only loaded, only stored by top-level assignments, and the
   /// others (loaded first, updated, stored last), in order of appearance.
   std::vector<ModelArray> Loaded, Stored, Updated;
+  /// Set by workTexts().
+  std::string I, Group, Work, One;
+  std::map<ModelArray, std::string> Vec;
+  /// The pointers: loaded, updated, stored.
+  std::vector<ModelArray> Order;
+  std::vector<TextEdit> ToVectors;
 };
 
 std::optional<std::pair<unsigned, unsigned>>
@@ -165,7 +183,15 @@ bool Vectorizer::classify() {
     return -1;
   };
   auto InWork = [&](const Stmt *S) { return TopIndex(S) >= 0; };
-  const Polynomial Index = globalIndex(0);
+  // The index: the global index, or the grid-stride loop's variable.
+  std::optional<Symbol> LoopVar;
+  if (K.Form == PerIndexKernel::GridStride)
+    LoopVar = Symbol::loopVar(M.loopIndex(K.Loop), "");
+  const Polynomial Index =
+      LoopVar ? Polynomial::symbol(*LoopVar) : globalIndex(0);
+  auto PerThread = [&](const Symbol &S) {
+    return S.isBuiltin() || (LoopVar && S == *LoopVar);
+  };
   // Every access of the work reaches a parameter's memory: element I of a
   // float pointer, or an element the same for every index, only loaded.
   std::vector<const ModelAccess *> Others;
@@ -184,8 +210,7 @@ bool Vectorizer::classify() {
       Vectorised.push_back(&A);
       continue;
     }
-    if (A.Write ||
-        A.Index->dependsOn([](const Symbol &S) { return S.isBuiltin(); }))
+    if (A.Write || A.Index->dependsOn(PerThread))
       return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
                     " is an element other than the index's");
     Others.push_back(&A);
@@ -310,6 +335,47 @@ bool Vectorizer::classify() {
   for (const Stmt *S : Top)
     if (!Check(S))
       return false;
+
+  // A variable of the work declared outside it is only read there: the
+  // four elements of a group run one after the other, so a value one of
+  // them leaves would reach the next (`prev = x[i];`, `++count;`). Arrays
+  // are reached through the model's accesses, checked above.
+  llvm::SmallPtrSet<const VarDecl *, 8> Own;
+  std::function<void(const Stmt *)> Declared = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Own.insert(V);
+    for (const Stmt *C : S->children())
+      Declared(C);
+  };
+  for (const Stmt *S : Top)
+    Declared(S);
+  std::function<const DeclRefExpr *(const Stmt *)> Changed =
+      [&](const Stmt *S) -> const DeclRefExpr * {
+    if (!S)
+      return nullptr;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (V && !Own.count(V) && !V->getType()->isArrayType() &&
+          !readsOnly(Ctx, V, DR))
+        return DR;
+      return nullptr;
+    }
+    for (const Stmt *C : S->children())
+      if (const DeclRefExpr *D = Changed(C))
+        return D;
+    return nullptr;
+  };
+  for (const Stmt *S : Top)
+    if (const DeclRefExpr *DR = Changed(S))
+      return refuse("`" + DR->getDecl()->getNameAsString() + "` at " +
+                    M.where(DR) +
+                    " is declared before the work and changed by it; the "
+                    "elements of a group of four would see each other's "
+                    "values");
   return true;
 }
 
@@ -353,9 +419,90 @@ bool Vectorizer::run() {
   if (!Shape)
     return false;
   K = *Shape;
-  if (K.Form != PerIndexKernel::Guarded)
-    return refuse("its threads stride over the grid; four consecutive "
-                  "elements per thread need one index per thread");
+  return K.Form == PerIndexKernel::GridStride ? gridStride() : guarded();
+}
+
+bool Vectorizer::workTexts() {
+  std::vector<std::string> Taken;
+  auto Fresh = [&](const std::string &Base) {
+    std::string N = freshName(M.kernel(), Base, Taken);
+    Taken.push_back(N);
+    return N;
+  };
+  I = K.IndexVar ? K.IndexVar->getNameAsString() : Fresh("i");
+  Group = Fresh(I + "4");
+  for (const auto *List : {&Loaded, &Updated, &Stored})
+    for (const ModelArray &P : *List) {
+      Vec[P] = Fresh((P.field() ? P.field()->getNameAsString()
+                                : P.var()->getNameAsString()) +
+                     "4");
+      Order.push_back(P);
+    }
+  StringRef Buffer = SM.getBufferData(SM.getFileID(WorkBegin));
+  Work = Lead + Buffer.substr(Begin, End - Begin).str();
+  std::vector<TextEdit> ToIndex;
+  for (const ModelAccess *A : Vectorised) {
+    auto R = rangeOf(A->E);
+    if (!R)
+      return refuse("`" + M.text(A->E) + "` at " + M.where(A->E) +
+                    " is written through a macro");
+    ToVectors.push_back({R->first, R->second, Vec[A->Array] + "."});
+  }
+  if (!K.IndexVar)
+    for (const Expr *X : K.IndexExprs)
+      if (auto R = rangeOf(X))
+        ToIndex.push_back({R->first, R->second, I});
+  One = applyEdits(Work, ToIndex);
+  return true;
+}
+
+std::string Vectorizer::lane(char C) const {
+  std::vector<TextEdit> E = ToVectors;
+  for (TextEdit &T : E)
+    T.Text += C;
+  return applyEdits(Work, E);
+}
+
+std::string Vectorizer::vectorWork(StringRef In) const {
+  std::string S, In2 = In.str() + "  ";
+  for (const ModelArray &P : Order) {
+    std::string Load =
+        "reinterpret_cast<const float4 *>(" + P.name() + ")[" + Group + "]";
+    if (llvm::is_contained(Loaded, P))
+      S += In.str() + "const float4 " + Vec.at(P) + " = " + Load + ";\n";
+    else if (llvm::is_contained(Updated, P))
+      S += In.str() + "float4 " + Vec.at(P) + " = " + Load + ";\n";
+    else
+      S += In.str() + "float4 " + Vec.at(P) + ";\n";
+  }
+  for (char C : {'x', 'y', 'z', 'w'})
+    S += In.str() + "{\n" + indentLines(lane(C), In2) + In.str() + "}\n";
+  for (const ModelArray &P : Order)
+    if (!llvm::is_contained(Loaded, P))
+      S += In.str() + "reinterpret_cast<float4 *>(" + P.name() + ")[" + Group +
+           "] = " + Vec.at(P) + ";\n";
+  return S;
+}
+
+std::string Vectorizer::alignedTest(StringRef In) const {
+  std::string Aligned;
+  for (const ModelArray &P : Order)
+    Aligned += std::string(Aligned.empty() ? "" : " |\n" + In.str() + "     ") +
+               "reinterpret_cast<unsigned long long>(" + P.name() + ")";
+  return "((" + Aligned + ") % 16) == 0";
+}
+
+std::string Vectorizer::boundText() const {
+  if (K.Bound.terms().size() == 1 && K.Bound.terms().begin()->second == 1 &&
+      !K.BoundExpr)
+    return K.Bound.str();
+  if (K.BoundExpr)
+    if (auto Text = sourceText(Ctx, K.BoundExpr))
+      return parenthesize(K.BoundExpr, *Text);
+  return "(" + K.Bound.str() + ")";
+}
+
+bool Vectorizer::guarded() {
   if (!K.LowerBounds.empty())
     return refuse("its guard at " + M.where(K.Guard) +
                   " also bounds the index from below; four consecutive "
@@ -394,53 +541,8 @@ bool Vectorizer::run() {
   Lead = std::string(SM.getSpellingColumnNumber(WorkBegin) - 1, ' ');
   if (isa<CompoundStmt>(Guard->getThen()))
     Lead.clear();
-  if (!classify() || !launches())
+  if (!classify() || !launches() || !workTexts())
     return false;
-
-  // Names: the index's, the group of four's, one per pointer.
-  std::vector<std::string> Taken;
-  auto Fresh = [&](const std::string &Base) {
-    std::string N = freshName(M.kernel(), Base, Taken);
-    Taken.push_back(N);
-    return N;
-  };
-  std::string I = K.IndexVar ? K.IndexVar->getNameAsString() : Fresh("i");
-  std::string Group = Fresh(I + "4");
-  std::map<ModelArray, std::string> Vec;
-  std::vector<ModelArray> Order; // Loaded, updated, stored.
-  for (const auto *List : {&Loaded, &Updated, &Stored})
-    for (const ModelArray &P : *List) {
-      Vec[P] = Fresh((P.field() ? P.field()->getNameAsString()
-                                : P.var()->getNameAsString()) +
-                     "4");
-      Order.push_back(P);
-    }
-
-  // The work's text, for one lane of the vectors and for one element.
-  StringRef Buffer = SM.getBufferData(SM.getFileID(WorkBegin));
-  std::string Work = Lead + Buffer.substr(Begin, End - Begin).str();
-  std::vector<TextEdit> ToVectors, ToIndex;
-  for (const ModelAccess *A : Vectorised) {
-    auto R = rangeOf(A->E);
-    if (!R)
-      return refuse("`" + M.text(A->E) + "` at " + M.where(A->E) +
-                    " is written through a macro");
-    ToVectors.push_back({R->first, R->second, Vec[A->Array] + "."});
-  }
-  if (!K.IndexVar)
-    for (const Expr *X : K.IndexExprs) {
-      auto R = rangeOf(X);
-      if (!R)
-        continue;
-      ToIndex.push_back({R->first, R->second, I});
-    }
-  auto Lane = [&](char C) {
-    std::vector<TextEdit> E = ToVectors;
-    for (TextEdit &T : E)
-      T.Text += C;
-    return applyEdits(Work, E);
-  };
-  std::string One = applyEdits(Work, ToIndex);
 
   // The index's type and value: from its declaration when it comes right
   // before the guard (which the group of four then replaces), else read
@@ -475,22 +577,12 @@ bool Vectorizer::run() {
   if (K.IndexVar)
     LoopT = K.IndexVar->getType().getUnqualifiedType().getAsString(PP);
   const Stmt *First = IndexDecl ? static_cast<const Stmt *>(IndexDecl) : Guard;
-  std::string N = "(" + K.Bound.str() + ")";
-  if (K.BoundExpr)
-    if (auto Text = sourceText(Ctx, K.BoundExpr))
-      N = parenthesize(K.BoundExpr, *Text);
-  if (K.Bound.terms().size() == 1 && K.Bound.terms().begin()->second == 1 &&
-      !K.BoundExpr)
-    N = K.Bound.str();
+  std::string N = boundText();
 
   // The new body, from the index's declaration (or the guard) to the
   // closing brace.
   std::string Indent = lineIndent(SM, First->getBeginLoc());
   std::string In2 = Indent + "  ", In3 = In2 + "  ";
-  std::string Aligned;
-  for (const ModelArray &P : Order)
-    Aligned += std::string(Aligned.empty() ? "" : " |\n" + In2 + "     ") +
-               "reinterpret_cast<unsigned long long>(" + P.name() + ")";
   // The guard's conditions of the launch end the kernel first.
   std::optional<std::string> Exit = conditionsExit(M);
   if (!Exit)
@@ -503,23 +595,8 @@ bool Vectorizer::run() {
                 "pointer is\n";
   S += Indent + "// 16-byte aligned, one by one otherwise and for the tail.\n";
   S += Indent + "if (" + Group + " < " + N + " / 4 &&\n";
-  S += In2 + "((" + Aligned + ") % 16) == 0) {\n";
-  for (const ModelArray &P : Order) {
-    std::string Load =
-        "reinterpret_cast<const float4 *>(" + P.name() + ")[" + Group + "]";
-    if (llvm::is_contained(Loaded, P))
-      S += In2 + "const float4 " + Vec[P] + " = " + Load + ";\n";
-    else if (llvm::is_contained(Updated, P))
-      S += In2 + "float4 " + Vec[P] + " = " + Load + ";\n";
-    else
-      S += In2 + "float4 " + Vec[P] + ";\n";
-  }
-  for (char C : {'x', 'y', 'z', 'w'})
-    S += In2 + "{\n" + indentLines(Lane(C), In3) + In2 + "}\n";
-  for (const ModelArray &P : Order)
-    if (!llvm::is_contained(Loaded, P))
-      S += In2 + "reinterpret_cast<float4 *>(" + P.name() + ")[" + Group +
-           "] = " + Vec[P] + ";\n";
+  S += In2 + alignedTest(In2) + ") {\n";
+  S += vectorWork(In2);
   S += Indent + "} else if (" + Group + " < (" + N + " + 3) / 4) {\n";
   S += In2 + "for (" + LoopT + " " + I + " = 4 * " + Group + "; " + I + " < " +
        N + " && " + I + " < 4 * " + Group + " + 4; ++" + I + ") {\n";
@@ -531,6 +608,100 @@ bool Vectorizer::run() {
     return refuse("its work is written through a macro");
   Edits.push_back(
       tooling::Replacement(SM, First->getBeginLoc(), BodyEnd - From, S));
+  return true;
+}
+
+bool Vectorizer::gridStride() {
+  // matchPerIndex() found the counter read nowhere outside the loop.
+  const ModelLoop &L = M.loops()[M.loopIndex(K.Loop)];
+  // The work: the loop's body without a `while`'s step.
+  const Stmt *LoopBody = isa<ForStmt>(K.Loop) ? cast<ForStmt>(K.Loop)->getBody()
+                                              : cast<WhileStmt>(K.Loop)->getBody();
+  Top = K.Work;
+  if (Top.empty())
+    return refuse("its grid-stride loop at " + M.where(K.Loop) +
+                  " does nothing");
+  std::optional<FileRange> Whole = autoprof::statementRange(Ctx, K.Loop);
+  if (const auto *CS = dyn_cast<CompoundStmt>(LoopBody)) {
+    WorkBegin = CS->getLBracLoc().getLocWithOffset(1);
+    WorkEnd = isa<WhileStmt>(K.Loop) ? L.StepStmt->getBeginLoc()
+                                     : CS->getRBracLoc();
+    Lead.clear();
+  } else {
+    std::optional<FileRange> R = autoprof::statementRange(Ctx, LoopBody);
+    if (!R)
+      return refuse("its work is written through a macro");
+    WorkBegin = LoopBody->getBeginLoc();
+    WorkEnd = WorkBegin.getLocWithOffset(R->End - R->Begin);
+    Lead = std::string(SM.getSpellingColumnNumber(WorkBegin) - 1, ' ');
+  }
+  if (!Whole || !WorkBegin.isFileID() || !WorkEnd.isFileID() ||
+      SM.getFileID(WorkBegin) != Whole->File ||
+      SM.getFileID(WorkEnd) != Whole->File)
+    return refuse("its work is written through a macro");
+  Begin = SM.getFileOffset(WorkBegin);
+  End = SM.getFileOffset(WorkEnd);
+  if (End <= Begin || Begin < Whole->Begin || End > Whole->End)
+    return refuse("its work is written through a macro");
+  // A `continue` or `break` of the loop itself would skip the other lanes.
+  // A `break` inside a `switch` leaves the switch.
+  std::function<const Stmt *(const Stmt *, bool)> Jump =
+      [&](const Stmt *S, bool InSwitch) -> const Stmt * {
+    if (!S || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      return nullptr;
+    if (isa<ContinueStmt>(S) || (isa<BreakStmt>(S) && !InSwitch))
+      return S;
+    InSwitch |= isa<SwitchStmt>(S);
+    for (const Stmt *C : S->children())
+      if (const Stmt *J = Jump(C, InSwitch))
+        return J;
+    return nullptr;
+  };
+  for (const Stmt *S : Top)
+    if (const Stmt *J = Jump(S, false))
+      return refuse("the work at " + M.where(J) +
+                    " leaves its iteration early, which would leave the "
+                    "other elements of its group of four");
+  if (!classify() || !workTexts())
+    return false;
+
+  // Any grid strides over the groups of four, then over the tail; the
+  // launches stay as they are. The start and the step are written anew
+  // from their values, in the loop variable's type.
+  const PrintingPolicy &PP = Ctx.getPrintingPolicy();
+  std::string T = L.Var->getType().getUnqualifiedType().getAsString(PP);
+  std::string Start = "(" + T + ")blockIdx.x * blockDim.x + threadIdx.x";
+  std::string Step = "(" + T + ")blockDim.x * gridDim.x";
+  std::string N = boundText();
+  std::string Indent = lineIndent(SM, K.Loop->getBeginLoc());
+  std::string In2 = Indent + "  ", In3 = In2 + "  ";
+  StringRef Buffer = SM.getBufferData(Whole->File);
+  std::string Original =
+      Buffer.slice(Whole->Begin, Whole->End).str();
+  // The tail's loop declares its variable, or sets the one declared
+  // before the loop.
+  std::string TailVar = L.DeclaredByLoop ? T + " " + I : I;
+  std::string S;
+  S += "// Four elements per thread: float4 when every vectorised pointer "
+       "is\n";
+  S += Indent + "// 16-byte aligned, one by one otherwise and for the tail.\n";
+  S += Indent + "if (" + alignedTest(Indent + "  ") + ") {\n";
+  S += In2 + "for (" + T + " " + Group + " = " + Start + "; " + Group + " < " +
+       N + " / 4;\n";
+  S += In2 + "     " + Group + " += " + Step + ") {\n";
+  S += vectorWork(In3);
+  S += In2 + "}\n";
+  S += In2 + "for (" + TailVar + " = 4 * (" + N + " / 4) + (" + Start + "); " +
+       I + " < " + N + ";\n";
+  S += In2 + "     " + I + " += " + Step + ") {\n";
+  S += indentLines(One, In3);
+  S += In2 + "}\n";
+  S += Indent + "} else {\n";
+  S += In2 + indented(Original, "  ") + "\n";
+  S += Indent + "}";
+  Edits.push_back(tooling::Replacement(SM, SM.getComposedLoc(Whole->File,
+                                                            Whole->Begin),
+                                       Whole->End - Whole->Begin, S));
   return true;
 }
 

@@ -23,7 +23,7 @@ __global__ void forward(const float *in, float *out, int n) {
 __global__ void strided(const float *in, float *out, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += blockDim.x * gridDim.x)
-    out[i] = 2.0f * in[i];
+    out[i] = 2.0f * in[i] + i;
 }
 
 __global__ void rows(const float *in, float *out, int n) {
@@ -79,4 +79,19 @@ void run(const float *in, float *out, float *other, const int *dn, int n) {
   storeThenLoad<<<(n + 255) / 256, 256>>>(in, out, other, n);
   bounded<<<(n + 255) / 256, 256>>>(out, n);
   shortGrid<<<n / 256, 256>>>(out, n);
+}
+
+// A local declared before the guard and changed by the work: the lanes of
+// a group of four would see each other's sums.
+__global__ void carried(const float *in, float *out, int n) {
+  float acc = 0.0f;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    acc += in[i];
+    out[i] = acc;
+  }
+}
+
+void runCarried(const float *in, float *out, int n) {
+  carried<<<(n + 255) / 256, 256>>>(in, out, n);
 }
