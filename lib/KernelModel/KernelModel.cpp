@@ -114,9 +114,11 @@ bool onlyReadIn(ASTContext &Ctx, const VarDecl *V, const Stmt *S) {
     const Stmt *C = DR;
     while (const Stmt *P = parentOf(Ctx, C)) {
       // A choice of two lvalues (`v < lo ? lo : v`) is one, read or
-      // written as its parent does.
+      // written as its parent does; so is a member of a struct (`p.gain`).
       const auto *Choice = dyn_cast<ConditionalOperator>(P);
-      if (isa<ParenExpr>(P) || (Choice && Choice->getCond() != C)) {
+      const auto *Member = dyn_cast<MemberExpr>(P);
+      if (isa<ParenExpr>(P) || (Choice && Choice->getCond() != C) ||
+          (Member && !Member->isArrow())) {
         C = P;
         continue;
       }

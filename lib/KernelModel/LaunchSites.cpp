@@ -1280,12 +1280,17 @@ std::vector<const DeclRefExpr *> autoprof::referencesTo(const Stmt *S,
   return R.Found;
 }
 
-std::string autoprof::scaledGridText(const ASTContext &Ctx, const Expr *Grid,
-                                     StringRef Text, StringRef Factor) {
+/// The launch argument \p Grid, written \p Text, with its x dimension
+/// \p NewX of its old text: that of a number or of the first argument of
+/// `dim3(...)` written at the launch, in parentheses where needed, or
+/// `g.x` of another dim3 `g`.
+static std::string
+gridWithX(const ASTContext &Ctx, const Expr *Grid, StringRef Text,
+          llvm::function_ref<std::string(const std::string &)> NewX) {
   if (Grid->getType()->isIntegerType() || Grid->getType()->isRealFloatingType())
-    return parenthesize(Grid, Text) + " * " + Factor.str();
+    return NewX(parenthesize(Grid, Text));
   // `dim3(gx, gy)` written at the launch (`dim3(gx)` is a functional
-  // cast): gx scaled, the rest as written.
+  // cast): gx replaced, the rest as written.
   const Expr *Built = Grid->IgnoreImplicit();
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Built))
     Built = FC->getSubExpr()->IgnoreImplicit();
@@ -1301,9 +1306,8 @@ std::string autoprof::scaledGridText(const ASTContext &Ctx, const Expr *Grid,
         Args.clear();
         break;
       }
-      Args += Args.empty()
-                  ? parenthesize(A->IgnoreImplicit(), *T) + " * " + Factor.str()
-                  : ", " + *T;
+      Args += Args.empty() ? NewX(parenthesize(A->IgnoreImplicit(), *T))
+                           : ", " + *T;
     }
     if (!Args.empty())
       return "dim3(" + Args + ")";
@@ -1311,7 +1315,27 @@ std::string autoprof::scaledGridText(const ASTContext &Ctx, const Expr *Grid,
   std::string G = isa<DeclRefExpr>(Grid->IgnoreUnlessSpelledInSource())
                       ? Text.str()
                       : "(" + Text.str() + ")";
-  return "dim3(" + G + ".x * " + Factor.str() + ", " + G + ".y, " + G + ".z)";
+  return "dim3(" + NewX(G + ".x") + ", " + G + ".y, " + G + ".z)";
+}
+
+std::string autoprof::scaledGridText(const ASTContext &Ctx, const Expr *Grid,
+                                     StringRef Text, StringRef Factor) {
+  return gridWithX(Ctx, Grid, Text, [&](const std::string &X) {
+    return X + " * " + Factor.str();
+  });
+}
+
+std::optional<std::string> autoprof::gridWithNewX(ASTContext &Ctx,
+                                                  const Expr *Grid,
+                                                  StringRef NewX) {
+  if (Grid->getType()->isIntegerType() ||
+      Grid->getType()->isRealFloatingType() || launchGridX(Ctx, Grid))
+    return NewX.str();
+  std::optional<std::string> Text = sourceText(Ctx, Grid);
+  if (!Text)
+    return std::nullopt;
+  return gridWithX(Ctx, Grid, *Text,
+                   [&](const std::string &) { return NewX.str(); });
 }
 
 bool autoprof::isReferenceTo(const Expr *E, const VarDecl *V) {

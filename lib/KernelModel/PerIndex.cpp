@@ -56,8 +56,9 @@ std::string uncoveredWhy(const KernelModel &M, const Expr *E,
          What;
 }
 
-std::optional<PerIndexKernel>
-matchGuarded(const KernelModel &M, const GuardBound &B, std::string &Why) {
+std::optional<PerIndexKernel> matchGuarded(const KernelModel &M,
+                                           const GuardBound &B,
+                                           std::string &Why, bool OtherAxes) {
   if (B.Lhs != globalIndex(0)) {
     Why = "its guard does not bound the global index " + std::string(IndexName);
     return std::nullopt;
@@ -75,6 +76,15 @@ matchGuarded(const KernelModel &M, const GuardBound &B, std::string &Why) {
     K.BoundExpr = sideOfValue(M, B.Cond, B.Rhs);
   std::vector<const Expr *> Uncovered;
   K.IndexExprs = M.expressionsOfValue(globalIndex(0), Uncovered);
+  if (OtherAxes) {
+    std::vector<const Expr *> Rest = Uncovered;
+    if (!takeOtherAxes(M, Rest, /*BlocksOnly=*/true, Why))
+      return std::nullopt;
+    for (const Expr *U : Uncovered)
+      if (!llvm::is_contained(Rest, U))
+        K.OtherAxisReads.push_back(U);
+    Uncovered = std::move(Rest);
+  }
   if (!Uncovered.empty()) {
     Why = uncoveredWhy(M, Uncovered.front(),
                        "the global index " + std::string(IndexName));
@@ -277,7 +287,8 @@ bool autoprof::isOfParameters(const Polynomial &P) {
 }
 
 std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
-                                                      std::string &Why) {
+                                                      std::string &Why,
+                                                      bool OtherAxes) {
   if (!M.guardWhy().empty()) {
     Why = M.guardWhy();
     return std::nullopt;
@@ -323,7 +334,8 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
         K && Bounds.front()->Lhs == globalIndex(0) &&
         exclusiveBound(*Bounds.front()) == K->Bound)
       return K;
-  std::optional<PerIndexKernel> K = matchGuarded(M, *Bounds.front(), Why);
+  std::optional<PerIndexKernel> K =
+      matchGuarded(M, *Bounds.front(), Why, OtherAxes);
   if (K)
     K->LowerBounds = std::move(Lower);
   return K;
@@ -470,8 +482,13 @@ std::optional<std::string> autoprof::textAtLaunch(ASTContext &Ctx,
   return Out.str();
 }
 
-bool autoprof::gridCoversAtLaunch(ASTContext &Ctx, const KernelLaunch &L,
+bool autoprof::gridCoversAtLaunch(ASTContext &Ctx, const KernelLaunch &Launch,
                                   int64_t Block, const Polynomial &Bound) {
+  // The bound is of the x index: a dim3 grid covers it with its x.
+  KernelLaunch L = Launch;
+  if (!L.Grid->getType()->isIntegerType())
+    if (auto Exprs = launchDimExprs(Ctx, L.Grid); Exprs && (*Exprs)[0])
+      L.Grid = (*Exprs)[0];
   if (auto C = Bound.constantValue())
     return gridCoversCount(Ctx, L.Grid, Block, *C);
   // A parameter or a field of a struct parameter, less a constant: the grid

@@ -770,6 +770,38 @@ TEST_F(KernelModelTest, PerIndexIsTheSameForEverySpelling) {
             "stride n j work=1");
 }
 
+TEST_F(KernelModelTest, PerIndexTakesBatchAxesOnlyWhenAsked) {
+  std::string Why;
+  // A batch on y that every store depends on: taken when asked.
+  const KernelModel &Batch =
+      model("__global__ void k(const float *x, float *y, int n) {"
+            " int b = blockIdx.y; int i = blockIdx.x * blockDim.x +"
+            " threadIdx.x; if (i < n) y[b * n + i] = x[b * n + i]; }");
+  EXPECT_FALSE(matchPerIndex(Batch, Why));
+  EXPECT_NE(Why.find("blockIdx.y"), std::string::npos) << Why;
+  std::optional<PerIndexKernel> K = matchPerIndex(Batch, Why, true);
+  ASSERT_TRUE(K) << Why;
+  EXPECT_EQ(K->Form, PerIndexKernel::Guarded);
+  ASSERT_EQ(K->OtherAxisReads.size(), 1u);
+  EXPECT_EQ(Batch.text(K->OtherAxisReads.front()), "blockIdx.y");
+  // Threads of the block on y are not a batch: a rewrite that replaces
+  // the block would change them.
+  EXPECT_FALSE(matchPerIndex(
+      model("__global__ void k(float *y, int n) {"
+            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (i < n) y[threadIdx.y * n + i] = 1; }"),
+      Why, true));
+  EXPECT_NE(Why.find("threadIdx.y"), std::string::npos) << Why;
+  // Nor a batch that no stored element depends on: its blocks would store
+  // the same elements.
+  EXPECT_FALSE(matchPerIndex(
+      model("__global__ void k(const float *x, float *y, int n) {"
+            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (i < n) y[i] = x[blockIdx.y * n + i]; }"),
+      Why, true));
+  EXPECT_NE(Why.find("on which no element"), std::string::npos) << Why;
+}
+
 TEST_F(KernelModelTest, PerIndexRefusesWithItsReason) {
   // The thread's position is read beyond the index.
   EXPECT_EQ(perIndexText(model("__global__ void k(float *y, int n) {"

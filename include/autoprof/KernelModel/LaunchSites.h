@@ -199,6 +199,15 @@ std::string scaledGridText(const clang::ASTContext &Ctx,
                            const clang::Expr *Grid, llvm::StringRef Text,
                            llvm::StringRef Factor);
 
+/// The launch argument \p Grid with its x dimension replaced by \p NewX:
+/// \p NewX for a number or a dim3 whose y and z are 1 (launchGridX());
+/// `dim3(NewX, gy)` for `dim3(gx, gy)` written at the launch; `dim3(NewX,
+/// g.y, g.z)` for another dim3. Nullopt when a dim3 is written through a
+/// macro.
+std::optional<std::string> gridWithNewX(clang::ASTContext &Ctx,
+                                        const clang::Expr *Grid,
+                                        llvm::StringRef NewX);
+
 /// Whether \p S refers to \p V anywhere in it.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 

@@ -63,12 +63,20 @@ struct PerIndexKernel {
   /// The statements done for one index: the guarded statements, or the
   /// loop's body (without the step of a `while`).
   std::vector<const clang::Stmt *> Work;
+  /// Guarded, with \p OtherAxes of matchPerIndex(): the reads of the thread
+  /// hierarchy outside the index, each of blocks of another axis only
+  /// (`blockIdx.y`, `gridDim.z`; takeOtherAxes()).
+  std::vector<const clang::Expr *> OtherAxisReads;
 };
 
 /// The per-index shape of the kernel of \p M, or nullopt with the reason in
-/// \p Why.
+/// \p Why. With \p OtherAxes, a guarded kernel may also read the blocks of
+/// another axis (a batch index `blockIdx.y`), as takeOtherAxes() allows
+/// for a rewrite that replaces the block: the index is then the thread's
+/// own within its batch.
 std::optional<PerIndexKernel> matchPerIndex(const KernelModel &M,
-                                            std::string &Why);
+                                            std::string &Why,
+                                            bool OtherAxes = false);
 
 /// A 2-D kernel of one thread per index pair: its guard bounds the global
 /// indices X = blockIdx.x * blockDim.x + threadIdx.x and Y (the same in
@@ -144,7 +152,8 @@ std::optional<std::string> textAtLaunch(clang::ASTContext &Ctx,
 
 /// Whether \p Grid blocks of \p Block threads provably cover the \p Bound
 /// indices at the launch \p L: gridCoversBound() for a parameter, or a
-/// parameter less a constant, and gridCoversCount() for a constant.
+/// parameter less a constant, and gridCoversCount() for a constant. Of a
+/// dim3 grid, its x dimension counts (launchDimExprs()).
 bool gridCoversAtLaunch(clang::ASTContext &Ctx, const KernelLaunch &L,
                         int64_t Block, const Polynomial &Bound);
 

@@ -88,7 +88,8 @@ bool resizeBlocks(const KernelModel &M, int64_t NewBlockSize,
   if (!M.cooperationWhy(/*CountAtomics=*/false).empty())
     return Refuse("its threads may depend on each other: " +
                   M.cooperationWhy(false));
-  std::optional<PerIndexKernel> K = matchPerIndex(M, Why);
+  // A batch index on y (`blockIdx.y`) stays as it is: only x changes.
+  std::optional<PerIndexKernel> K = matchPerIndex(M, Why, /*OtherAxes=*/true);
   if (!K)
     return false;
   std::string NoLaunch;
@@ -143,7 +144,11 @@ bool resizeBlocks(const KernelModel &M, int64_t NewBlockSize,
         Changed = true;
         continue;
       }
-      NewGrid = "(" + *Bound + " + " + NewBlock + " - 1) / " + NewBlock;
+      std::optional<std::string> G = gridWithNewX(
+          Ctx, L.Grid, "(" + *Bound + " + " + NewBlock + " - 1) / " + NewBlock);
+      if (!G)
+        return Refuse(At + " writes its grid through a macro");
+      NewGrid = *G;
     }
     if (Block == NewBlockSize)
       continue;

@@ -160,6 +160,18 @@ private:
   /// The pointers: loaded, updated, stored.
   std::vector<ModelArray> Order;
   std::vector<TextEdit> ToVectors;
+  /// Each vectorised pointer's element at the index I is element I + D of
+  /// it, with D fixed for the thread (a batch's `b * n`); zero mostly.
+  std::map<ModelArray, Polynomial> Offset;
+  /// For a pointer with an offset, its first access, from which the
+  /// address of a group's first element is written.
+  std::map<ModelArray, const ModelAccess *> First;
+  /// The text of \p A with the index replaced by the group's first
+  /// element, `(4 * i4)`; nullopt through a macro.
+  std::optional<std::string> atGroup(const ModelAccess *A) const;
+  /// The float4 at the group of pointer \p P: `reinterpret_cast<...>(P)[i4]`,
+  /// or through the address of its first element when it has an offset.
+  std::string vectorAt(const ModelArray &P, bool Const) const;
 };
 
 std::optional<std::pair<unsigned, unsigned>>
@@ -203,10 +215,25 @@ bool Vectorizer::classify() {
                                         M.where(A.E) +
                                         " reaches memory the model cannot name"
                                   : A.Why);
-    if (*A.Index == Index) {
+    // The element I + D, D fixed for the thread: parameters, constants and
+    // the blocks of other axes.
+    std::optional<Polynomial> D = Polynomial::sub(*A.Index, Index);
+    if (D && !D->dependsOn([](const Symbol &S) {
+          return !S.isParameter() &&
+                 !((S.Kind == Symbol::BlockIdx || S.Kind == Symbol::GridDim) &&
+                   S.Index > 0);
+        })) {
       if (!isa<ParmVarDecl>(A.Array.var()) || !isFloatPointer(A.Array.type()))
         return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
                       " is not an element of a `float *` parameter");
+      auto [It, New] = Offset.try_emplace(A.Array, *D);
+      if (!New && It->second != *D) {
+        // Name the one off the index.
+        const ModelAccess *Off = *D == Polynomial() ? First[A.Array] : &A;
+        return refuse("`" + M.text(Off->E) + "` at " + M.where(Off->E) +
+                      " is an element other than the index's");
+      }
+      First.try_emplace(A.Array, &A);
       Vectorised.push_back(&A);
       continue;
     }
@@ -266,8 +293,13 @@ bool Vectorizer::classify() {
   auto ReadsThread = [&](const Expr *Init) {
     if (!Init)
       return false;
-    if (llvm::any_of(M.builtinUses(),
-                     [&](const Expr *U) { return isWithin(Ctx, U, Init); }))
+    // A batch's offset (`out + blockIdx.y * n`) is the same for the lanes.
+    if (llvm::any_of(M.builtinUses(), [&](const Expr *U) {
+          return isWithin(Ctx, U, Init) &&
+                 !llvm::any_of(K.OtherAxisReads, [&](const Expr *O) {
+                   return isWithin(Ctx, U, O);
+                 });
+        }))
       return true;
     std::function<bool(const Stmt *)> Refers = [&](const Stmt *X) {
       if (!X)
@@ -402,8 +434,12 @@ bool Vectorizer::launches() {
     if (L.Block->getType()->isIntegerType())
       if (auto Text = sourceText(Ctx, L.Block))
         B = parenthesize(L.Block, *Text);
-    auto G = replaceExpr(Ctx, L.Grid,
-                         "((" + *Bound + " + 3) / 4 + " + B + " - 1) / " + B);
+    std::string NewX = "((" + *Bound + " + 3) / 4 + " + B + " - 1) / " + B;
+    // A dim3 grid keeps its other dimensions (a batch on y).
+    std::optional<std::string> NewGrid = gridWithNewX(Ctx, L.Grid, NewX);
+    if (!NewGrid)
+      return refuse(At + " writes its grid through a macro");
+    auto G = replaceExpr(Ctx, L.Grid, *NewGrid);
     if (!G)
       return refuse(At + " writes its grid through a macro");
     Edits.push_back(*G);
@@ -415,7 +451,8 @@ bool Vectorizer::run() {
   if (!M.cooperationWhy().empty())
     return refuse("its threads may depend on each other: " +
                   M.cooperationWhy());
-  std::optional<PerIndexKernel> Shape = matchPerIndex(M, Why);
+  std::optional<PerIndexKernel> Shape =
+      matchPerIndex(M, Why, /*OtherAxes=*/true);
   if (!Shape)
     return false;
   K = *Shape;
@@ -453,6 +490,10 @@ bool Vectorizer::workTexts() {
       if (auto R = rangeOf(X))
         ToIndex.push_back({R->first, R->second, I});
   One = applyEdits(Work, ToIndex);
+  for (const auto &[P, A] : First)
+    if (Offset.at(P) != Polynomial() && !atGroup(A))
+      return refuse("`" + M.text(A->E) + "` at " + M.where(A->E) +
+                    " is written through a macro");
   return true;
 }
 
@@ -463,11 +504,45 @@ std::string Vectorizer::lane(char C) const {
   return applyEdits(Work, E);
 }
 
+std::optional<std::string> Vectorizer::atGroup(const ModelAccess *A) const {
+  auto R = rangeOf(A->E);
+  if (!R)
+    return std::nullopt;
+  std::string Text = Work.substr(R->first, R->second);
+  std::vector<TextEdit> ToGroup;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S)
+      return;
+    const auto *E = dyn_cast<Expr>(S);
+    bool IsIndex = E && llvm::is_contained(K.IndexExprs, E->IgnoreParens());
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      IsIndex |= K.IndexVar && DR->getDecl() == K.IndexVar;
+    if (IsIndex) {
+      if (auto X = rangeOf(E))
+        ToGroup.push_back(
+            {X->first - R->first, X->second, "(4 * " + Group + ")"});
+      return;
+    }
+    for (const Stmt *C : S->children())
+      Visit(C);
+  };
+  Visit(A->E);
+  if (ToGroup.empty())
+    return std::nullopt;
+  return applyEdits(Text, ToGroup);
+}
+
+std::string Vectorizer::vectorAt(const ModelArray &P, bool Const) const {
+  std::string T = Const ? "const float4 *" : "float4 *";
+  if (Offset.at(P) == Polynomial())
+    return "reinterpret_cast<" + T + ">(" + P.name() + ")[" + Group + "]";
+  return "*reinterpret_cast<" + T + ">(&" + *atGroup(First.at(P)) + ")";
+}
+
 std::string Vectorizer::vectorWork(StringRef In) const {
   std::string S, In2 = In.str() + "  ";
   for (const ModelArray &P : Order) {
-    std::string Load =
-        "reinterpret_cast<const float4 *>(" + P.name() + ")[" + Group + "]";
+    std::string Load = vectorAt(P, /*Const=*/true);
     if (llvm::is_contained(Loaded, P))
       S += In.str() + "const float4 " + Vec.at(P) + " = " + Load + ";\n";
     else if (llvm::is_contained(Updated, P))
@@ -479,8 +554,7 @@ std::string Vectorizer::vectorWork(StringRef In) const {
     S += In.str() + "{\n" + indentLines(lane(C), In2) + In.str() + "}\n";
   for (const ModelArray &P : Order)
     if (!llvm::is_contained(Loaded, P))
-      S += In.str() + "reinterpret_cast<float4 *>(" + P.name() + ")[" + Group +
-           "] = " + Vec.at(P) + ";\n";
+      S += In.str() + vectorAt(P, /*Const=*/false) + " = " + Vec.at(P) + ";\n";
   return S;
 }
 
@@ -488,7 +562,10 @@ std::string Vectorizer::alignedTest(StringRef In) const {
   std::string Aligned;
   for (const ModelArray &P : Order)
     Aligned += std::string(Aligned.empty() ? "" : " |\n" + In.str() + "     ") +
-               "reinterpret_cast<unsigned long long>(" + P.name() + ")";
+               "reinterpret_cast<unsigned long long>(" +
+               (Offset.at(P) == Polynomial() ? P.name()
+                                             : "&" + *atGroup(First.at(P))) +
+               ")";
   return "((" + Aligned + ") % 16) == 0";
 }
 
