@@ -1,12 +1,14 @@
 // vectorize-float4 on grid-stride loops: the loop strides over groups of
 // four elements with float4 loads and stores, then over the last n % 4
 // elements one by one, when every vectorised pointer is 16-byte aligned;
-// otherwise the original loop runs. The launches stay as they are: any
-// grid strides over every group. The start and the step are written anew
+// otherwise the original loop runs. Any grid strides over every group, so
+// a launch may stay as it is. The start and the step are written anew
 // from their values, whatever their spelling: a `for` or a `while`, the
 // step in a local, the loop inside a guard of conditions. A loop whose
 // variable is read outside it, or that leaves an iteration early, is
-// refused with its reason.
+// refused with its reason. A launch whose grid covers the bound with one
+// thread per element gets a quarter of the blocks, as for a guarded
+// kernel; other launches stay as they are.
 
 // RUN: clang-autoprof optimize --dry-run --transformations=vectorize-float4 -o %t.cu %s -- -std=c++17
 // RUN: %no-checks %t.cu | FileCheck %s --match-full-lines
@@ -132,8 +134,12 @@ __global__ void diffs(const float *x, float *d, int n) {
 
 void run(float *v, float *a, float *b, float *o, int *l, int n) {
   clampInPlace<<<1024, THREADS>>>(v, n, 0.0f);
+  blend<<<(n + THREADS - 1) / THREADS, THREADS>>>(a, b, o, n, 0.25f, 1);
   blend<<<n / THREADS, THREADS>>>(a, b, o, n, 0.25f, 1);
   lastIndex<<<1024, THREADS>>>(v, n, l);
   skipNegative<<<1024, THREADS>>>(v, n);
   diffs<<<1024, THREADS>>>(a, o, n);
 }
+// CHECK:        clampInPlace<<<1024, THREADS>>>(v, n, 0.0f);
+// CHECK-NEXT:   blend<<<((n + 3) / 4 + THREADS - 1) / THREADS, THREADS>>>(a, b, o, n, 0.25f, 1);
+// CHECK-NEXT:   blend<<<n / THREADS, THREADS>>>(a, b, o, n, 0.25f, 1);

@@ -122,7 +122,9 @@ private:
   /// The offset in the work's text of \p E, or nullopt.
   std::optional<std::pair<unsigned, unsigned>> rangeOf(const Expr *E) const;
   bool classify();
-  bool launches();
+  /// The launches' grids divided by four, where they cover the bound with
+  /// one thread per index; with \p Required, every launch must.
+  bool launches(bool Required = true);
   /// The guarded form: the index's group of four replaces the guard.
   bool guarded();
   /// The grid-stride form: the loop becomes a loop over groups of four.
@@ -411,37 +413,45 @@ bool Vectorizer::classify() {
   return true;
 }
 
-bool Vectorizer::launches() {
+bool Vectorizer::launches(bool Required) {
   std::string NoLaunch;
   const std::vector<KernelLaunch> *Launches = M.someLaunches(NoLaunch);
   if (!Launches)
-    return refuse(NoLaunch);
+    return Required ? refuse(NoLaunch) : true;
   for (const KernelLaunch &L : *Launches) {
     std::string At = "the launch at " + M.where(L.Call);
+    std::string Problem;
     std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
+    std::optional<std::string> Bound =
+        textAtLaunch(Ctx, L, K.Bound, K.BoundExpr);
     if (!Dims || (*Dims)[0] <= 0 || (*Dims)[1] != 1 || (*Dims)[2] != 1)
-      return refuse(At + " has a block that is not a constant number of "
-                         "threads in x");
-    auto Bound = textAtLaunch(Ctx, L, K.Bound, K.BoundExpr);
-    if (!Bound)
-      return refuse(At + " passes the bound `" + K.Bound.str() +
-                    "` through a macro or with side effects");
-    if (!gridCoversAtLaunch(Ctx, L, (*Dims)[0], K.Bound))
-      return refuse(At +
-                    " has a grid that does not provably cover the bound `" +
-                    K.Bound.str() + "`");
-    std::string B = std::to_string((*Dims)[0]);
-    if (L.Block->getType()->isIntegerType())
-      if (auto Text = sourceText(Ctx, L.Block))
-        B = parenthesize(L.Block, *Text);
-    std::string NewX = "((" + *Bound + " + 3) / 4 + " + B + " - 1) / " + B;
-    // A dim3 grid keeps its other dimensions (a batch on y).
-    std::optional<std::string> NewGrid = gridWithNewX(Ctx, L.Grid, NewX);
-    if (!NewGrid)
-      return refuse(At + " writes its grid through a macro");
-    auto G = replaceExpr(Ctx, L.Grid, *NewGrid);
-    if (!G)
-      return refuse(At + " writes its grid through a macro");
+      Problem = At + " has a block that is not a constant number of "
+                     "threads in x";
+    else if (!Bound)
+      Problem = At + " passes the bound `" + K.Bound.str() +
+                "` through a macro or with side effects";
+    else if (!gridCoversAtLaunch(Ctx, L, (*Dims)[0], K.Bound))
+      Problem = At + " has a grid that does not provably cover the bound `" +
+                K.Bound.str() + "`";
+    std::optional<tooling::Replacement> G;
+    if (Problem.empty()) {
+      std::string B = std::to_string((*Dims)[0]);
+      if (L.Block->getType()->isIntegerType())
+        if (auto Text = sourceText(Ctx, L.Block))
+          B = parenthesize(L.Block, *Text);
+      std::string NewX = "((" + *Bound + " + 3) / 4 + " + B + " - 1) / " + B;
+      // A dim3 grid keeps its other dimensions (a batch on y).
+      std::optional<std::string> NewGrid = gridWithNewX(Ctx, L.Grid, NewX);
+      if (NewGrid)
+        G = replaceExpr(Ctx, L.Grid, *NewGrid);
+      if (!G)
+        Problem = At + " writes its grid through a macro";
+    }
+    if (!Problem.empty()) {
+      if (Required)
+        return refuse(Problem);
+      continue;
+    }
     Edits.push_back(*G);
   }
   return true;
@@ -739,7 +749,9 @@ bool Vectorizer::gridStride() {
       return refuse("the work at " + M.where(J) +
                     " leaves its iteration early, which would leave the "
                     "other elements of its group of four");
-  if (!classify() || !workTexts())
+  // Any grid strides over the groups; one of a thread per element (the
+  // loop runs once) is divided by four, as a guarded kernel's is.
+  if (!classify() || !launches(/*Required=*/false) || !workTexts())
     return false;
 
   // Any grid strides over the groups of four, then over the tail; the
