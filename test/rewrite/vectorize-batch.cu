@@ -105,6 +105,18 @@ __global__ void centred(float *out, const float *in, int n) {
 // WHY-LABEL: kernel centred at
 // WHY:         vectorize-float4: not applied: `in[b * n + i]` at line [[@LINE-8]] is an element other than the index's
 
+// An element off the index read through a load helper: the group's address
+// cannot be taken from a call.
+__device__ float at(const float *p, int k) { return p[k]; }
+__global__ void viaHelper(float *out, const float *in, int n) {
+  int b = blockIdx.y;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[b * n + i] = at(in, b * n + i);
+}
+// WHY-LABEL: kernel viaHelper at
+// WHY:         vectorize-float4: not applied: `at(in, b * n + i)` at line [[@LINE-3]] reads an element off the index through a function
+
 void run(float *o, float *x, float *bias, int n, int batches) {
   dim3 grid((n + 255) / 256, batches);
   addBias<<<grid, 256>>>(o, x, bias, n);
@@ -113,6 +125,7 @@ void run(float *o, float *x, float *bias, int n, int batches) {
   lastBatch<<<grid, 256>>>(o, x, n);
   tall<<<dim3((n + 127) / 128), dim3(128, 2)>>>(o, n);
   centred<<<grid, 256>>>(o, x, n);
+  viaHelper<<<grid, 256>>>(o, x, n);
 }
 // CHECK:        addBias<<<dim3(((n + 3) / 4 + 256 - 1) / 256, grid.y, grid.z), 256>>>(o, x, bias, n);
 // CHECK-NEXT:   scaleRows<<<dim3(((n + 3) / 4 + 128 - 1) / 128, batches), 128>>>(x, o, n, 0.5f);
@@ -123,3 +136,4 @@ void run(float *o, float *x, float *bias, int n, int batches) {
 // LBS-NEXT:   lastBatch<<<grid, 256>>>(o, x, n);
 // LBS-NEXT:   tall<<<dim3((n + 127) / 128), dim3(128, 2)>>>(o, n);
 // LBS-NEXT:   centred<<<dim3((n + 128 - 1) / 128, grid.y, grid.z), 128>>>(o, x, n);
+// LBS-NEXT:   viaHelper<<<dim3((n + 128 - 1) / 128, grid.y, grid.z), 128>>>(o, x, n);

@@ -235,6 +235,11 @@ bool Vectorizer::classify() {
         return refuse("`" + M.text(Off->E) + "` at " + M.where(Off->E) +
                       " is an element other than the index's");
       }
+      // Off the index, the group's address is taken from the access's
+      // text: an element, not a load helper's value.
+      if (*D != Polynomial() && isa<CallExpr>(A.E))
+        return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
+                      " reads an element off the index through a function");
       First.try_emplace(A.Array, &A);
       Vectorised.push_back(&A);
       continue;
