@@ -1325,9 +1325,8 @@ std::string autoprof::scaledGridText(const ASTContext &Ctx, const Expr *Grid,
   });
 }
 
-std::optional<std::string> autoprof::gridWithNewX(ASTContext &Ctx,
-                                                  const Expr *Grid,
-                                                  StringRef NewX) {
+std::optional<std::string>
+autoprof::gridWithNewX(ASTContext &Ctx, const Expr *Grid, StringRef NewX) {
   if (Grid->getType()->isIntegerType() ||
       Grid->getType()->isRealFloatingType() || launchGridX(Ctx, Grid))
     return NewX.str();

@@ -786,19 +786,19 @@ TEST_F(KernelModelTest, PerIndexTakesBatchAxesOnlyWhenAsked) {
   EXPECT_EQ(Batch.text(K->OtherAxisReads.front()), "blockIdx.y");
   // Threads of the block on y are not a batch: a rewrite that replaces
   // the block would change them.
-  EXPECT_FALSE(matchPerIndex(
-      model("__global__ void k(float *y, int n) {"
-            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
-            " if (i < n) y[threadIdx.y * n + i] = 1; }"),
-      Why, true));
+  EXPECT_FALSE(
+      matchPerIndex(model("__global__ void k(float *y, int n) {"
+                          " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                          " if (i < n) y[threadIdx.y * n + i] = 1; }"),
+                    Why, true));
   EXPECT_NE(Why.find("threadIdx.y"), std::string::npos) << Why;
   // Nor a batch that no stored element depends on: its blocks would store
   // the same elements.
-  EXPECT_FALSE(matchPerIndex(
-      model("__global__ void k(const float *x, float *y, int n) {"
-            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
-            " if (i < n) y[i] = x[blockIdx.y * n + i]; }"),
-      Why, true));
+  EXPECT_FALSE(
+      matchPerIndex(model("__global__ void k(const float *x, float *y, int n) {"
+                          " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                          " if (i < n) y[i] = x[blockIdx.y * n + i]; }"),
+                    Why, true));
   EXPECT_NE(Why.find("on which no element"), std::string::npos) << Why;
 }
 

@@ -74,9 +74,8 @@ struct PerIndexKernel {
 /// another axis (a batch index `blockIdx.y`), as takeOtherAxes() allows
 /// for a rewrite that replaces the block: the index is then the thread's
 /// own within its batch.
-std::optional<PerIndexKernel> matchPerIndex(const KernelModel &M,
-                                            std::string &Why,
-                                            bool OtherAxes = false);
+std::optional<PerIndexKernel>
+matchPerIndex(const KernelModel &M, std::string &Why, bool OtherAxes = false);
 
 /// A 2-D kernel of one thread per index pair: its guard bounds the global
 /// indices X = blockIdx.x * blockDim.x + threadIdx.x and Y (the same in

@@ -632,7 +632,8 @@ std::string Accumulate::plan(const ModelReduction &R) {
     NoInit = nullptr;
   if (const Expr *EntryCond = isa<WhileStmt>(L.S)
                                   ? cast<WhileStmt>(L.S)->getCond()
-                                  : NoInit ? NoInit->getCond() : nullptr;
+                              : NoInit ? NoInit->getCond()
+                                       : nullptr;
       EntryCond && (!L.TripCount || *L.TripCount < 1)) {
     // A `while`, or a `for` without an init statement, tests its condition
     // on the state it starts from: when it fails there, the original loop

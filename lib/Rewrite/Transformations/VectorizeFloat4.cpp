@@ -707,8 +707,9 @@ bool Vectorizer::gridStride() {
   // matchPerIndex() found the counter read nowhere outside the loop.
   const ModelLoop &L = M.loops()[M.loopIndex(K.Loop)];
   // The work: the loop's body without a `while`'s step.
-  const Stmt *LoopBody = isa<ForStmt>(K.Loop) ? cast<ForStmt>(K.Loop)->getBody()
-                                              : cast<WhileStmt>(K.Loop)->getBody();
+  const Stmt *LoopBody = isa<ForStmt>(K.Loop)
+                             ? cast<ForStmt>(K.Loop)->getBody()
+                             : cast<WhileStmt>(K.Loop)->getBody();
   Top = K.Work;
   if (Top.empty())
     return refuse("its grid-stride loop at " + M.where(K.Loop) +
@@ -716,8 +717,8 @@ bool Vectorizer::gridStride() {
   std::optional<FileRange> Whole = autoprof::statementRange(Ctx, K.Loop);
   if (const auto *CS = dyn_cast<CompoundStmt>(LoopBody)) {
     WorkBegin = CS->getLBracLoc().getLocWithOffset(1);
-    WorkEnd = isa<WhileStmt>(K.Loop) ? L.StepStmt->getBeginLoc()
-                                     : CS->getRBracLoc();
+    WorkEnd =
+        isa<WhileStmt>(K.Loop) ? L.StepStmt->getBeginLoc() : CS->getRBracLoc();
     Lead.clear();
   } else {
     std::optional<FileRange> R = autoprof::statementRange(Ctx, LoopBody);
@@ -770,8 +771,7 @@ bool Vectorizer::gridStride() {
   std::string Indent = lineIndent(SM, K.Loop->getBeginLoc());
   std::string In2 = Indent + "  ", In3 = In2 + "  ";
   StringRef Buffer = SM.getBufferData(Whole->File);
-  std::string Original =
-      Buffer.slice(Whole->Begin, Whole->End).str();
+  std::string Original = Buffer.slice(Whole->Begin, Whole->End).str();
   // The tail's loop declares its variable, or sets the one declared
   // before the loop.
   std::string TailVar = L.DeclaredByLoop ? T + " " + I : I;
@@ -793,9 +793,9 @@ bool Vectorizer::gridStride() {
   S += Indent + "} else {\n";
   S += In2 + indented(Original, "  ") + "\n";
   S += Indent + "}";
-  Edits.push_back(tooling::Replacement(SM, SM.getComposedLoc(Whole->File,
-                                                            Whole->Begin),
-                                       Whole->End - Whole->Begin, S));
+  Edits.push_back(
+      tooling::Replacement(SM, SM.getComposedLoc(Whole->File, Whole->Begin),
+                           Whole->End - Whole->Begin, S));
   return true;
 }
 
