@@ -627,13 +627,9 @@ std::string Accumulate::plan(const ModelReduction &R) {
   // When the loop may run zero times, the new code runs under the loop's
   // condition at its first value.
   std::string Guard;
-  const auto *NoInit = dyn_cast<ForStmt>(L.S);
-  if (NoInit && (NoInit->getInit() || !NoInit->getCond()))
-    NoInit = nullptr;
-  if (const Expr *EntryCond = isa<WhileStmt>(L.S)
-                                  ? cast<WhileStmt>(L.S)->getCond()
-                              : NoInit ? NoInit->getCond()
-                                       : nullptr;
+  const auto *For = dyn_cast<ForStmt>(L.S);
+  bool FromState = isa<WhileStmt>(L.S) || (For && !For->getInit());
+  if (const Expr *EntryCond = FromState ? loopCond(L) : nullptr;
       EntryCond && (!L.TripCount || *L.TripCount < 1)) {
     // A `while`, or a `for` without an init statement, tests its condition
     // on the state it starts from: when it fails there, the original loop
