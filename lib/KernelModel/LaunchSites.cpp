@@ -1204,7 +1204,7 @@ std::string autoprof::parenthesize(const Expr *E, llvm::StringRef Text) {
   E = E->IgnoreImpCasts();
   if (isa<DeclRefExpr, IntegerLiteral, FloatingLiteral, ParenExpr, CallExpr,
           CXXFunctionalCastExpr, CXXNamedCastExpr, MemberExpr,
-          ArraySubscriptExpr>(E))
+          ArraySubscriptExpr, PseudoObjectExpr, MSPropertyRefExpr>(E))
     return Text.str();
   return "(" + Text.str() + ")";
 }

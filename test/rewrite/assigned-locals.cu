@@ -68,8 +68,8 @@ __global__ void scale_assigned(const float *x, float *y, int n) {
     y[i] = 2.0f * x[i];
 }
 
-// The index assigned after a guard written inline: it holds no value at the
-// guard, where the group of four would read it, so the kernel is refused.
+// The index assigned after a guard written inline: the work sets a variable
+// that the four elements of a thread would share, so the kernel is refused.
 __global__ void scale_late(const float *x, float *y, int n) {
   int i;
   if (blockIdx.x * blockDim.x + threadIdx.x >= n)
@@ -102,12 +102,12 @@ void launch(const float *a, const float *x, const float *b, float *y, int m,
 // CHECK:        warp-per-row: not applied: the statement at line 46 is neither a declaration, a loop over the row nor a store
 // CHECK:      kernel scale_copy at {{.*}}
 // CHECK-NEXT:   no proposal
-// CHECK:        vectorize-float4: not applied: `{{i|j}}` at line {{.*}} holds a value of the index computed before the guard
+// CHECK:        vectorize-float4: not applied: `j` holds a value of the index computed before the guard other than by a declaration of its own that nothing changes
 // CHECK:      kernel scale_assigned at {{.*}}
 // CHECK-NEXT:   vectorize-float4: {{.*}}
 // CHECK:      kernel scale_late at {{.*}}
 // CHECK-NEXT:   no proposal
-// CHECK:        vectorize-float4: not applied: the index is read at line 77 other than as the element of a `float *` parameter
+// CHECK:        vectorize-float4: not applied: `i` at line 77 is declared before the work and changed by it; the elements of a group of four would see each other's values
 
 // VEC:      __global__ void scale_assigned(const float *x, float *y, int n) {
 // VEC-NEXT:   int i;

@@ -1,12 +1,15 @@
 // Spellings that once fooled or crashed the rewriter: a tree reduction
 // that updates its element through `*(s + i)` (it crashed the whole file),
 // and element-wise kernels that copy the index, or offset their pointers
-// by it, before the guard (vectorize-float4 rewrote them, and its scalar
-// tail read the copies: the last elements were never written). Each is
-// refused with its reason, and the other kernels of the file are still
-// proposed.
+// by it, before the guard (vectorize-float4 once rewrote them, and its
+// scalar tail read the copies: the last elements were never written). The
+// reduction is refused with its reason; the copies move into the tail,
+// which declares them for each of its elements.
 
 // RUN: clang-autoprof optimize --dry-run --explain --transformations=warp-shuffle-reduce,vectorize-float4 %s -- -std=c++17 | FileCheck %s --match-full-lines
+// RUN: clang-autoprof optimize --dry-run --transformations=vectorize-float4 -o %t.cu %s -- -std=c++17
+// RUN: %no-checks %t.cu | FileCheck %s --check-prefix=VEC
+// RUN: %if nvcc %{ %nvcc -arch=sm_90 -std=c++17 -c -o /dev/null %t.cu %}
 
 __global__ void tree(float *out) {
   __shared__ float s[256];
@@ -52,12 +55,27 @@ void launch(const float *x, float *y, float *o, float a, int n) {
 
 // CHECK:      kernel tree at {{.*}}
 // CHECK-NEXT:   no proposal
-// CHECK-NEXT:   warp-shuffle-reduce: not applied: the update at line 18 is not `A[i] += A[i + h]` or `A[i] = f(A[i], A[i + h])` with f a minimum or maximum
+// CHECK-NEXT:   warp-shuffle-reduce: not applied: the update at line 21 is not `A[i] += A[i + h]` or `A[i] = f(A[i], A[i + h])` with f a minimum or maximum
 // CHECK:      kernel axpb_copy at {{.*}}
-// CHECK-NEXT:   no proposal
-// CHECK:        vectorize-float4: not applied: `j` at line 29 holds a value of the index computed before the guard
+// CHECK-NEXT:   vectorize-float4: {{.*}}
 // CHECK:      kernel axpb_offset at {{.*}}
-// CHECK-NEXT:   no proposal
-// CHECK:        vectorize-float4: not applied: `yp` at line 37 holds a value of the index computed before the guard
+// CHECK-NEXT:   vectorize-float4: {{.*}}
 // CHECK:      kernel axpb at {{.*}}
 // CHECK-NEXT:   vectorize-float4: {{.*}}
+
+// The copies leave the code before the guard, and each element of the tail
+// declares them from its own index.
+// VEC:      __global__ void axpb_copy(const float *x, float *y, float a, int n) {
+// VEC-NEXT:   int i = blockIdx.x * blockDim.x + threadIdx.x;
+// VEC-NEXT:   int i4 = i;
+// VEC:            y4.w = a * x4.w + 1.0f;
+// VEC:          for (int i = 4 * i4; i < n && i < 4 * i4 + 4; ++i) {
+// VEC-NEXT:       int j = i;
+// VEC-NEXT:       y[j] = a * x[j] + 1.0f;
+// VEC:      __global__ void axpb_offset(const float *x, float *y, float a, int n) {
+// VEC-NEXT:   int i = blockIdx.x * blockDim.x + threadIdx.x;
+// VEC-NEXT:   int i4 = i;
+// VEC:          for (int i = 4 * i4; i < n && i < 4 * i4 + 4; ++i) {
+// VEC-NEXT:       const float *xp = x + i;
+// VEC-NEXT:       float *yp = y + i;
+// VEC-NEXT:       *yp = a * *xp + 1.0f;

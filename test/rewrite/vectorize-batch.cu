@@ -32,16 +32,16 @@ __global__ void addBias(float *out, const float *in, const float *bias, int n) {
 // CHECK-NEXT:   // Four elements per thread: float4 when every vectorised pointer is
 // CHECK-NEXT:   // 16-byte aligned, one by one otherwise and for the tail.
 // CHECK-NEXT:   if (i4 < n / 4 &&
-// CHECK-NEXT:     ((reinterpret_cast<unsigned long long>(&in[b * n + (4 * i4)]) |
+// CHECK-NEXT:     ((reinterpret_cast<unsigned long long>(&in[b * n + 4 * i4]) |
 // CHECK-NEXT:          reinterpret_cast<unsigned long long>(bias) |
-// CHECK-NEXT:          reinterpret_cast<unsigned long long>(&out[b * n + (4 * i4)])) % 16) == 0) {
-// CHECK-NEXT:     const float4 in4 = *reinterpret_cast<const float4 *>(&in[b * n + (4 * i4)]);
+// CHECK-NEXT:          reinterpret_cast<unsigned long long>(&out[b * n + 4 * i4])) % 16) == 0) {
+// CHECK-NEXT:     const float4 in4 = *reinterpret_cast<const float4 *>(&in[b * n + 4 * i4]);
 // CHECK-NEXT:     const float4 bias4 = reinterpret_cast<const float4 *>(bias)[i4];
 // CHECK-NEXT:     float4 out4;
 // CHECK-NEXT:     {
 // CHECK-NEXT:       out4.x = in4.x + bias4.x;
 // CHECK-NEXT:     }
-// CHECK:          *reinterpret_cast<float4 *>(&out[b * n + (4 * i4)]) = out4;
+// CHECK:          *reinterpret_cast<float4 *>(&out[b * n + 4 * i4]) = out4;
 // CHECK-NEXT:   } else if (i4 < (n + 3) / 4) {
 // CHECK-NEXT:     for (int i = 4 * i4; i < n && i < 4 * i4 + 4; ++i) {
 // CHECK-NEXT:       out[b * n + i] = in[b * n + i] + bias[i];
@@ -58,14 +58,14 @@ __global__ void scaleRows(const float *x, float *y, int cols, float s) {
   dst[c] = src[c] * s;
 }
 // CHECK:      __global__ void scaleRows(const float *x, float *y, int cols, float s) {
-// CHECK:          ((reinterpret_cast<unsigned long long>(&src[(4 * c4)]) |
-// CHECK-NEXT:          reinterpret_cast<unsigned long long>(&dst[(4 * c4)])) % 16) == 0) {
-// CHECK-NEXT:     const float4 x4 = *reinterpret_cast<const float4 *>(&src[(4 * c4)]);
+// CHECK:          ((reinterpret_cast<unsigned long long>(&src[4 * c4]) |
+// CHECK-NEXT:          reinterpret_cast<unsigned long long>(&dst[4 * c4])) % 16) == 0) {
+// CHECK-NEXT:     const float4 x4 = *reinterpret_cast<const float4 *>(&src[4 * c4]);
 // CHECK-NEXT:     float4 y4;
 // CHECK-NEXT:     {
 // CHECK-NEXT:       y4.x = x4.x * s;
 // CHECK-NEXT:     }
-// CHECK:          *reinterpret_cast<float4 *>(&dst[(4 * c4)]) = y4;
+// CHECK:          *reinterpret_cast<float4 *>(&dst[4 * c4]) = y4;
 
 // An offset that is a parameter, on a 1-D launch.
 __global__ void place(const float *in, float *out, int offset, int n) {
@@ -74,7 +74,7 @@ __global__ void place(const float *in, float *out, int offset, int n) {
     out[offset + i] = 2.0f * in[i];
 }
 // CHECK:      __global__ void place(const float *in, float *out, int offset, int n) {
-// CHECK:          *reinterpret_cast<float4 *>(&out[offset + (4 * i4)]) = out4;
+// CHECK:          *reinterpret_cast<float4 *>(&out[offset + 4 * i4]) = out4;
 
 // The batch is read but no stored element depends on it.
 __global__ void lastBatch(float *out, const float *in, int n) {

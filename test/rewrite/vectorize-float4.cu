@@ -70,14 +70,26 @@ __global__ void add(const float *a, const float *b, float *c, int n) {
 // CHECK-NEXT:       c[i] = a[i] + b[i];
 // CHECK-NEXT:     }
 
-// The index is used beyond p[i].
+// The index is used beyond p[i]: each lane declares it with its element.
 __global__ void iota(float *p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     p[i] = i;
 }
 // CHECK:      __global__ void iota(float *p, int n) {
-// CHECK-NEXT:   int i = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:   int i4 = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK:          float4 p4;
+// CHECK-NEXT:     {
+// CHECK-NEXT:       int i = 4 * i4;
+// CHECK-NEXT:       p4.x = i;
+// CHECK-NEXT:     }
+// CHECK-NEXT:     {
+// CHECK-NEXT:       int i = 4 * i4 + 1;
+// CHECK-NEXT:       p4.y = i;
+// CHECK:            int i = 4 * i4 + 3;
+// CHECK-NEXT:       p4.w = i;
+// CHECK-NEXT:     }
+// CHECK-NEXT:     reinterpret_cast<float4 *>(p)[i4] = p4;
 
 // Loads what it stores: the vector is loaded first and stored last.
 __global__ void scale(float *p, float s, int n) {
@@ -144,7 +156,7 @@ void run(float *x, float *y, float *z, int n) {
 // CHECK-NEXT:   int grid = (n + Block - 1) / Block;
 // CHECK-NEXT:   axpb<<<((n + 3) / 4 + Block - 1) / Block, Block>>>(x, y, 2.0f, n);
 // CHECK-NEXT:   add<<<((n + 3) / 4 + 128 - 1) / 128, 128>>>(x, y, z, n);
-// CHECK-NEXT:   iota<<<(n + 255) / 256, 256>>>(y, n);
+// CHECK-NEXT:   iota<<<((n + 3) / 4 + 256 - 1) / 256, 256>>>(y, n);
 // CHECK-NEXT:   scale<<<((n + 3) / 4 + 256 - 1) / 256, 256>>>(y, 2.0f, n);
 // CHECK-NEXT:   clamp<<<((n + 3) / 4 + 256 - 1) / 256, 256>>>(x, y, n);
 // CHECK-NEXT:   twice<<<(n + 255) / 256, 256>>>((double *)x, (double *)y, n);
@@ -161,7 +173,7 @@ void run(float *x, float *y, float *z, int n) {
 // DIFF:      # vectorize-float4 on kernel clamp
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-8: ReplacementText: {{.*}}
+// YAML-COUNT-10: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel axpb at {{.*}}
@@ -171,7 +183,8 @@ void run(float *x, float *y, float *z, int n) {
 // LIST-NEXT:   vectorize-float4: {{.*}}
 // LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel iota at {{.*}}
-// LIST-NEXT:   no proposal
+// LIST-NEXT:   vectorize-float4: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel scale at {{.*}}
 // LIST-NEXT:   vectorize-float4: {{.*}}
 // LIST-NEXT:     trigger: {{.*}}

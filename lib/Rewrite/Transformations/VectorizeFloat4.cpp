@@ -120,7 +120,7 @@ private:
     return false;
   }
   /// The offset in the work's text of \p E, or nullopt.
-  std::optional<std::pair<unsigned, unsigned>> rangeOf(const Expr *E) const;
+  std::optional<std::pair<unsigned, unsigned>> rangeOf(const Stmt *E) const;
   bool classify();
   /// The launches' grids divided by four, where they cover the bound with
   /// one thread per index; with \p Required, every launch must.
@@ -174,10 +174,45 @@ private:
   /// The float4 at the group of pointer \p P: `reinterpret_cast<...>(P)[i4]`,
   /// or through the address of its first element when it has an offset.
   std::string vectorAt(const ModelArray &P, bool Const) const;
+  /// The text of \p E with the index replaced by the group's first
+  /// element and each local computed from the index (declared in the work
+  /// or in Derived) by its value; nullopt through a macro or for such a
+  /// local without one value.
+  std::optional<std::string> groupText(const clang::Expr *E,
+                                       unsigned Depth = 0) const;
+  /// Whether \p E reads the index itself: the index variable or one of
+  /// the expressions that compute it.
+  bool isIndex(const clang::Expr *E) const;
+  /// Whether \p S lies in a vectorised access, which a lane replaces.
+  bool inVectorised(const clang::Stmt *S) const;
+  /// Makes the edits of a lane: the vectorised accesses, the locals of the
+  /// work that only they read (the lanes do not declare them) and, when
+  /// the index is written inline, its reads; sets LaneReadsIndex.
+  bool laneEdits();
+
+  /// Locals declared before the work whose values depend on the index,
+  /// in order of declaration; the work reads them only in vectorised
+  /// accesses, and the tail declares them again for its elements.
+  std::vector<const clang::VarDecl *> Derived;
+  llvm::SmallPtrSet<const clang::VarDecl *, 4> DerivedSet;
+  /// Locals declared in the work.
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> Own;
+  /// The edits that make a lane's text from the work's: the vectorised
+  /// accesses (each followed by the lane's component) and the others.
+  std::vector<TextEdit> LaneVectors, LaneEdits;
+  /// Whether a lane reads the index other than in vectorised accesses:
+  /// each lane then declares it with its element's value.
+  bool LaneReadsIndex = false;
+  /// The index's type, for the lanes' declarations of it.
+  std::string IndexType;
+  /// The declarations of Derived for the tail's elements, one per line,
+  /// and of those a lane reads.
+  std::string Redeclared, LaneRedeclared;
+  std::map<const clang::VarDecl *, std::string> DerivedText;
 };
 
 std::optional<std::pair<unsigned, unsigned>>
-Vectorizer::rangeOf(const Expr *E) const {
+Vectorizer::rangeOf(const Stmt *E) const {
   CharSourceRange R = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(E->getSourceRange()), SM,
       Ctx.getLangOpts());
@@ -294,9 +329,9 @@ bool Vectorizer::classify() {
     return refuse("it loads an element after it stores one");
 
   // Locals computed before the guard from the index or the thread
-  // hierarchy (`int j = i;`, `float *yp = y + i;`): the work runs for other
-  // elements after the edit, so it may not read them.
-  llvm::SmallPtrSet<const VarDecl *, 4> Derived;
+  // hierarchy (`int j = i;`, `float *yp = y + i;`): they hold the values
+  // of one element, so the tail and the lanes that read them declare them
+  // again.
   auto ReadsThread = [&](const Expr *Init) {
     if (!Init)
       return false;
@@ -313,50 +348,44 @@ bool Vectorizer::classify() {
         return false;
       if (const auto *DR = dyn_cast<DeclRefExpr>(X))
         if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-            V && (V == K.IndexVar || Derived.count(V)))
+            V && (V == K.IndexVar || DerivedSet.count(V)))
           return true;
       return llvm::any_of(X->children(), Refers);
     };
     return Refers(Init);
+  };
+  auto Derive = [&](const VarDecl *V) {
+    if (DerivedSet.insert(V).second)
+      Derived.push_back(V);
   };
   for (const Stmt *S : M.prologue()) {
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D);
             V && V != K.IndexVar && ReadsThread(V->getInit()))
-          Derived.insert(V);
+          Derive(V);
     // `j = i;` after `int j;`.
     if (const auto *A = dyn_cast<BinaryOperator>(S);
         A && A->getOpcode() == BO_Assign)
       if (const auto *DR = dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParens()))
         if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
             V && V != K.IndexVar && ReadsThread(A->getRHS()))
-          Derived.insert(V);
+          Derive(V);
   }
 
-  // The index is read only as the element of a vectorised access, and
-  // pointers only to reach elements.
+  // The index is read as the element of a vectorised access or as a value
+  // (each lane declares it with its own), pointers only to reach elements.
   std::function<bool(const Stmt *)> Check = [&](const Stmt *S) {
     if (!S)
       return true;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-          V && Derived.count(V))
-        return refuse("`" + V->getNameAsString() + "` at " + M.where(DR) +
-                      " holds a value of the index computed before the "
-                      "guard");
     if (const auto *E = dyn_cast<Expr>(S)) {
-      bool IsIndex = llvm::is_contained(K.IndexExprs, E->IgnoreParens());
-      if (const auto *DR = dyn_cast<DeclRefExpr>(E))
-        IsIndex |= K.IndexVar && DR->getDecl() == K.IndexVar;
+      if (const auto *DR = dyn_cast<DeclRefExpr>(E);
+          DR && K.IndexVar && DR->getDecl() == K.IndexVar &&
+          !readsOnly(Ctx, K.IndexVar, DR))
+        return refuse("the work changes the index at " + M.where(DR));
       bool IsPointer = false;
       if (const auto *DR = dyn_cast<DeclRefExpr>(E))
         IsPointer = DR->getDecl()->getType()->isPointerType();
-      if (IsIndex && llvm::none_of(Vectorised, [&](const ModelAccess *A) {
-            return isWithin(Ctx, E, A->E);
-          }))
-        return refuse("the index is read at " + M.where(E) +
-                      " other than as the element of a `float *` parameter");
       if (IsPointer && llvm::none_of(M.accesses(), [&](const ModelAccess &A) {
             return isWithin(Ctx, E, A.E);
           }))
@@ -379,7 +408,6 @@ bool Vectorizer::classify() {
   // four elements of a group run one after the other, so a value one of
   // them leaves would reach the next (`prev = x[i];`, `++count;`). Arrays
   // are reached through the model's accesses, checked above.
-  llvm::SmallPtrSet<const VarDecl *, 8> Own;
   std::function<void(const Stmt *)> Declared = [&](const Stmt *S) {
     if (!S)
       return;
@@ -508,43 +536,307 @@ bool Vectorizer::workTexts() {
   for (const auto &[P, A] : First)
     if (Offset.at(P) != Polynomial() && !atGroup(A))
       return refuse("`" + M.text(A->E) + "` at " + M.where(A->E) +
+                    " is written through a macro or a local of more than "
+                    "one value");
+  // The tail's elements declare the locals of Derived again, in order;
+  // their declarations before the work go when nothing else reads them.
+  std::vector<const DeclRefExpr *> Refs;
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      Refs.push_back(DR);
+    for (const Stmt *C : S->children())
+      Collect(C);
+  };
+  Collect(M.kernel().getBody());
+  // Those the work reads, and those their values read.
+  llvm::SmallPtrSet<const VarDecl *, 4> Needed;
+  for (const DeclRefExpr *DR : Refs)
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && DerivedSet.count(V) &&
+        llvm::any_of(Top, [&](const Stmt *S) { return isWithin(Ctx, DR, S); }))
+      Needed.insert(V);
+  for (const VarDecl *V : llvm::reverse(Derived))
+    if (Needed.count(V) && V->getInit())
+      for (const DeclRefExpr *DR : Refs)
+        if (const auto *W = dyn_cast<VarDecl>(DR->getDecl());
+            W && DerivedSet.count(W) && isWithin(Ctx, DR, V->getInit()))
+          Needed.insert(W);
+  std::vector<FileRange> Moved;
+  for (const VarDecl *V : Derived) {
+    if (!Needed.count(V))
+      continue;
+    const DeclStmt *Decl = nullptr;
+    for (const Stmt *S : M.prologue())
+      if (const auto *DS = dyn_cast<DeclStmt>(S);
+          DS && DS->isSingleDecl() && DS->getSingleDecl() == V)
+        Decl = DS;
+    std::optional<FileRange> R =
+        Decl ? autoprof::rangeOf(Ctx, Decl) : std::nullopt;
+    if (!R || !isUnmodified(Ctx, *V) || !M.isPure(V->getInit()))
+      return refuse("`" + V->getNameAsString() +
+                    "` holds a value of the index computed before the guard "
+                    "other than by a declaration of its own that nothing "
+                    "changes");
+    // An element it loads would be loaded apart from the vectors.
+    for (const ModelAccess &A : M.accesses())
+      if (isWithin(Ctx, A.E, V->getInit()))
+        return refuse("`" + V->getNameAsString() + "` at " + M.where(Decl) +
+                      " holds an element loaded before the guard");
+    std::vector<TextEdit> Edits;
+    if (!K.IndexVar)
+      for (const Expr *X : K.IndexExprs)
+        if (isWithin(Ctx, X, Decl))
+          if (std::optional<FileRange> XR = autoprof::rangeOf(Ctx, X))
+            Edits.push_back({XR->Begin, XR->End - XR->Begin, I});
+    DerivedText[V] = editedSlice(Ctx, R->File, R->Begin, R->End, Edits);
+    Redeclared += DerivedText[V] + "\n";
+    Moved.push_back(*R);
+  }
+  bool ReadElsewhere = llvm::any_of(Refs, [&](const DeclRefExpr *DR) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V || !Needed.count(V))
+      return false;
+    unsigned At = SM.getFileOffset(SM.getSpellingLoc(DR->getLocation()));
+    return llvm::none_of(Top,
+                         [&](const Stmt *S) { return isWithin(Ctx, DR, S); }) &&
+           llvm::none_of(Moved, [&](const FileRange &R) {
+             return R.Begin <= At && At < R.End;
+           });
+  });
+  if (!ReadElsewhere)
+    for (const FileRange &R : Moved) {
+      // The whole line when the declaration is alone on it.
+      StringRef Buffer = SM.getBufferData(R.File);
+      size_t From = Buffer.rfind('\n', R.Begin) + 1,
+             To = Buffer.find('\n', R.End);
+      if (To == StringRef::npos ||
+          !Buffer.slice(From, R.Begin).trim().empty() ||
+          !Buffer.slice(R.End, To).trim().empty()) {
+        From = R.Begin;
+        To = R.End;
+      } else {
+        ++To;
+      }
+      Edits.push_back(tooling::Replacement(SM, SM.getComposedLoc(R.File, From),
+                                           To - From, ""));
+    }
+  return laneEdits();
+}
+
+bool Vectorizer::laneEdits() {
+  // The work's own locals that a lane need not declare: declared alone
+  // with a pure value and read only in vectorised accesses or in the
+  // values of others of them (`int idx = b * n + i;` before
+  // `out[idx] = ...`).
+  std::map<const VarDecl *, const DeclStmt *> Unread;
+  for (const Stmt *S : Top)
+    if (const auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl())
+      if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+          V && V->getInit() && isUnmodified(Ctx, *V) &&
+          (V->getType()->isIntegerType() || V->getType()->isPointerType()) &&
+          M.isPure(V->getInit()))
+        Unread[V] = DS;
+  auto Dead = [&](const Stmt *S) {
+    return inVectorised(S) || llvm::any_of(Unread, [&](const auto &U) {
+             return isWithin(Ctx, S, U.second);
+           });
+  };
+  std::vector<const DeclRefExpr *> Refs;
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      Refs.push_back(DR);
+    for (const Stmt *C : S->children())
+      Collect(C);
+  };
+  for (const Stmt *S : Top)
+    Collect(S);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const DeclRefExpr *DR : Refs) {
+      auto It = Unread.find(dyn_cast<VarDecl>(DR->getDecl()));
+      if (It != Unread.end() && !Dead(DR)) {
+        Unread.erase(It);
+        Changed = true;
+        break;
+      }
+    }
+  }
+  // The edits: vectorised accesses, unread declarations (with their line
+  // when alone on it) and, for an index written inline, its other reads.
+  LaneVectors = ToVectors;
+  for (const auto &[V, DS] : Unread) {
+    auto R = rangeOf(DS);
+    if (!R)
+      return refuse("`" + M.text(V->getInit()) + "` at " + M.where(DS) +
                     " is written through a macro");
+    unsigned From = R->first, To = R->first + R->second;
+    size_t LineBegin = Work.rfind('\n', From == 0 ? 0 : From - 1);
+    LineBegin = LineBegin == std::string::npos ? 0 : LineBegin + 1;
+    size_t LineEnd = Work.find('\n', To);
+    LineEnd = LineEnd == std::string::npos ? Work.size() : LineEnd + 1;
+    if (StringRef(Work).slice(LineBegin, From).trim().empty() &&
+        StringRef(Work).slice(To, LineEnd).trim().empty()) {
+      From = LineBegin;
+      To = LineEnd;
+    }
+    llvm::erase_if(LaneVectors, [&](const TextEdit &E) {
+      return E.Offset >= From && E.Offset + E.Length <= To;
+    });
+    LaneEdits.push_back({From, To - From, ""});
+  }
+  auto Read = [&](const Stmt *S) {
+    const auto *E = dyn_cast<Expr>(S);
+    return E && isIndex(E) && !Dead(E);
+  };
+  std::function<void(const Stmt *)> Reads = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (Read(S)) {
+      LaneReadsIndex = true;
+      if (!K.IndexVar)
+        if (auto R = rangeOf(cast<Expr>(S)))
+          LaneEdits.push_back({R->first, R->second, I});
+      return;
+    }
+    for (const Stmt *C : S->children())
+      Reads(C);
+  };
+  for (const Stmt *S : Top)
+    Reads(S);
+  // The locals of Derived that a lane reads, and those their values read.
+  llvm::SmallPtrSet<const VarDecl *, 4> Lane;
+  for (const DeclRefExpr *DR : Refs)
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && DerivedText.count(V) && !Dead(DR))
+      Lane.insert(V);
+  std::function<void(const Stmt *)> Closure = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *W = dyn_cast<VarDecl>(DR->getDecl());
+          W && DerivedText.count(W))
+        Lane.insert(W);
+    for (const Stmt *C : S->children())
+      Closure(C);
+  };
+  for (const VarDecl *V : llvm::reverse(Derived))
+    if (Lane.count(V))
+      Closure(V->getInit());
+  for (const VarDecl *V : Derived)
+    if (Lane.count(V))
+      LaneRedeclared += DerivedText.at(V) + "\n";
+  LaneReadsIndex |= !LaneRedeclared.empty();
   return true;
 }
 
 std::string Vectorizer::lane(char C) const {
-  std::vector<TextEdit> E = ToVectors;
-  for (TextEdit &T : E)
+  std::vector<TextEdit> E = LaneEdits;
+  for (TextEdit T : LaneVectors) {
     T.Text += C;
+    E.push_back(T);
+  }
   return applyEdits(Work, E);
 }
 
-std::optional<std::string> Vectorizer::atGroup(const ModelAccess *A) const {
-  auto R = rangeOf(A->E);
-  if (!R)
+bool Vectorizer::isIndex(const Expr *E) const {
+  if (llvm::is_contained(K.IndexExprs, E->IgnoreParens()))
+    return true;
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  return DR && K.IndexVar && DR->getDecl() == K.IndexVar;
+}
+
+bool Vectorizer::inVectorised(const Stmt *S) const {
+  return llvm::any_of(
+      Vectorised, [&](const ModelAccess *A) { return isWithin(Ctx, S, A->E); });
+}
+
+std::optional<std::string> Vectorizer::groupText(const Expr *E,
+                                                 unsigned Depth) const {
+  std::optional<FileRange> R = autoprof::rangeOf(Ctx, E);
+  if (!R || Depth > 8)
     return std::nullopt;
-  std::string Text = Work.substr(R->first, R->second);
   std::vector<TextEdit> ToGroup;
+  bool Named = true;
+  // Where a replaced operand needs no parentheses: an element's whole
+  // subscript, or an operand of `+` or `-` (`*`, `/`, `%`) that binds
+  // tighter, or as tight on the left.
+  llvm::DenseMap<const Stmt *, std::pair<int, bool>> Context;
+  auto Level = [](const Expr *X) {
+    const auto *B = dyn_cast<BinaryOperator>(X->IgnoreImpCasts());
+    if (!B)
+      return isa<DeclRefExpr, IntegerLiteral, ParenExpr, PseudoObjectExpr,
+                 MemberExpr, CallExpr, ArraySubscriptExpr>(X->IgnoreImpCasts())
+                 ? 9
+                 : 0;
+    return B->isMultiplicativeOp() ? 2 : B->isAdditiveOp() ? 1 : 0;
+  };
+  auto Wrap = [&](const Stmt *At, const Expr *Value, std::string Text) {
+    auto It = Context.find(At);
+    int Own = Level(Value);
+    if (Own == 9 || (It != Context.end() &&
+                     (It->second.first < Own ||
+                      (It->second.first == Own && It->second.second))))
+      return Text;
+    return "(" + Text + ")";
+  };
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-    if (!S)
+    if (!S || !Named)
       return;
-    const auto *E = dyn_cast<Expr>(S);
-    bool IsIndex = E && llvm::is_contained(K.IndexExprs, E->IgnoreParens());
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      IsIndex |= K.IndexVar && DR->getDecl() == K.IndexVar;
-    if (IsIndex) {
-      if (auto X = rangeOf(E))
-        ToGroup.push_back(
-            {X->first - R->first, X->second, "(4 * " + Group + ")"});
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+      Context[AS->getIdx()->IgnoreImpCasts()] = {0, false};
+    if (const auto *B = dyn_cast<BinaryOperator>(S);
+        B && (B->isAdditiveOp() || B->isMultiplicativeOp())) {
+      int L = B->isMultiplicativeOp() ? 2 : 1;
+      Context[B->getLHS()->IgnoreImpCasts()] = {L, true};
+      Context[B->getRHS()->IgnoreImpCasts()] = {L, false};
+    }
+    const auto *X = dyn_cast<Expr>(S);
+    std::optional<std::string> Text;
+    if (X && isIndex(X)) {
+      // `4 * i4` is a product.
+      auto It = Context.find(X);
+      Text = "4 * " + Group;
+      if (It == Context.end() || It->second.first > 2 ||
+          (It->second.first == 2 && !It->second.second))
+        Text = "(" + *Text + ")";
+    } else if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (!V || !(Own.count(V) || DerivedSet.count(V)))
+        return;
+      // A local of the element: its value at the group's first element.
+      const Expr *Value = soleValue(Ctx, *V);
+      std::optional<std::string> At =
+          Value ? groupText(Value, Depth + 1) : std::nullopt;
+      if (!At) {
+        Named = false;
+        return;
+      }
+      Text = Wrap(DR, Value, *At);
+    } else {
+      for (const Stmt *C : S->children())
+        Visit(C);
       return;
     }
-    for (const Stmt *C : S->children())
-      Visit(C);
+    std::optional<FileRange> XR = autoprof::rangeOf(Ctx, S);
+    if (!XR || XR->File != R->File) {
+      Named = false;
+      return;
+    }
+    ToGroup.push_back({XR->Begin, XR->End - XR->Begin, *Text});
   };
-  Visit(A->E);
-  if (ToGroup.empty())
+  Visit(E);
+  // Text that names neither the index nor a local of it would not move.
+  if (!Named || (Depth == 0 && ToGroup.empty()))
     return std::nullopt;
-  return applyEdits(Text, ToGroup);
+  return editedSlice(Ctx, R->File, R->Begin, R->End, ToGroup);
+}
+
+std::optional<std::string> Vectorizer::atGroup(const ModelAccess *A) const {
+  return groupText(A->E);
 }
 
 std::string Vectorizer::vectorAt(const ModelArray &P, bool Const) const {
@@ -565,8 +857,15 @@ std::string Vectorizer::vectorWork(StringRef In) const {
     else
       S += In.str() + "float4 " + Vec.at(P) + ";\n";
   }
-  for (char C : {'x', 'y', 'z', 'w'})
-    S += In.str() + "{\n" + indentLines(lane(C), In2) + In.str() + "}\n";
+  const char *Lanes = "xyzw";
+  for (int C = 0; C < 4; ++C) {
+    S += In.str() + "{\n";
+    if (LaneReadsIndex)
+      S += In2 + IndexType + " " + I + " = 4 * " + Group +
+           (C ? " + " + std::to_string(C) : "") + ";\n" +
+           indentLines(LaneRedeclared, In2);
+    S += indentLines(lane(Lanes[C]), In2) + In.str() + "}\n";
+  }
   for (const ModelArray &P : Order)
     if (!llvm::is_contained(Loaded, P))
       S += In.str() + vectorAt(P, /*Const=*/false) + " = " + Vec.at(P) + ";\n";
@@ -668,6 +967,7 @@ bool Vectorizer::guarded() {
   std::string LoopT = T;
   if (K.IndexVar)
     LoopT = K.IndexVar->getType().getUnqualifiedType().getAsString(PP);
+  IndexType = LoopT;
   const Stmt *First = IndexDecl ? static_cast<const Stmt *>(IndexDecl) : Guard;
   std::string N = boundText();
 
@@ -692,7 +992,7 @@ bool Vectorizer::guarded() {
   S += Indent + "} else if (" + Group + " < (" + N + " + 3) / 4) {\n";
   S += In2 + "for (" + LoopT + " " + I + " = 4 * " + Group + "; " + I + " < " +
        N + " && " + I + " < 4 * " + Group + " + 4; ++" + I + ") {\n";
-  S += indentLines(One, In3);
+  S += indentLines(Redeclared, In3) + indentLines(One, In3);
   S += In2 + "}\n" + Indent + "}\n";
   unsigned From = SM.getFileOffset(First->getBeginLoc());
   unsigned BodyEnd = SM.getFileOffset(Body->getRBracLoc());
@@ -765,6 +1065,7 @@ bool Vectorizer::gridStride() {
   // from their values, in the loop variable's type.
   const PrintingPolicy &PP = Ctx.getPrintingPolicy();
   std::string T = L.Var->getType().getUnqualifiedType().getAsString(PP);
+  IndexType = T;
   std::string Start = "(" + T + ")blockIdx.x * blockDim.x + threadIdx.x";
   std::string Step = "(" + T + ")blockDim.x * gridDim.x";
   std::string N = boundText();
@@ -788,7 +1089,7 @@ bool Vectorizer::gridStride() {
   S += In2 + "for (" + TailVar + " = 4 * (" + N + " / 4) + (" + Start + "); " +
        I + " < " + N + ";\n";
   S += In2 + "     " + I + " += " + Step + ") {\n";
-  S += indentLines(One, In3);
+  S += indentLines(Redeclared, In3) + indentLines(One, In3);
   S += In2 + "}\n";
   S += Indent + "} else {\n";
   S += In2 + indented(Original, "  ") + "\n";

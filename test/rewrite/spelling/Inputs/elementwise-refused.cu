@@ -2,9 +2,9 @@
 // whose vectors or blocks would change what they compute.
 
 __global__ void ramp(float *out, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.x * blockDim.x + threadIdx.x; float h = 0.5f * out[i];
   if (i < n)
-    out[i] = 0.5f * i;
+    out[i] = h;
 }
 
 __global__ void neighbours(const float *in, float *out, int n) {
@@ -22,7 +22,7 @@ __global__ void forward(const float *in, float *out, int n) {
 
 __global__ void strided(const float *in, float *out, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += blockDim.x * gridDim.x)
+       i += 2 * blockDim.x * gridDim.x)
     out[i] = 2.0f * in[i] + i;
 }
 
