@@ -1177,6 +1177,7 @@ void KernelModel::Builder::addBounds(const Expr *Cond, bool Negate) {
                          : BO_LT;
     GuardBound G;
     G.Cond = B;
+    G.Negated = Negate;
     G.Strict = Op == BO_LT || Op == BO_GT;
     bool Swap = Op == BO_GT || Op == BO_GE;
     G.Lhs = Swap ? *R.Value : *L.Value;

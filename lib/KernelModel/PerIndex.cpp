@@ -227,8 +227,12 @@ std::optional<Polynomial> autoprof::exclusiveBound(const GuardBound &B) {
   return Polynomial::add(B.Rhs, Polynomial::constant(1));
 }
 
-std::optional<std::string> autoprof::conditionsExit(const KernelModel &M) {
-  llvm::ArrayRef<GuardCondition> Conds = M.guardConditions();
+std::optional<std::string>
+autoprof::conditionsExit(const KernelModel &M,
+                         llvm::ArrayRef<GuardBound> Bounds) {
+  std::vector<GuardCondition> Conds = M.guardConditions();
+  for (const GuardBound &B : Bounds)
+    Conds.push_back({B.Cond, B.Negated});
   std::string Failing;
   for (const GuardCondition &C : Conds) {
     std::optional<std::string> Text = sourceText(M.context(), C.Cond);
@@ -304,10 +308,22 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
   // A bound from below by a value fixed for the launch (`1 <= I`) is kept
   // apart.
   std::vector<const GuardBound *> Bounds;
-  std::vector<GuardBound> Lower;
+  std::vector<GuardBound> Lower, OtherAxisBounds;
   for (const GuardBound &B : M.guard()) {
     if (alwaysHolds(B, globalIndex(0)))
       continue;
+    // A batch index below a value of the launch (`b < batches`): the same
+    // for every thread of a block.
+    if (OtherAxes && isOfParameters(B.Rhs) &&
+        B.Lhs.dependsOn([](const Symbol &S) { return S.isBuiltin(); }) &&
+        !B.Lhs.dependsOn([](const Symbol &S) {
+          return !S.isParameter() &&
+                 !((S.Kind == Symbol::BlockIdx || S.Kind == Symbol::GridDim) &&
+                   S.Index > 0);
+        })) {
+      OtherAxisBounds.push_back(B);
+      continue;
+    }
     if (B.Rhs == globalIndex(0) && isOfParameters(B.Lhs)) {
       Lower.push_back(B);
       continue;
@@ -329,15 +345,17 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
   const IfStmt *G = M.guardStatements().front();
   std::string StrideWhy;
   if (!G->getElse() && !isReturnOnly(G->getThen()) && Lower.empty() &&
-      M.guardConditions().empty())
+      OtherAxisBounds.empty() && M.guardConditions().empty())
     if (std::optional<PerIndexKernel> K = matchGridStride(M, StrideWhy, G);
         K && Bounds.front()->Lhs == globalIndex(0) &&
         exclusiveBound(*Bounds.front()) == K->Bound)
       return K;
   std::optional<PerIndexKernel> K =
       matchGuarded(M, *Bounds.front(), Why, OtherAxes);
-  if (K)
+  if (K) {
     K->LowerBounds = std::move(Lower);
+    K->OtherAxisBounds = std::move(OtherAxisBounds);
+  }
   return K;
 }
 

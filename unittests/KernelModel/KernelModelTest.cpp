@@ -802,6 +802,49 @@ TEST_F(KernelModelTest, PerIndexTakesBatchAxesOnlyWhenAsked) {
   EXPECT_NE(Why.find("on which no element"), std::string::npos) << Why;
 }
 
+TEST_F(KernelModelTest, PerIndexKeepsBoundsOfTheBatchApart) {
+  std::string Why;
+  // `b < batches` bounds a value of the blocks of y by a parameter: the
+  // same for every thread of a block, kept apart from the index's bound.
+  const KernelModel &Bounded =
+      model("__global__ void k(const float *x, float *y, int n, int nb) {"
+            " int b = blockIdx.y; int i = blockIdx.x * blockDim.x +"
+            " threadIdx.x; if (i < n && b < nb) y[b * n + i] = x[b * n + i];"
+            " }");
+  EXPECT_FALSE(matchPerIndex(Bounded, Why));
+  std::optional<PerIndexKernel> K = matchPerIndex(Bounded, Why, true);
+  ASSERT_TRUE(K) << Why;
+  EXPECT_EQ(K->Bound.str(), "n");
+  ASSERT_EQ(K->OtherAxisBounds.size(), 1u);
+  EXPECT_EQ(Bounded.text(K->OtherAxisBounds.front().Cond), "b < nb");
+  EXPECT_FALSE(K->OtherAxisBounds.front().Negated);
+  std::optional<std::string> Exit =
+      conditionsExit(Bounded, K->OtherAxisBounds);
+  ASSERT_TRUE(Exit);
+  EXPECT_EQ(*Exit, "if (!(b < nb)) return;");
+  // From an early return, the comparison must fail.
+  const KernelModel &Early =
+      model("__global__ void k(float *y, int n, int rows) {"
+            " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+            " if (i >= n || blockIdx.y >= rows) return;"
+            " y[blockIdx.y * n + i] = 0; }");
+  K = matchPerIndex(Early, Why, true);
+  ASSERT_TRUE(K) << Why;
+  ASSERT_EQ(K->OtherAxisBounds.size(), 1u);
+  EXPECT_TRUE(K->OtherAxisBounds.front().Negated);
+  Exit = conditionsExit(Early, K->OtherAxisBounds);
+  ASSERT_TRUE(Exit);
+  EXPECT_EQ(*Exit, "if (blockIdx.y >= rows) return;");
+  // A bound that reads the index as well is the index's: two of them.
+  EXPECT_FALSE(
+      matchPerIndex(model("__global__ void k(float *y, int n, int m) {"
+                          " int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                          " if (i < n && blockIdx.y + i < m)"
+                          " y[blockIdx.y * n + i] = 0; }"),
+                    Why, true));
+  EXPECT_NE(Why.find("not one bound"), std::string::npos) << Why;
+}
+
 TEST_F(KernelModelTest, PerIndexRefusesWithItsReason) {
   // The thread's position is read beyond the index.
   EXPECT_EQ(perIndexText(model("__global__ void k(float *y, int n) {"

@@ -71,6 +71,9 @@ struct GuardBound {
   /// The comparison as written (inside a negation when it came from an
   /// early return).
   const clang::Expr *Cond = nullptr;
+  /// Whether the guard requires Cond to fail rather than hold (a term of an
+  /// early return's condition, `if (i >= n || b >= batches) return;`).
+  bool Negated = false;
 };
 
 /// A condition of the guard that bounds no index (`!enabled`, `cols > 0`,

@@ -67,6 +67,11 @@ struct PerIndexKernel {
   /// hierarchy outside the index, each of blocks of another axis only
   /// (`blockIdx.y`, `gridDim.z`; takeOtherAxes()).
   std::vector<const clang::Expr *> OtherAxisReads;
+  /// Guarded, with \p OtherAxes: the guard's bounds of a batch index, a
+  /// value of the blocks of other axes, by parameters and constants (`b <
+  /// batches` with `b = blockIdx.y`): the same for every thread of a block,
+  /// so a rewrite of the x dimension keeps them as they are.
+  std::vector<GuardBound> OtherAxisBounds;
 };
 
 /// The per-index shape of the kernel of \p M, or nullopt with the reason in
@@ -112,11 +117,12 @@ std::optional<Polynomial> exclusiveBound(const GuardBound &B);
 const clang::VarDecl *localOfValue(const KernelModel &M, const Polynomial &P);
 
 /// The statement `if (c1 || c2) return;` that ends the kernel of \p M for
-/// every thread when one of its guard's conditions (guardConditions())
-/// fails, each written as in the guard, for a rewrite that replaces the
-/// guard, on one line. Empty without conditions; nullopt when one is
-/// written through a macro.
-std::optional<std::string> conditionsExit(const KernelModel &M);
+/// every thread when one of its guard's conditions (guardConditions()) or
+/// of \p Bounds fails, each written as in the guard, for a rewrite that
+/// replaces the guard, on one line. Empty without conditions; nullopt when
+/// one is written through a macro.
+std::optional<std::string>
+conditionsExit(const KernelModel &M, llvm::ArrayRef<GuardBound> Bounds = {});
 
 /// Whether \p E, a read of the thread hierarchy, has a value the model sees
 /// that reads no x component (`blockIdx.y`, `threadIdx.y + blockDim.y *

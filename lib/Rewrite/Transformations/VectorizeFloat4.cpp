@@ -373,6 +373,39 @@ bool Vectorizer::classify() {
           Derive(V);
   }
 
+  // A pointer of the work's own, declared alone from others and never
+  // changed, that reaches elements only (`float *row = m + blockIdx.y *
+  // cols; row[c] = ...`): its value is a pointer's use to reach them.
+  std::function<bool(const Stmt *)> InRowPointer = [&](const Stmt *E) {
+    for (const Stmt *S : Top) {
+      const auto *DS = dyn_cast<DeclStmt>(S);
+      const auto *V = DS && DS->isSingleDecl()
+                          ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                          : nullptr;
+      if (!V || !V->getType()->isPointerType() || !V->getInit() ||
+          !isWithin(Ctx, E, V->getInit()) || !isUnmodified(Ctx, *V))
+        continue;
+      bool OnlyElements = true;
+      std::function<void(const Stmt *)> Uses = [&](const Stmt *X) {
+        if (!X)
+          return;
+        if (const auto *DR = dyn_cast<DeclRefExpr>(X);
+            DR && DR->getDecl() == V &&
+            llvm::none_of(
+                M.accesses(),
+                [&](const ModelAccess &A) { return isWithin(Ctx, DR, A.E); }) &&
+            !InRowPointer(DR))
+          OnlyElements = false;
+        for (const Stmt *C : X->children())
+          Uses(C);
+      };
+      for (const Stmt *T : Top)
+        Uses(T);
+      return OnlyElements;
+    }
+    return false;
+  };
+
   // The index is read as the element of a vectorised access or as a value
   // (each lane declares it with its own), pointers only to reach elements.
   std::function<bool(const Stmt *)> Check = [&](const Stmt *S) {
@@ -386,9 +419,12 @@ bool Vectorizer::classify() {
       bool IsPointer = false;
       if (const auto *DR = dyn_cast<DeclRefExpr>(E))
         IsPointer = DR->getDecl()->getType()->isPointerType();
-      if (IsPointer && llvm::none_of(M.accesses(), [&](const ModelAccess &A) {
-            return isWithin(Ctx, E, A.E);
-          }))
+      auto InAccess = [&](const Stmt *X) {
+        return llvm::any_of(M.accesses(), [&](const ModelAccess &A) {
+          return isWithin(Ctx, X, A.E);
+        });
+      };
+      if (IsPointer && !InAccess(E) && !InRowPointer(E))
         return refuse("the pointer `" + M.text(E) + "` at " + M.where(E) +
                       " is used other than to reach an element");
     }
@@ -976,7 +1012,7 @@ bool Vectorizer::guarded() {
   std::string Indent = lineIndent(SM, First->getBeginLoc());
   std::string In2 = Indent + "  ", In3 = In2 + "  ";
   // The guard's conditions of the launch end the kernel first.
-  std::optional<std::string> Exit = conditionsExit(M);
+  std::optional<std::string> Exit = conditionsExit(M, K.OtherAxisBounds);
   if (!Exit)
     return refuse("a condition of its guard is written through a macro");
   std::string S;
