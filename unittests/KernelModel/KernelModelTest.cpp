@@ -818,8 +818,7 @@ TEST_F(KernelModelTest, PerIndexKeepsBoundsOfTheBatchApart) {
   ASSERT_EQ(K->OtherAxisBounds.size(), 1u);
   EXPECT_EQ(Bounded.text(K->OtherAxisBounds.front().Cond), "b < nb");
   EXPECT_FALSE(K->OtherAxisBounds.front().Negated);
-  std::optional<std::string> Exit =
-      conditionsExit(Bounded, K->OtherAxisBounds);
+  std::optional<std::string> Exit = conditionsExit(Bounded, K->OtherAxisBounds);
   ASSERT_TRUE(Exit);
   EXPECT_EQ(*Exit, "if (!(b < nb)) return;");
   // From an early return, the comparison must fail.
