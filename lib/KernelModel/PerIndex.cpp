@@ -58,7 +58,8 @@ std::string uncoveredWhy(const KernelModel &M, const Expr *E,
 
 std::optional<PerIndexKernel> matchGuarded(const KernelModel &M,
                                            const GuardBound &B,
-                                           std::string &Why, bool OtherAxes) {
+                                           std::string &Why, bool OtherAxes,
+                                           bool OtherThreads) {
   if (B.Lhs != globalIndex(0)) {
     Why = "its guard does not bound the global index " + std::string(IndexName);
     return std::nullopt;
@@ -78,7 +79,7 @@ std::optional<PerIndexKernel> matchGuarded(const KernelModel &M,
   K.IndexExprs = M.expressionsOfValue(globalIndex(0), Uncovered);
   if (OtherAxes) {
     std::vector<const Expr *> Rest = Uncovered;
-    if (!takeOtherAxes(M, Rest, /*BlocksOnly=*/true, Why))
+    if (!takeOtherAxes(M, Rest, /*BlocksOnly=*/!OtherThreads, Why))
       return std::nullopt;
     for (const Expr *U : Uncovered)
       if (!llvm::is_contained(Rest, U))
@@ -102,7 +103,9 @@ std::optional<PerIndexKernel> matchGuarded(const KernelModel &M,
 /// declared before it.
 std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
                                               std::string &Why,
-                                              const IfStmt *Guard = nullptr) {
+                                              const IfStmt *Guard = nullptr,
+                                              bool OtherAxes = false,
+                                              bool OtherThreads = false) {
   ASTContext &Ctx = M.context();
   llvm::ArrayRef<const Stmt *> Work = M.work();
   auto NoLoop = [&] {
@@ -138,12 +141,22 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
   std::vector<const Expr *> UI, US;
   std::vector<const Expr *> Found = M.expressionsOfValue(globalIndex(0), UI);
   std::vector<const Expr *> Strides = M.expressionsOfValue(gridSize(), US);
+  std::vector<const Expr *> Uncovered, Rest;
   for (const Expr *U : UI)
-    if (llvm::is_contained(US, U)) {
-      Why =
-          uncoveredWhy(M, U, "the start and the step of the grid-stride loop");
-      return std::nullopt;
-    }
+    if (llvm::is_contained(US, U))
+      Uncovered.push_back(U);
+  // A batch on another axis (`in + blockIdx.y * n`) that every stored
+  // element depends on, when asked.
+  Rest = Uncovered;
+  if (OtherAxes && !takeOtherAxes(M, Rest, !OtherThreads, Why))
+    return std::nullopt;
+  if (!OtherAxes)
+    Rest = Uncovered;
+  if (!Rest.empty()) {
+    Why = uncoveredWhy(M, Rest.front(),
+                       "the start and the step of the grid-stride loop");
+    return std::nullopt;
+  }
   Found.insert(Found.end(), Strides.begin(), Strides.end());
   // The loop's start and step: a `for`'s init and increment, or the
   // initializer of a variable declared before the loop (a `while`'s, or
@@ -187,6 +200,9 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
   K.IndexVar = L.Var;
   K.Loop = F;
   K.Work = loopBody(L);
+  for (const Expr *U : Uncovered)
+    if (!llvm::is_contained(Rest, U))
+      K.OtherAxisReads.push_back(U);
   return K;
 }
 
@@ -292,13 +308,14 @@ bool autoprof::isOfParameters(const Polynomial &P) {
 
 std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
                                                       std::string &Why,
-                                                      bool OtherAxes) {
+                                                      bool OtherAxes,
+                                                      bool OtherThreads) {
   if (!M.guardWhy().empty()) {
     Why = M.guardWhy();
     return std::nullopt;
   }
   if (M.guardStatements().empty())
-    return matchGridStride(M, Why);
+    return matchGridStride(M, Why, nullptr, OtherAxes, OtherThreads);
   if (M.guardStatements().size() > 1) {
     Why = "its guard is made of " + std::to_string(M.guardStatements().size()) +
           " statements, not one bound of the global index";
@@ -316,10 +333,11 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
     // for every thread of a block.
     if (OtherAxes && isOfParameters(B.Rhs) &&
         B.Lhs.dependsOn([](const Symbol &S) { return S.isBuiltin(); }) &&
-        !B.Lhs.dependsOn([](const Symbol &S) {
+        !B.Lhs.dependsOn([&](const Symbol &S) {
           return !S.isParameter() &&
-                 !((S.Kind == Symbol::BlockIdx || S.Kind == Symbol::GridDim) &&
-                   S.Index > 0);
+                 !(S.isBuiltin() && S.Index > 0 &&
+                   (OtherThreads || S.Kind == Symbol::BlockIdx ||
+                    S.Kind == Symbol::GridDim));
         })) {
       OtherAxisBounds.push_back(B);
       continue;
@@ -333,7 +351,8 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
   // A guard of conditions alone (`if (n <= 0) return;`) before a
   // grid-stride loop: all of a launch's threads stride, or none.
   if (Bounds.empty() && Lower.empty() && !M.guardConditions().empty())
-    return matchGridStride(M, Why, M.guardStatements().front());
+    return matchGridStride(M, Why, M.guardStatements().front(), OtherAxes,
+                           OtherThreads);
   if (Bounds.size() != 1) {
     Why = "its guard at " + M.where(M.guardStatements().front()) +
           " is not one bound of the global index";
@@ -346,12 +365,13 @@ std::optional<PerIndexKernel> autoprof::matchPerIndex(const KernelModel &M,
   std::string StrideWhy;
   if (!G->getElse() && !isReturnOnly(G->getThen()) && Lower.empty() &&
       OtherAxisBounds.empty() && M.guardConditions().empty())
-    if (std::optional<PerIndexKernel> K = matchGridStride(M, StrideWhy, G);
+    if (std::optional<PerIndexKernel> K =
+            matchGridStride(M, StrideWhy, G, OtherAxes, OtherThreads);
         K && Bounds.front()->Lhs == globalIndex(0) &&
         exclusiveBound(*Bounds.front()) == K->Bound)
       return K;
   std::optional<PerIndexKernel> K =
-      matchGuarded(M, *Bounds.front(), Why, OtherAxes);
+      matchGuarded(M, *Bounds.front(), Why, OtherAxes, OtherThreads);
   if (K) {
     K->LowerBounds = std::move(Lower);
     K->OtherAxisBounds = std::move(OtherAxisBounds);

@@ -4,10 +4,11 @@
 // batch's row, a parameter). A pointer with an offset is read and written
 // at the address of the group's first element, tested at run time for
 // 16-byte alignment like the pointers themselves. A dim3 grid keeps its
-// other dimensions. Batches that no stored element depends on, other
-// threads of the block, and two elements of one pointer per index are
-// refused with their reasons. launch-block-size takes the same kernels and
-// changes only the x dimension of their grids.
+// other dimensions, and the block stays, so rows of the block's threads
+// on y are taken too. Batches that no stored element depends on and two
+// elements of one pointer per index are refused with their reasons.
+// launch-block-size takes the same kernels but those of 2-D blocks, whose
+// block it would change, and changes only the x dimension of their grids.
 
 // RUN: clang-autoprof optimize --dry-run --transformations=vectorize-float4 -o %t.cu %s -- -std=c++17
 // RUN: %no-checks %t.cu | FileCheck %s --match-full-lines
@@ -83,7 +84,8 @@ __global__ void lastBatch(float *out, const float *in, int n) {
     out[i] = in[blockIdx.y * n + i];
 }
 
-// Threads of the block on y.
+// Threads of the block on y: vectorize-float4 keeps the block, so each
+// thread keeps its row; launch-block-size would change it.
 __global__ void tall(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -99,9 +101,9 @@ __global__ void centred(float *out, const float *in, int n) {
 }
 
 // WHY-LABEL: kernel lastBatch at
-// WHY:         vectorize-float4: not applied: `blockIdx.y` at line [[@LINE-19]] reads another axis of the grid, on which no element stored at line [[@LINE-19]] depends
+// WHY:         vectorize-float4: not applied: `blockIdx.y` at line [[@LINE-20]] reads another axis of the grid, on which no element stored at line [[@LINE-20]] depends
 // WHY-LABEL: kernel tall at
-// WHY:         vectorize-float4: not applied: `threadIdx.y` at line [[@LINE-14]] is read other than in the global index blockIdx.x * blockDim.x + threadIdx.x
+// WHY-NEXT:    vectorize-float4: make each thread {{.*}}
 // WHY-LABEL: kernel centred at
 // WHY:         vectorize-float4: not applied: `in[b * n + i]` at line [[@LINE-8]] is an element other than the index's
 
@@ -130,6 +132,8 @@ void run(float *o, float *x, float *bias, int n, int batches) {
 // CHECK:        addBias<<<dim3(((n + 3) / 4 + 256 - 1) / 256, grid.y, grid.z), 256>>>(o, x, bias, n);
 // CHECK-NEXT:   scaleRows<<<dim3(((n + 3) / 4 + 128 - 1) / 128, batches), 128>>>(x, o, n, 0.5f);
 // CHECK-NEXT:   place<<<((n + 3) / 4 + 256 - 1) / 256, 256>>>(x, o, 7, n);
+// CHECK-NEXT:   lastBatch<<<grid, 256>>>(o, x, n);
+// CHECK-NEXT:   tall<<<((n + 3) / 4 + 128 - 1) / 128, dim3(128, 2)>>>(o, n);
 // LBS:        addBias<<<dim3((n + 128 - 1) / 128, grid.y, grid.z), 128>>>(o, x, bias, n);
 // LBS-NEXT:   scaleRows<<<dim3((n + 256 - 1) / 256, batches), 256>>>(x, o, n, 0.5f);
 // LBS-NEXT:   place<<<(n + 128 - 1) / 128, 128>>>(x, o, 7, n);

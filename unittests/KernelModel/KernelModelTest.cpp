@@ -834,6 +834,19 @@ TEST_F(KernelModelTest, PerIndexKeepsBoundsOfTheBatchApart) {
   Exit = conditionsExit(Early, K->OtherAxisBounds);
   ASSERT_TRUE(Exit);
   EXPECT_EQ(*Exit, "if (blockIdx.y >= rows) return;");
+  // A row of 2-D blocks reads the threads of y: taken only when the rewrite
+  // keeps the block.
+  const KernelModel &Image =
+      model("__global__ void k(float *p, int w, int h) {"
+            " int x = blockIdx.x * blockDim.x + threadIdx.x;"
+            " int y = blockIdx.y * blockDim.y + threadIdx.y;"
+            " if (x < w && y < h) p[y * w + x] = 0; }");
+  EXPECT_FALSE(matchPerIndex(Image, Why, true));
+  K = matchPerIndex(Image, Why, true, /*OtherThreads=*/true);
+  ASSERT_TRUE(K) << Why;
+  EXPECT_EQ(K->Bound.str(), "w");
+  ASSERT_EQ(K->OtherAxisBounds.size(), 1u);
+  EXPECT_EQ(Image.text(K->OtherAxisBounds.front().Cond), "y < h");
   // A bound that reads the index as well is the index's: two of them.
   EXPECT_FALSE(
       matchPerIndex(model("__global__ void k(float *y, int n, int m) {"

@@ -63,24 +63,31 @@ struct PerIndexKernel {
   /// The statements done for one index: the guarded statements, or the
   /// loop's body (without the step of a `while`).
   std::vector<const clang::Stmt *> Work;
-  /// Guarded, with \p OtherAxes of matchPerIndex(): the reads of the thread
-  /// hierarchy outside the index, each of blocks of another axis only
-  /// (`blockIdx.y`, `gridDim.z`; takeOtherAxes()).
+  /// With \p OtherAxes of matchPerIndex(): the reads of the thread
+  /// hierarchy outside the index (and the grid-stride loop's step), each of
+  /// blocks of another axis only (`blockIdx.y`, `gridDim.z`;
+  /// takeOtherAxes()), or with \p OtherThreads of another axis only
+  /// (`threadIdx.y`).
   std::vector<const clang::Expr *> OtherAxisReads;
   /// Guarded, with \p OtherAxes: the guard's bounds of a batch index, a
-  /// value of the blocks of other axes, by parameters and constants (`b <
-  /// batches` with `b = blockIdx.y`): the same for every thread of a block,
-  /// so a rewrite of the x dimension keeps them as they are.
+  /// value of the blocks of other axes (with \p OtherThreads, of their
+  /// threads too), by parameters and constants (`b < batches` with `b =
+  /// blockIdx.y`, `y < h`): the same for every thread of a row of the
+  /// block in x, so a rewrite of the x dimension keeps them as they are.
   std::vector<GuardBound> OtherAxisBounds;
 };
 
 /// The per-index shape of the kernel of \p M, or nullopt with the reason in
-/// \p Why. With \p OtherAxes, a guarded kernel may also read the blocks of
+/// \p Why. With \p OtherAxes, the kernel may also read the blocks of
 /// another axis (a batch index `blockIdx.y`), as takeOtherAxes() allows
 /// for a rewrite that replaces the block: the index is then the thread's
-/// own within its batch.
-std::optional<PerIndexKernel>
-matchPerIndex(const KernelModel &M, std::string &Why, bool OtherAxes = false);
+/// own within its batch. With \p OtherThreads too, it may read the threads
+/// of the block on those axes (a row `blockIdx.y * blockDim.y +
+/// threadIdx.y` of 2-D blocks), for a rewrite that keeps the block.
+std::optional<PerIndexKernel> matchPerIndex(const KernelModel &M,
+                                            std::string &Why,
+                                            bool OtherAxes = false,
+                                            bool OtherThreads = false);
 
 /// A 2-D kernel of one thread per index pair: its guard bounds the global
 /// indices X = blockIdx.x * blockDim.x + threadIdx.x and Y (the same in

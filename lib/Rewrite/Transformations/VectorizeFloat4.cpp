@@ -138,8 +138,9 @@ private:
   /// stores, each line at \p In.
   std::string vectorWork(llvm::StringRef In) const;
   /// The test that every vectorised pointer is 16-byte aligned, its lines
-  /// after the first at \p In.
-  std::string alignedTest(llvm::StringRef In) const;
+  /// after the first at \p In; with \p AtZero, at the first group (see
+  /// atGroup()).
+  std::string alignedTest(llvm::StringRef In, bool AtZero = false) const;
   /// The bound's text.
   std::string boundText() const;
 
@@ -169,8 +170,11 @@ private:
   /// address of a group's first element is written.
   std::map<ModelArray, const ModelAccess *> First;
   /// The text of \p A with the index replaced by the group's first
-  /// element, `(4 * i4)`; nullopt through a macro.
-  std::optional<std::string> atGroup(const ModelAccess *A) const;
+  /// element, `4 * i4` (or by 0 with \p AtZero, for the first group of a
+  /// grid-stride loop, before its variable is declared: the others lie
+  /// whole multiples of 16 bytes after it); nullopt through a macro.
+  std::optional<std::string> atGroup(const ModelAccess *A,
+                                     bool AtZero = false) const;
   /// The float4 at the group of pointer \p P: `reinterpret_cast<...>(P)[i4]`,
   /// or through the address of its first element when it has an offset.
   std::string vectorAt(const ModelArray &P, bool Const) const;
@@ -178,7 +182,7 @@ private:
   /// element and each local computed from the index (declared in the work
   /// or in Derived) by its value; nullopt through a macro or for such a
   /// local without one value.
-  std::optional<std::string> groupText(const clang::Expr *E,
+  std::optional<std::string> groupText(const clang::Expr *E, bool AtZero,
                                        unsigned Depth = 0) const;
   /// Whether \p E reads the index itself: the index variable or one of
   /// the expressions that compute it.
@@ -253,12 +257,10 @@ bool Vectorizer::classify() {
                                         " reaches memory the model cannot name"
                                   : A.Why);
     // The element I + D, D fixed for the thread: parameters, constants and
-    // the blocks of other axes.
+    // the thread hierarchy of other axes (a batch, a row of 2-D blocks).
     std::optional<Polynomial> D = Polynomial::sub(*A.Index, Index);
     if (D && !D->dependsOn([](const Symbol &S) {
-          return !S.isParameter() &&
-                 !((S.Kind == Symbol::BlockIdx || S.Kind == Symbol::GridDim) &&
-                   S.Index > 0);
+          return !S.isParameter() && !(S.isBuiltin() && S.Index > 0);
         })) {
       if (!isa<ParmVarDecl>(A.Array.var()) || !isFloatPointer(A.Array.type()))
         return refuse("`" + M.text(A.E) + "` at " + M.where(A.E) +
@@ -493,7 +495,8 @@ bool Vectorizer::launches(bool Required) {
     std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
     std::optional<std::string> Bound =
         textAtLaunch(Ctx, L, K.Bound, K.BoundExpr);
-    if (!Dims || (*Dims)[0] <= 0 || (*Dims)[1] != 1 || (*Dims)[2] != 1)
+    // The block stays as it is; its x counts.
+    if (!Dims || (*Dims)[0] <= 0)
       Problem = At + " has a block that is not a constant number of "
                      "threads in x";
     else if (!Bound)
@@ -531,7 +534,7 @@ bool Vectorizer::run() {
     return refuse("its threads may depend on each other: " +
                   M.cooperationWhy());
   std::optional<PerIndexKernel> Shape =
-      matchPerIndex(M, Why, /*OtherAxes=*/true);
+      matchPerIndex(M, Why, /*OtherAxes=*/true, /*OtherThreads=*/true);
   if (!Shape)
     return false;
   K = *Shape;
@@ -790,7 +793,7 @@ bool Vectorizer::inVectorised(const Stmt *S) const {
       Vectorised, [&](const ModelAccess *A) { return isWithin(Ctx, S, A->E); });
 }
 
-std::optional<std::string> Vectorizer::groupText(const Expr *E,
+std::optional<std::string> Vectorizer::groupText(const Expr *E, bool AtZero,
                                                  unsigned Depth) const {
   std::optional<FileRange> R = autoprof::rangeOf(Ctx, E);
   if (!R || Depth > 8)
@@ -836,8 +839,10 @@ std::optional<std::string> Vectorizer::groupText(const Expr *E,
       // `4 * i4` is a product.
       auto It = Context.find(X);
       Text = "4 * " + Group;
-      if (It == Context.end() || It->second.first > 2 ||
-          (It->second.first == 2 && !It->second.second))
+      if (AtZero)
+        Text = "0";
+      else if (It == Context.end() || It->second.first > 2 ||
+               (It->second.first == 2 && !It->second.second))
         Text = "(" + *Text + ")";
     } else if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
@@ -846,7 +851,7 @@ std::optional<std::string> Vectorizer::groupText(const Expr *E,
       // A local of the element: its value at the group's first element.
       const Expr *Value = soleValue(Ctx, *V);
       std::optional<std::string> At =
-          Value ? groupText(Value, Depth + 1) : std::nullopt;
+          Value ? groupText(Value, AtZero, Depth + 1) : std::nullopt;
       if (!At) {
         Named = false;
         return;
@@ -871,8 +876,9 @@ std::optional<std::string> Vectorizer::groupText(const Expr *E,
   return editedSlice(Ctx, R->File, R->Begin, R->End, ToGroup);
 }
 
-std::optional<std::string> Vectorizer::atGroup(const ModelAccess *A) const {
-  return groupText(A->E);
+std::optional<std::string> Vectorizer::atGroup(const ModelAccess *A,
+                                               bool AtZero) const {
+  return groupText(A->E, AtZero);
 }
 
 std::string Vectorizer::vectorAt(const ModelArray &P, bool Const) const {
@@ -908,14 +914,15 @@ std::string Vectorizer::vectorWork(StringRef In) const {
   return S;
 }
 
-std::string Vectorizer::alignedTest(StringRef In) const {
+std::string Vectorizer::alignedTest(StringRef In, bool AtZero) const {
   std::string Aligned;
   for (const ModelArray &P : Order)
-    Aligned += std::string(Aligned.empty() ? "" : " |\n" + In.str() + "     ") +
-               "reinterpret_cast<unsigned long long>(" +
-               (Offset.at(P) == Polynomial() ? P.name()
-                                             : "&" + *atGroup(First.at(P))) +
-               ")";
+    Aligned +=
+        std::string(Aligned.empty() ? "" : " |\n" + In.str() + "     ") +
+        "reinterpret_cast<unsigned long long>(" +
+        (Offset.at(P) == Polynomial() ? P.name()
+                                      : "&" + *atGroup(First.at(P), AtZero)) +
+        ")";
   return "((" + Aligned + ") % 16) == 0";
 }
 
@@ -1116,7 +1123,7 @@ bool Vectorizer::gridStride() {
   S += "// Four elements per thread: float4 when every vectorised pointer "
        "is\n";
   S += Indent + "// 16-byte aligned, one by one otherwise and for the tail.\n";
-  S += Indent + "if (" + alignedTest(Indent + "  ") + ") {\n";
+  S += Indent + "if (" + alignedTest(Indent + "  ", /*AtZero=*/true) + ") {\n";
   S += In2 + "for (" + T + " " + Group + " = " + Start + "; " + Group + " < " +
        N + " / 4;\n";
   S += In2 + "     " + Group + " += " + Step + ") {\n";
