@@ -92,6 +92,16 @@ VectorizeFloat4::trigger(const MetricValues &M) const {
 
 namespace {
 
+/// Appends every reference to a declaration inside \p S to \p Refs.
+void collectRefs(const Stmt *S, std::vector<const DeclRefExpr *> &Refs) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    Refs.push_back(DR);
+  for (const Stmt *C : S->children())
+    collectRefs(C, Refs);
+}
+
 std::string applyEdits(std::string S, std::vector<TextEdit> Edits) {
   llvm::sort(Edits, [](const TextEdit &A, const TextEdit &B) {
     return A.Offset > B.Offset;
@@ -580,15 +590,7 @@ bool Vectorizer::workTexts() {
   // The tail's elements declare the locals of Derived again, in order;
   // their declarations before the work go when nothing else reads them.
   std::vector<const DeclRefExpr *> Refs;
-  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      Refs.push_back(DR);
-    for (const Stmt *C : S->children())
-      Collect(C);
-  };
-  Collect(M.kernel().getBody());
+  collectRefs(M.kernel().getBody(), Refs);
   // Those the work reads, and those their values read.
   llvm::SmallPtrSet<const VarDecl *, 4> Needed;
   for (const DeclRefExpr *DR : Refs)
@@ -683,16 +685,8 @@ bool Vectorizer::laneEdits() {
            });
   };
   std::vector<const DeclRefExpr *> Refs;
-  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      Refs.push_back(DR);
-    for (const Stmt *C : S->children())
-      Collect(C);
-  };
   for (const Stmt *S : Top)
-    Collect(S);
+    collectRefs(S, Refs);
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const DeclRefExpr *DR : Refs) {
