@@ -141,17 +141,15 @@ std::optional<PerIndexKernel> matchGridStride(const KernelModel &M,
   std::vector<const Expr *> UI, US;
   std::vector<const Expr *> Found = M.expressionsOfValue(globalIndex(0), UI);
   std::vector<const Expr *> Strides = M.expressionsOfValue(gridSize(), US);
-  std::vector<const Expr *> Uncovered, Rest;
+  std::vector<const Expr *> Uncovered;
   for (const Expr *U : UI)
     if (llvm::is_contained(US, U))
       Uncovered.push_back(U);
   // A batch on another axis (`in + blockIdx.y * n`) that every stored
   // element depends on, when asked.
-  Rest = Uncovered;
+  std::vector<const Expr *> Rest = Uncovered;
   if (OtherAxes && !takeOtherAxes(M, Rest, !OtherThreads, Why))
     return std::nullopt;
-  if (!OtherAxes)
-    Rest = Uncovered;
   if (!Rest.empty()) {
     Why = uncoveredWhy(M, Rest.front(),
                        "the start and the step of the grid-stride loop");
