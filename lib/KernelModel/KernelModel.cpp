@@ -1978,6 +1978,54 @@ const DeclRefExpr *KernelModel::counterOutside(const ModelLoop &L) const {
   return nullptr;
 }
 
+/// Whether \p S, in an instantiation of a template, reads a value that
+/// another instantiation may give otherwise: a template argument, a size
+/// of a type, a static member of a class template's specialization, or a
+/// variable initialised from one of those.
+static bool dependsOnInstantiation(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 8)
+    return S != nullptr;
+  if (isa<SubstNonTypeTemplateParmExpr, UnaryExprOrTypeTraitExpr>(S))
+    return true;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+      if (V->isStaticDataMember() &&
+          isa<ClassTemplateSpecializationDecl>(V->getDeclContext()))
+        return true;
+      if (dependsOnInstantiation(V->getInit(), Depth + 1))
+        return true;
+    }
+  for (const Stmt *C : S->children())
+    if (C && dependsOnInstantiation(C, Depth))
+      return true;
+  return false;
+}
+
+std::string KernelModel::fewerIterationsWhy(llvm::ArrayRef<unsigned> Loops,
+                                            unsigned Threads) const {
+  const ModelLoop *Longest = nullptr;
+  for (unsigned I : Loops) {
+    const ModelLoop &L = this->Loops[I];
+    if (!L.TripCount || *L.TripCount >= static_cast<int64_t>(Threads))
+      return "";
+    // A template's other instantiations may run it longer.
+    if (Kernel.isTemplateInstantiation() &&
+        (dependsOnInstantiation(L.FirstExpr) ||
+         dependsOnInstantiation(loopCond(L)) ||
+         dependsOnInstantiation(L.StepStmt)))
+      return "";
+    if (!Longest || *L.TripCount > *Longest->TripCount)
+      Longest = &L;
+  }
+  if (!Longest)
+    return "";
+  int64_t N = *Longest->TripCount;
+  return "the loop at " + where(Longest->S) + " runs " + std::to_string(N) +
+         (N == 1 ? " iteration" : " iterations") + ", fewer than the " +
+         std::to_string(Threads) + " threads that would share it" +
+         (Loops.size() > 1 ? ", and no other loop runs more" : "");
+}
+
 std::string KernelModel::where(const Stmt *S) const {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation L = SM.getFileLoc(S->getBeginLoc());

@@ -15,6 +15,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
@@ -1782,4 +1783,86 @@ TEST_F(KernelModelTest, SkipsOfForLoops) {
       if (llvm::isa<clang::IfStmt>(S))
         Skips.push_back(M.isSkip(S, L));
   EXPECT_EQ(Skips, (std::vector<bool>{true, true, false, false, false, false}));
+}
+
+// A loop's known count, however it is written, decides whether threads
+// that share it would stay idle; a count an instantiation gives does not.
+TEST_F(KernelModelTest, FewerIterationsThanThreads) {
+  const char *Short[] = {
+      R"cu(__global__ void k(const float *a, float *o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int t = 0; t < 5; ++t) s += a[i * 5 + t];
+  o[i] = s;
+})cu",
+      R"cu(__global__ void k(const float *a, float *o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int t = -2; t <= 2; t++) s += a[i + t];
+  o[i] = s;
+})cu",
+      R"cu(constexpr int kTaps = 5;
+__global__ void k(const float *a, float *o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  int t = 0;
+  while (t != kTaps) { s += a[i * kTaps + t]; t += 1; }
+  o[i] = s;
+})cu",
+  };
+  for (const char *Code : Short) {
+    const KernelModel &M = model(Code);
+    ASSERT_EQ(M.loops().size(), 1u) << Code;
+    EXPECT_EQ(M.loops()[0].TripCount, 5) << Code;
+    std::string Why = M.fewerIterationsWhy({0}, 32);
+    EXPECT_NE(Why.find("runs 5 iterations, fewer than the 32 threads"),
+              std::string::npos)
+        << Why;
+    EXPECT_EQ(M.fewerIterationsWhy({0}, 5), "") << Code;
+    EXPECT_EQ(M.fewerIterationsWhy({}, 32), "");
+  }
+
+  // A count known only at run time, or a second loop of 40.
+  const KernelModel &Open = model(
+      R"cu(__global__ void k(const float *a, float *o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0, t = 0;
+  for (int c = 0; c < 4; ++c) s += a[c];
+  for (int c = 0; c < n; ++c) t += a[c];
+  for (int c = 0; c < 40; ++c) t += a[c];
+  o[i] = s + t;
+})cu");
+  ASSERT_EQ(Open.loops().size(), 3u);
+  EXPECT_NE(Open.fewerIterationsWhy({0}, 32), "");
+  EXPECT_EQ(Open.fewerIterationsWhy({0, 1}, 32), "");
+  EXPECT_EQ(Open.fewerIterationsWhy({0, 2}, 32), "");
+
+  // In an instantiation, a count its argument gives is not the template's.
+  for (bool ByArgument : {true, false}) {
+    std::string Code =
+        std::string("template <int W> __global__ void k(const float *a, "
+                    "float *o) {\n  constexpr int Len = ") +
+        (ByArgument ? "W" : "4") +
+        ";\n  int i = threadIdx.x;\n  float s = 0;\n"
+        "  for (int c = 0; c < Len; ++c) s += a[i * W + c];\n  o[i] = s;\n}\n"
+        "template __global__ void k<4>(const float *, float *);\n";
+    ASTs.push_back(clang::tooling::buildASTFromCodeWithArgs(
+        Code,
+        {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
+         "--cuda-path=" AUTOPROF_TEST_CUDA_PATH, "-Wno-unknown-cuda-version",
+         "-resource-dir=" AUTOPROF_TEST_RESOURCE_DIR, "-std=c++17"},
+        "input.cu"));
+    clang::ASTContext &Ctx = ASTs.back()->getASTContext();
+    ASSERT_FALSE(ASTs.back()->getDiagnostics().hasErrorOccurred());
+    const clang::FunctionDecl *Spec = nullptr;
+    for (clang::Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (auto *FT = llvm::dyn_cast<clang::FunctionTemplateDecl>(D))
+        for (clang::FunctionDecl *S : FT->specializations())
+          Spec = S;
+    ASSERT_NE(Spec, nullptr);
+    KernelModel M(Ctx, *Spec);
+    ASSERT_EQ(M.loops().size(), 1u);
+    EXPECT_EQ(M.loops()[0].TripCount, 4);
+    EXPECT_EQ(M.fewerIterationsWhy({0}, 32).empty(), ByArgument) << Code;
+  }
 }

@@ -423,6 +423,12 @@ public:
   /// changes the values the variable takes must find none (a later
   /// declarator of its declaration, `int c = 0, e = c + 4;`, reads it too).
   const clang::DeclRefExpr *counterOutside(const ModelLoop &L) const;
+  /// Why \p Threads threads that share the iterations of each loop of
+  /// \p Loops (indices in loops()) would leave some idle from the start:
+  /// every one of them runs a known number of iterations below \p Threads.
+  /// Empty when one may run \p Threads or more (or \p Loops is empty).
+  std::string fewerIterationsWhy(llvm::ArrayRef<unsigned> Loops,
+                                 unsigned Threads) const;
   llvm::ArrayRef<ModelAccess> accesses() const { return Accesses; }
   llvm::ArrayRef<ModelReduction> reductions() const { return Reductions; }
   llvm::ArrayRef<ModelArgExtreme> argExtremes() const { return ArgExtremes; }

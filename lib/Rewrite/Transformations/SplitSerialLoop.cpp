@@ -89,6 +89,8 @@ private:
   std::map<std::string, std::string> Parts;
   /// The expressions of the output, each replaced by the new index.
   std::vector<const Expr *> Outs;
+  /// The loops the slices split, as indices in the model's loops().
+  std::vector<unsigned> Split;
 };
 
 bool Splitter::outputs() {
@@ -199,6 +201,7 @@ std::string Splitter::combine(const ModelReduction &R, const std::string &Ind) {
 bool Splitter::loop(const ModelLoop &L, unsigned Index,
                     const std::string &Ind) {
   std::string At = "the loop at " + M.where(L.S);
+  Split.push_back(Index);
   if (!L.counted())
     return refuse(At + " is not counted: " + L.Why);
   if (L.Step != Polynomial::constant(1))
@@ -456,6 +459,8 @@ bool Splitter::body() {
                            "__syncthreads(); // what slice 0 stored, seen by "
                            "every slice"});
   }
+  if (std::string W = M.fewerIterationsWhy(Split, Slices); !W.empty())
+    return refuse(W);
 
   // One region, from the guard to the end of the body, with its edits;
   // the rest of the kernel's edits outside it.

@@ -820,6 +820,11 @@ bool RowsToWarps::work() {
   if (!Reduced)
     return refuse("no loop accumulates a sum, a minimum or a maximum over "
                   "the row");
+  std::vector<unsigned> Split;
+  for (const auto &[Stmt, Loop] : RowLoops)
+    Split.push_back(Loop);
+  if (std::string W = M.fewerIterationsWhy(Split, 32); !W.empty())
+    return refuse(W);
   if (!Stores && StoredByLaneZero.empty() && !ElementReduced)
     return refuse("nothing stores the row's result");
   return lanesAgree();
