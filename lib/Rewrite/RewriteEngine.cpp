@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "autoprof/Rewrite/RewriteEngine.h"
+#include "TemplateSpecialization.h"
 #include "Transformations/TextEdits.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/Tooling/UnitAction.h"
@@ -284,11 +285,14 @@ private:
 
 /// The edits of \p T on the kernel template \p Pattern, made on each of its
 /// instantiations \p Specs: none, with the reason in \p Why, unless every
-/// instantiation gets the same edits of the template's text (their launches
-/// may get their own) and no edit of the template writes a word of a
-/// template argument that neither the template nor the text it replaces
-/// has (`float` where the template says `T`), which would tie the template
-/// to one instantiation.
+/// instantiation that \p T rewrites gets the same edits of the template's
+/// text (their launches may get their own). When every instantiation gets
+/// them and no edit writes a word of a template argument that neither the
+/// template nor the text it replaces has (`float` where the template says
+/// `T`), the template's text is edited. Otherwise (the edit would tie the
+/// template to one instantiation, or some instantiations are refused) the
+/// body runs the edited text in the rewritten instantiations alone
+/// (specializeBody()), when the launches they change lie outside templates.
 llvm::Error templateEdits(const Transformation &T, StringRef Variant,
                           ASTContext &Ctx, ModelCache &Models,
                           const FunctionDecl &Pattern,
@@ -315,11 +319,22 @@ llvm::Error templateEdits(const Transformation &T, StringRef Variant,
     return FE && SM.translateFile(*FE) == DefFile && Offset >= DefBegin &&
            Offset <= DefEnd;
   };
-  // The edits of the template must be the same for every instantiation;
-  // those of its launches (each instantiation's own) are gathered.
+  auto Named = [&](const FunctionDecl &Spec, std::string Reason) {
+    if (Specs.size() < 2 || Reason.empty())
+      return Reason;
+    std::string Name;
+    llvm::raw_string_ostream OS(Name);
+    Spec.getNameForDiagnostic(OS, Ctx.getPrintingPolicy(),
+                              /*Qualified=*/false);
+    return "in its instantiation `" + OS.str() + "`: " + Reason;
+  };
+  // The edits of the template must be the same for every instantiation
+  // rewritten; those of its launches (each instantiation's own) are
+  // gathered.
   std::optional<std::vector<Edit>> Template;
   FileEdits Launches;
-  llvm::SmallBitVector Varying = varyingArguments(Specs);
+  std::vector<const FunctionDecl *> Rewritten;
+  std::string Refused, Tied;
   for (const FunctionDecl *Spec : Specs) {
     FileEdits E;
     std::string Conflict;
@@ -332,15 +347,9 @@ llvm::Error templateEdits(const Transformation &T, StringRef Variant,
       return llvm::Error::success();
     }
     if (editCount(E) == 0) {
-      Why = T.explain(Models.of(*Spec));
-      if (Specs.size() > 1 && !Why.empty()) {
-        std::string Name;
-        llvm::raw_string_ostream OS(Name);
-        Spec->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(),
-                                   /*Qualified=*/false);
-        Why = "in its instantiation `" + OS.str() + "`: " + Why;
-      }
-      return llvm::Error::success();
+      if (Refused.empty())
+        Refused = Named(*Spec, T.explain(Models.of(*Spec)));
+      continue;
     }
     std::vector<Edit> Own;
     for (const Edit &X : flatten(E)) {
@@ -366,30 +375,68 @@ llvm::Error templateEdits(const Transformation &T, StringRef Variant,
       Why = "its instantiations need different edits of the template";
       return llvm::Error::success();
     }
-    // A word of a template argument written into the template, which
-    // neither it nor the replaced text has (`float`, `float4` where it
-    // says `T`), ties the template to one instantiation.
+    Template = std::move(Own);
+    Rewritten.push_back(Spec);
+  }
+  if (!Template) {
+    Why = Refused;
+    return llvm::Error::success();
+  }
+  std::vector<Edit> Body = std::move(*Template);
+  // A word of a template argument written into the template, which
+  // neither it nor the replaced text has (`float`, `float4` where it says
+  // `T`), ties the template to one instantiation; an argument that differs
+  // between the instantiations rewritten cannot be the edit's source.
+  llvm::SmallBitVector Varying = varyingArguments(Rewritten);
+  for (const FunctionDecl *Spec : Rewritten) {
     std::set<std::string> Args =
         argumentWords(*Spec, Ctx.getPrintingPolicy(), Varying);
     for (const std::string &W : T.ownWords())
       Args.erase(W);
-    for (const auto &[File, Offset, Length, Text] : Own) {
+    for (const auto &[File, Offset, Length, Text] : Body) {
       std::set<std::string> Old = wordsOf(DefText.substr(Offset, Length));
       for (const std::string &W : wordsOf(Text)) {
         std::string Stem = StringRef(W).rtrim("0123456789").str();
         bool Arg = Args.count(W) || (!Stem.empty() && Args.count(Stem));
-        if (Arg && !Written.count(W) && !Old.count(W)) {
-          Why = "the edit writes `" + W +
-                "`, from a template argument of one of its instantiations, "
-                "into the template";
-          return llvm::Error::success();
-        }
+        if (Arg && !Written.count(W) && !Old.count(W) && Tied.empty())
+          Tied = "the edit writes `" + W +
+                 "`, from a template argument of one of its "
+                 "instantiations, into the template";
       }
     }
-    Template = std::move(Own);
+  }
+  if (Body.empty() && Rewritten.size() != Specs.size()) {
+    Why = Refused;
+    return llvm::Error::success();
+  }
+  if (Rewritten.size() != Specs.size() || !Tied.empty()) {
+    // Only the rewritten instantiations may run the edited body.
+    std::string Cannot;
+    std::optional<std::vector<OffsetEdit>> Special;
+    for (const FunctionDecl *Spec : Rewritten)
+      if (const auto &Ls = Models.of(*Spec).launches())
+        for (const KernelLaunch &L : *Ls)
+          if (!Launches.empty() && launchedFromTemplate(Ctx, *L.Call))
+            Cannot = "its launch at " + Models.of(*Spec).where(L.Call) +
+                     " lies in a template: its edit would reach the launches "
+                     "of that template's other instantiations too";
+    if (Cannot.empty()) {
+      std::vector<OffsetEdit> Own;
+      for (const auto &[File, Offset, Length, Text] : Body)
+        Own.push_back({Offset, Length, Text});
+      Special = specializeBody(Ctx, Pattern, Rewritten, Own, Cannot);
+    }
+    if (!Special) {
+      Why = (!Tied.empty() ? Tied : Refused) + "; " + Cannot;
+      return llvm::Error::success();
+    }
+    std::string File = std::get<0>(Body.front());
+    Body.clear();
+    for (const OffsetEdit &E : *Special)
+      Body.emplace_back(File, E.Offset, E.Length, E.Text);
   }
   Out = std::move(Launches);
-  for (const auto &[File, Offset, Length, Text] : *Template)
+  for (const auto &[File, Offset, Length, Text] : Body)
     if (llvm::Error Err =
             addEdit(tooling::Replacement(File, Offset, Length, Text), Out))
       return Err;
@@ -633,17 +680,31 @@ FileEdits autoprof::mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,
   for (const Proposal *P : Proposals) {
     FileEdits Trial = Merged;
     bool Conflict = false;
+    unsigned New = 0;
     for (const auto &[File, Rs] : P->Edits) {
       tooling::Replacements &Into = Trial[File];
       for (const tooling::Replacement &R : Rs) {
         // Replacements::add accepts two insertions at one offset; a
-        // proposal touching a range an earlier one changed is a conflict.
+        // proposal touching a range an earlier one changed is a conflict,
+        // unless it makes the same edit there (the `#include` that two
+        // specialized templates of one file add): that is made once.
         auto Done = Merged.find(File);
+        bool Same = false;
         if (Done != Merged.end())
-          for (const tooling::Replacement &O : Done->second)
+          for (const tooling::Replacement &O : Done->second) {
+            if (O.getOffset() == R.getOffset() &&
+                O.getLength() == R.getLength() &&
+                O.getReplacementText() == R.getReplacementText()) {
+              Same = true;
+              continue;
+            }
             if (R.getOffset() < O.getOffset() + std::max(O.getLength(), 1u) &&
                 O.getOffset() < R.getOffset() + std::max(R.getLength(), 1u))
               Conflict = true;
+          }
+        if (Same && !Conflict)
+          continue;
+        ++New;
         if (Conflict)
           break;
         if (llvm::Error E = Into.add(R)) {
@@ -655,7 +716,8 @@ FileEdits autoprof::mergeProposals(llvm::ArrayRef<const Proposal *> Proposals,
       if (Conflict)
         break;
     }
-    if (Conflict)
+    // A proposal whose every edit is made already adds nothing.
+    if (Conflict || New == 0)
       Skipped.push_back(P);
     else
       Merged = std::move(Trial);

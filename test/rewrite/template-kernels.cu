@@ -1,9 +1,11 @@
 // Kernel templates are rewritten through their instantiations: an edit is
 // proposed when every instantiation gets the same edit of the template's
-// text (each launch gets its own), and refused when it would write a
-// template argument into the template (float4 where it says T, but not a
-// number the rewrite writes from its own constants), when the
-// instantiations need different edits, or when nothing instantiates it.
+// text (each launch gets its own). An edit that writes a template argument
+// into the template (float4 where it says T, but not a number the rewrite
+// writes from its own constants) runs in that instantiation alone, under
+// `if constexpr` (test/rewrite/template-specialize.cu); one outside the
+// body is refused, as are edits that differ between instantiations and
+// templates that nothing instantiates.
 
 // RUN: clang-autoprof optimize --dry-run --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST
 // RUN: clang-autoprof optimize --dry-run --diff --transformations=warp-per-row %s -- -std=c++17 | %no-checks | FileCheck %s --check-prefix=DIFF
@@ -112,13 +114,13 @@ void run(const float *a, float *b, const double *da, double *db, int n) {
 }
 
 // LIST:      kernel relu_t at {{.*}}
+// LIST-NEXT:   vectorize-float4: make each thread
 // LIST:        launch-bounds: add __launch_bounds__(B)
-// LIST:        vectorize-float4: not applied: the edit writes `float4`, from a template argument of one of its instantiations, into the template
 // The block size as a template argument that every launch's block has:
 // `blockIdx.x * BLOCK` is the block's first row.
 // LIST:      kernel rowsum at {{.*}}
 // LIST-NEXT:   warp-per-row: give each row
-// LIST:        launch-bounds: not applied: the edit writes `256`, from a template argument of one of its instantiations, into the template
+// LIST:        launch-bounds: not applied: the edit writes `256`, from a template argument of one of its instantiations, into the template; the edit changes the template outside its body
 // LIST:      kernel rowsum2 at {{.*}}
 // LIST-NEXT:   warp-per-row: give each row
 // A grid rounded down keeps its threads in the new blocks (same-threads

@@ -230,3 +230,81 @@ void launch(const float *a, float *o) { k<<<64, 256>>>(a, o, 16384, 512); }
 }
 
 } // namespace
+
+namespace {
+
+// A rewrite of one instantiation of a kernel template runs in that
+// instantiation alone: the other keeps its body and launch.
+TEST_F(RewriteEngineTest, TemplateRewritesRunInTheirInstantiations) {
+  const char *Code = R"cu(#include <type_traits>
+template <typename V, unsigned W, bool Neg>
+__global__ void k(const V *x, V *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = Neg ? -x[i] * W : x[i] * W;
+}
+void host(const float *a, float *b, const double *c, double *d, int n) {
+  k<float, 3u, false><<<(n + 127) / 128, 128>>>(a, b, n);
+  k<double, 3u, false><<<(n + 127) / 128, 128>>>(c, d, n);
+}
+)cu";
+  run(Code, {TransformationRegistry::find("vectorize-float4")});
+  std::string Text = applied("vectorize-float4");
+  ASSERT_NE(Text, "");
+  // The file already includes <type_traits>: once is enough.
+  EXPECT_EQ(Text.find("#include <type_traits>"),
+            Text.rfind("#include <type_traits>"));
+  EXPECT_NE(Text.find("if constexpr (std::is_same<V, float>::value && W == "
+                      "3u && !Neg) {"),
+            std::string::npos)
+      << Text;
+  // The original body, whole, in the other branch.
+  EXPECT_NE(Text.find("} else {\n    int i = blockIdx.x * blockDim.x + "
+                      "threadIdx.x;\n    if (i < n) y[i] = Neg ? -x[i] * W : "
+                      "x[i] * W;\n  }\n}"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("k<double, 3u, false><<<(n + 127) / 128, 128>>>"),
+            std::string::npos);
+  EXPECT_EQ(Text.find("k<float, 3u, false><<<(n + 127) / 128, 128>>>"),
+            std::string::npos);
+
+  // Two templates of one file each add the include: merged, it is there
+  // once, and neither proposal is skipped.
+  run(R"cu(template <typename V> __global__ void a(V *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = y[i] * 2;
+}
+template <typename V> __global__ void b(const V *x, V *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] + 1;
+}
+void host(float *f, int n) {
+  a<float><<<(n + 255) / 256, 256>>>(f, n);
+  b<float><<<(n + 255) / 256, 256>>>(f, f, n);
+}
+)cu",
+      {TransformationRegistry::find("vectorize-float4")});
+  std::vector<const Proposal *> Both, Skipped;
+  for (const Proposal &P : Engine->proposals())
+    Both.push_back(&P);
+  ASSERT_EQ(Both.size(), 2u);
+  std::string Merged = textOf(mergeProposals(Both, Skipped));
+  EXPECT_TRUE(Skipped.empty());
+  EXPECT_EQ(Merged.find("#include <type_traits>"), 0u);
+  EXPECT_EQ(Merged.rfind("#include <type_traits>"), 0u);
+  EXPECT_NE(Merged.find("if constexpr"), Merged.rfind("if constexpr"));
+
+  // Before C++17 there is no `if constexpr`: refused.
+  auto Args = args();
+  Args.back() = "-std=c++14";
+  AST = clang::tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
+  ASSERT_TRUE(AST);
+  Engine = std::make_unique<RewriteEngine>(
+      std::vector<const Transformation *>{
+          TransformationRegistry::find("vectorize-float4")},
+      nullptr);
+  Engine->run(AST->getASTContext());
+  EXPECT_TRUE(Engine->proposals().empty());
+}
+
+} // namespace
