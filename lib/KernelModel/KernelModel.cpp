@@ -1978,6 +1978,21 @@ const DeclRefExpr *KernelModel::counterOutside(const ModelLoop &L) const {
   return nullptr;
 }
 
+bool KernelModel::positionGrows(const ModelArgExtreme &A) const {
+  ModelValue P = value(A.PositionValue);
+  Symbol J = Symbol::loopVar(A.Loop, "");
+  std::optional<Polynomial> C =
+      P.Value ? P.Value->coefficient(J) : std::nullopt;
+  std::optional<Polynomial> Rest =
+      P.Value ? P.Value->substitute(J, Polynomial::constant(0)) : std::nullopt;
+  return C && C->constantValue() && *C->constantValue() > 0 && Rest &&
+         !Rest->dependsOn([&](const Symbol &S) {
+           return S.Kind == Symbol::Opaque ||
+                  (S.Kind == Symbol::LoopVar &&
+                   S.Index == static_cast<int>(A.Loop));
+         });
+}
+
 /// Whether \p S, in an instantiation of a template, reads a value that
 /// another instantiation may give otherwise: a template argument, a size
 /// of a type, a static member of a class template's specialization, or a

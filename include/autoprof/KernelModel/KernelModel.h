@@ -423,6 +423,12 @@ public:
   /// changes the values the variable takes must find none (a later
   /// declarator of its declaration, `int c = 0, e = c + 4;`, reads it too).
   const clang::DeclRefExpr *counterOutside(const ModelLoop &L) const;
+  /// Whether the position that \p A records grows with its loop's
+  /// iterations: `c * j + r` with j the loop's variable, c a positive
+  /// constant and r the same in every iteration. Threads that split the
+  /// loop and keep, of equal extremes, the least position then keep the
+  /// one the thread's order kept.
+  bool positionGrows(const ModelArgExtreme &A) const;
   /// Why \p Threads threads that share the iterations of each loop of
   /// \p Loops (indices in loops()) would leave some idle from the start:
   /// every one of them runs a known number of iterations below \p Threads.

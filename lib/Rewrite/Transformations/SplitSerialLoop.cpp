@@ -77,6 +77,12 @@ private:
   bool body();
   bool loop(const ModelLoop &L, unsigned Index, const std::string &Ind);
   std::string combine(const ModelReduction &R, const std::string &Ind);
+  std::string combine(const ModelArgExtreme &A, const std::string &Ind);
+  /// The shared array of the slices' partial values of \p V (a second one
+  /// of its type for a \p Position).
+  std::string part(const VarDecl &V, bool Position);
+  /// Checks the extreme and its position that the loop \p L finds.
+  bool argExtreme(const ModelArgExtreme &A, const ModelLoop &L);
 
   const KernelModel &M;
   ASTContext &Ctx;
@@ -85,8 +91,9 @@ private:
   /// Edits at file offsets of the kernel's file.
   std::vector<TextEdit> Local;
   FileID File;
-  /// The shared array of each type reduced, by type.
-  std::map<std::string, std::string> Parts;
+  /// The shared arrays of the partial results: by type, and a second one
+  /// by type for positions ("<type> at"); each with its type and name.
+  std::map<std::string, std::pair<std::string, std::string>> Parts;
   /// The expressions of the output, each replaced by the new index.
   std::vector<const Expr *> Outs;
   /// The loops the slices split, as indices in the model's loops().
@@ -172,18 +179,46 @@ bool Splitter::launches() {
   return true;
 }
 
-std::string Splitter::combine(const ModelReduction &R, const std::string &Ind) {
+std::string Splitter::part(const VarDecl &V, bool Position) {
   // A template's parameter, else the canonical type: an alias may be
   // declared after the array.
-  std::string Type = spelledType(Ctx, R.Scalar->getType());
-  std::string &Part = Parts[Type];
+  std::string Type = spelledType(Ctx, V.getType().getUnqualifiedType());
+  auto &[PartType, Part] = Parts[Position ? Type + " at" : Type];
   if (Part.empty()) {
     std::vector<std::string> Taken = {Slice, Active, Q};
     for (const auto &[_, P] : Parts)
-      if (!P.empty())
-        Taken.push_back(P);
-    Part = freshName(M.kernel(), "Partial", Taken);
+      if (!P.second.empty())
+        Taken.push_back(P.second);
+    PartType = Type;
+    Part = freshName(M.kernel(), Position ? "PartialAt" : "Partial", Taken);
   }
+  return Part;
+}
+
+std::string Splitter::combine(const ModelArgExtreme &A,
+                              const std::string &Ind) {
+  std::string X = A.Extreme->getNameAsString(),
+              P = A.Position->getNameAsString();
+  std::string PX = part(*A.Extreme, false), PP = part(*A.Position, true);
+  std::string At = "[threadIdx.x % 32]";
+  std::string QX = PX + "[" + Q + "]" + At, QP = PP + "[" + Q + "]" + At;
+  return "\n" + Ind +
+         "// The slices' extremes meet: every slice reads the greatest (least)"
+         "\n" +
+         Ind + "// and, of equal ones, the earliest.\n" + Ind + PX + "[" +
+         Slice + "]" + At + " = " + X + ";\n" + Ind + PP + "[" + Slice + "]" +
+         At + " = " + P + ";\n" + Ind + "__syncthreads();\n" + Ind + X + " = " +
+         PX + "[0]" + At + ";\n" + Ind + P + " = " + PP + "[0]" + At + ";\n" +
+         Ind + "for (int " + Q + " = 1; " + Q + " < " + std::to_string(Slices) +
+         "; ++" + Q + ")\n" + Ind + "  if (" + QX +
+         (A.Greatest ? " > " : " < ") + X + " || (" + QX + " == " + X + " && " +
+         QP + " < " + P + ")) {\n" + Ind + "    " + X + " = " + QX + ";\n" +
+         Ind + "    " + P + " = " + QP + ";\n" + Ind + "  }\n" + Ind +
+         "__syncthreads();";
+}
+
+std::string Splitter::combine(const ModelReduction &R, const std::string &Ind) {
+  std::string Part = part(*R.Scalar, false);
   std::string V = R.Scalar->getNameAsString();
   std::string At = "[threadIdx.x % 32]";
   std::string Step = R.Combine == "+"
@@ -196,6 +231,35 @@ std::string Splitter::combine(const ModelReduction &R, const std::string &Ind) {
          "[0]" + At + ";\n" + Ind + "for (int " + Q + " = 1; " + Q + " < " +
          std::to_string(Slices) + "; ++" + Q + ")\n" + Ind + "  " + Step +
          "\n" + Ind + "__syncthreads();";
+}
+
+bool Splitter::argExtreme(const ModelArgExtreme &A, const ModelLoop &L) {
+  std::string At = "the loop at " + M.where(L.S);
+  if (!M.isPure(A.Statement->getCond()) || !M.isPure(A.PositionValue))
+    return refuse(At + " finds an extreme with side effects");
+  for (const VarDecl *V : {A.Extreme, A.Position}) {
+    std::string Name = "`" + V->getNameAsString() + "`";
+    if (!valueOnEntry(Ctx, *V, *L.S))
+      return refuse(Name + " is not given its value before " + At);
+    // Found once, by this loop only.
+    for (const ModelReduction &O : M.reductions())
+      if (O.Scalar == V)
+        return refuse(Name + " is accumulated as well as found at " + At);
+    for (const ModelArgExtreme &O : M.argExtremes())
+      if (&O != &A && (O.Extreme == V || O.Position == V))
+        return refuse(Name + " is found by more than one statement");
+  }
+  // The slices run the loop upwards: of equal extremes, the thread counting
+  // down kept the last.
+  if (L.Descending)
+    return refuse(At + " counts down: of equal extremes, the slices would keep "
+                       "another than the thread");
+  // The slices' positions order the iterations as the thread ran them.
+  if (!M.positionGrows(A))
+    return refuse(At + " records `" + M.text(A.PositionValue) +
+                  "` as the extreme's position, which does not grow with `" +
+                  L.Var->getNameAsString() + "`");
+  return true;
 }
 
 bool Splitter::loop(const ModelLoop &L, unsigned Index,
@@ -226,7 +290,18 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
   for (const ModelReduction &R : M.reductions())
     if (R.Loop == Index)
       Rs.push_back(&R);
+  std::vector<const ModelArgExtreme *> As;
+  for (const ModelArgExtreme &A : M.argExtremes())
+    if (A.Loop == Index)
+      As.push_back(&A);
   for (const Stmt *S : loopBody(L)) {
+    auto A = llvm::find_if(
+        As, [&](const ModelArgExtreme *X) { return X->Statement == S; });
+    if (A != As.end()) {
+      if (!argExtreme(**A, L))
+        return false;
+      continue;
+    }
     const ModelReduction *Upd = nullptr;
     for (const ModelReduction *R : Rs)
       if (R->Statement == S)
@@ -248,7 +323,7 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
       continue;
     return refuse(At + " does more than reduce: " + M.where(S));
   }
-  if (Rs.empty())
+  if (Rs.empty() && As.empty())
     return refuse(At + " reduces nothing");
   for (const ModelReduction *R : Rs) {
     const VarDecl *V = R->Scalar;
@@ -297,6 +372,8 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
   std::string After;
   for (const ModelReduction *R : Rs)
     After += combine(*R, Ind);
+  for (const ModelArgExtreme *A : As)
+    After += combine(*A, Ind);
   // After the loop's last token (its `;` when its body is one statement).
   std::optional<FileRange> Whole = statementRange(Ctx, L.S);
   if (!Whole)
@@ -469,9 +546,9 @@ bool Splitter::body() {
                      " threads per output: slice s takes iterations s, s + " +
                      std::to_string(Slices) + ", ...\n" + Ind + "const int " +
                      Slice + " = threadIdx.x / 32;\n" + Ind;
-  for (const auto &[Type, Part] : Parts)
-    Head += "__shared__ " + Type + " " + Part + "[" + std::to_string(Slices) +
-            "][32];\n" + Ind;
+  for (const auto &[Key, Part] : Parts)
+    Head += "__shared__ " + Part.first + " " + Part.second + "[" +
+            std::to_string(Slices) + "][32];\n" + Ind;
   Head += "const bool " + Active + " = " + (Cond.empty() ? "true" : Cond) +
           ";\n" + Ind;
   std::string Region =

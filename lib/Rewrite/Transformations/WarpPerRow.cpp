@@ -120,7 +120,7 @@ private:
                           bool ToAll, const std::string &Indent) const;
   /// Checks the extreme and its position that the loop \p L finds
   /// (\p A), before the loop is split.
-  bool argExtreme(const ModelArgExtreme &A, const ModelLoop &L, unsigned Index);
+  bool argExtreme(const ModelArgExtreme &A, const ModelLoop &L);
   /// The shuffles that combine the extreme and its position of \p A
   /// across the lanes: the greater (lesser) value, and of equal values the
   /// earlier position.
@@ -274,8 +274,7 @@ std::string RowsToWarps::offsetsLoop() const {
          Offset + " > 0; " + Offset + " /= 2)";
 }
 
-bool RowsToWarps::argExtreme(const ModelArgExtreme &A, const ModelLoop &L,
-                             unsigned Index) {
+bool RowsToWarps::argExtreme(const ModelArgExtreme &A, const ModelLoop &L) {
   std::string At = "the loop at " + M.where(L.S);
   if (!M.isPure(A.Statement->getCond()) || !M.isPure(A.PositionValue))
     return refuse(At + " finds an extreme with side effects");
@@ -294,21 +293,13 @@ bool RowsToWarps::argExtreme(const ModelArgExtreme &A, const ModelLoop &L,
       if (&O != &A && (O.Extreme == V || O.Position == V))
         return refuse(Name + " is found by more than one statement");
   }
-  // The lanes' positions order the iterations as the thread ran them:
-  // p = c * j + r, c > 0, r the same in every iteration.
-  ModelValue P = M.value(A.PositionValue);
-  Symbol J = Symbol::loopVar(Index, "");
-  std::optional<Polynomial> C =
-      P.Value ? P.Value->coefficient(J) : std::nullopt;
-  std::optional<Polynomial> Rest =
-      P.Value ? P.Value->substitute(J, Polynomial::constant(0)) : std::nullopt;
-  bool Increasing =
-      C && C->constantValue() && *C->constantValue() > 0 && Rest &&
-      !Rest->dependsOn([&](const Symbol &S) {
-        return S.Kind == Symbol::Opaque || (S.Kind == Symbol::LoopVar &&
-                                            S.Index == static_cast<int>(Index));
-      });
-  if (!Increasing)
+  // The lanes run the loop upwards: of equal extremes, the thread counting
+  // down kept the last.
+  if (L.Descending)
+    return refuse(At + " counts down: of equal extremes, the lanes would keep "
+                       "another than the thread");
+  // The lanes' positions order the iterations as the thread ran them.
+  if (!M.positionGrows(A))
     return refuse(At + " records `" + M.text(A.PositionValue) +
                   "` as the extreme's position, which does not grow with `" +
                   L.Var->getNameAsString() + "`");
@@ -485,7 +476,7 @@ bool RowsToWarps::reductionLoop(const ModelLoop &L, unsigned Index,
     Reduced = true;
   }
   for (const ModelArgExtreme *A : Args)
-    if (!argExtreme(*A, L, Index))
+    if (!argExtreme(*A, L))
       return false;
   if (!stride(L))
     return false;
