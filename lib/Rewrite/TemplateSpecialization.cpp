@@ -55,6 +55,10 @@ std::string argumentsCondition(const FunctionDecl &Spec, std::string &Why) {
       const llvm::APSInt &V = A.getAsIntegral();
       if (A.getIntegralType()->isBooleanType())
         Term = V.getBoolValue() ? Name : "!" + Name;
+      else if (A.getIntegralType()->isEnumeralType())
+        // A scoped enumeration compares with no integer.
+        Term =
+            "static_cast<long long>(" + Name + ") == " + llvm::toString(V, 10);
       else
         Term =
             Name + " == " + llvm::toString(V, 10) + (V.isUnsigned() ? "u" : "");

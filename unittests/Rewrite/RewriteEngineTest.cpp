@@ -294,6 +294,27 @@ void host(float *f, int n) {
   EXPECT_EQ(Merged.rfind("#include <type_traits>"), 0u);
   EXPECT_NE(Merged.find("if constexpr"), Merged.rfind("if constexpr"));
 
+  // A scoped enumeration's argument compares as an integer; two
+  // instantiations that get the same edit are joined.
+  run(R"cu(enum class Op { Add, Mul };
+template <Op O, typename T> __global__ void e(const T *a, T *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[i] = O == Op::Add ? a[i] + b[i] : a[i] * b[i];
+}
+void host(const float *a, float *b, int n) {
+  e<Op::Mul><<<(n + 255) / 256, 256>>>(a, b, n);
+  e<Op::Add, float><<<(n + 255) / 256, 256>>>(a, b, n);
+}
+)cu",
+      {TransformationRegistry::find("vectorize-float4")});
+  Text = applied("vectorize-float4");
+  EXPECT_NE(Text.find("if constexpr ((static_cast<long long>(O) == 1 && "
+                      "std::is_same<T, float>::value) || "
+                      "(static_cast<long long>(O) == 0 && "
+                      "std::is_same<T, float>::value)) {"),
+            std::string::npos)
+      << Text;
+
   // Before C++17 there is no `if constexpr`: refused.
   auto Args = args();
   Args.back() = "-std=c++14";
