@@ -1993,6 +1993,37 @@ bool KernelModel::positionGrows(const ModelArgExtreme &A) const {
          });
 }
 
+std::string KernelModel::splitArgExtremeWhy(const ModelArgExtreme &A,
+                                            llvm::StringRef Threads) const {
+  const ModelLoop &L = Loops[A.Loop];
+  std::string At = "the loop at " + where(L.S);
+  if (!isPure(A.Statement->getCond()) || !isPure(A.PositionValue))
+    return At + " finds an extreme with side effects";
+  for (const VarDecl *V : {A.Extreme, A.Position}) {
+    std::string Name = "`" + V->getNameAsString() + "`";
+    if (!valueOnEntry(Ctx, *V, *L.S))
+      return Name + " is not given its value before " + At;
+    // Found once, by this loop only.
+    for (const ModelReduction &O : Reductions)
+      if (O.Scalar == V)
+        return Name + " is accumulated as well as found at " + At;
+    for (const ModelArgExtreme &O : ArgExtremes)
+      if (&O != &A && (O.Extreme == V || O.Position == V))
+        return Name + " is found by more than one statement";
+  }
+  // The threads run the loop upwards: of equal extremes, the thread
+  // counting down kept the last.
+  if (L.Descending)
+    return At + " counts down: of equal extremes, the " + Threads.str() +
+           " would keep another than the thread";
+  // The threads' positions order the iterations as the thread ran them.
+  if (!positionGrows(A))
+    return At + " records `" + text(A.PositionValue) +
+           "` as the extreme's position, which does not grow with `" +
+           L.Var->getNameAsString() + "`";
+  return "";
+}
+
 /// Whether \p S, in an instantiation of a template, reads a value that
 /// another instantiation may give otherwise: a template argument, a size
 /// of a type, a static member of a class template's specialization, or a

@@ -429,6 +429,14 @@ public:
   /// loop and keep, of equal extremes, the least position then keep the
   /// one the thread's order kept.
   bool positionGrows(const ModelArgExtreme &A) const;
+  /// Why \p Threads (`lanes`, `slices`), which split \p A's loop upwards,
+  /// each keep the first of its equal extremes and combine their pairs
+  /// preferring the least position, may not find \p A's extreme and
+  /// position: side effects, a variable given no value before the loop or
+  /// updated elsewhere, a loop that counts down, a position that does not
+  /// grow (positionGrows()). Empty when they find what the thread found.
+  std::string splitArgExtremeWhy(const ModelArgExtreme &A,
+                                 llvm::StringRef Threads) const;
   /// Why \p Threads threads that share the iterations of each loop of
   /// \p Loops (indices in loops()) would leave some idle from the start:
   /// every one of them runs a known number of iterations below \p Threads.

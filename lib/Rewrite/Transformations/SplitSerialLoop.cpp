@@ -81,8 +81,6 @@ private:
   /// The shared array of the slices' partial values of \p V (a second one
   /// of its type for a \p Position).
   std::string part(const VarDecl &V, bool Position);
-  /// Checks the extreme and its position that the loop \p L finds.
-  bool argExtreme(const ModelArgExtreme &A, const ModelLoop &L);
 
   const KernelModel &M;
   ASTContext &Ctx;
@@ -233,35 +231,6 @@ std::string Splitter::combine(const ModelReduction &R, const std::string &Ind) {
          "\n" + Ind + "__syncthreads();";
 }
 
-bool Splitter::argExtreme(const ModelArgExtreme &A, const ModelLoop &L) {
-  std::string At = "the loop at " + M.where(L.S);
-  if (!M.isPure(A.Statement->getCond()) || !M.isPure(A.PositionValue))
-    return refuse(At + " finds an extreme with side effects");
-  for (const VarDecl *V : {A.Extreme, A.Position}) {
-    std::string Name = "`" + V->getNameAsString() + "`";
-    if (!valueOnEntry(Ctx, *V, *L.S))
-      return refuse(Name + " is not given its value before " + At);
-    // Found once, by this loop only.
-    for (const ModelReduction &O : M.reductions())
-      if (O.Scalar == V)
-        return refuse(Name + " is accumulated as well as found at " + At);
-    for (const ModelArgExtreme &O : M.argExtremes())
-      if (&O != &A && (O.Extreme == V || O.Position == V))
-        return refuse(Name + " is found by more than one statement");
-  }
-  // The slices run the loop upwards: of equal extremes, the thread counting
-  // down kept the last.
-  if (L.Descending)
-    return refuse(At + " counts down: of equal extremes, the slices would keep "
-                       "another than the thread");
-  // The slices' positions order the iterations as the thread ran them.
-  if (!M.positionGrows(A))
-    return refuse(At + " records `" + M.text(A.PositionValue) +
-                  "` as the extreme's position, which does not grow with `" +
-                  L.Var->getNameAsString() + "`");
-  return true;
-}
-
 bool Splitter::loop(const ModelLoop &L, unsigned Index,
                     const std::string &Ind) {
   std::string At = "the loop at " + M.where(L.S);
@@ -298,8 +267,8 @@ bool Splitter::loop(const ModelLoop &L, unsigned Index,
     auto A = llvm::find_if(
         As, [&](const ModelArgExtreme *X) { return X->Statement == S; });
     if (A != As.end()) {
-      if (!argExtreme(**A, L))
-        return false;
+      if (std::string W = M.splitArgExtremeWhy(**A, "slices"); !W.empty())
+        return refuse(W);
       continue;
     }
     const ModelReduction *Upd = nullptr;

@@ -275,34 +275,13 @@ std::string RowsToWarps::offsetsLoop() const {
 }
 
 bool RowsToWarps::argExtreme(const ModelArgExtreme &A, const ModelLoop &L) {
-  std::string At = "the loop at " + M.where(L.S);
-  if (!M.isPure(A.Statement->getCond()) || !M.isPure(A.PositionValue))
-    return refuse(At + " finds an extreme with side effects");
-  for (const VarDecl *V : {A.Extreme, A.Position}) {
-    std::string Name = "`" + V->getNameAsString() + "`";
+  for (const VarDecl *V : {A.Extreme, A.Position})
     if (!isShuffled(V->getType()) || V->getType().isConstQualified())
-      return refuse(At + " finds " + Name +
-                    ", of a type the shuffles do not carry");
-    if (!valueOnEntry(Ctx, *V, *L.S))
-      return refuse(Name + " is not given its value before " + At);
-    // Found once, by this loop only.
-    for (const ModelReduction &O : M.reductions())
-      if (O.Scalar == V)
-        return refuse(Name + " is accumulated as well as found at " + At);
-    for (const ModelArgExtreme &O : M.argExtremes())
-      if (&O != &A && (O.Extreme == V || O.Position == V))
-        return refuse(Name + " is found by more than one statement");
-  }
-  // The lanes run the loop upwards: of equal extremes, the thread counting
-  // down kept the last.
-  if (L.Descending)
-    return refuse(At + " counts down: of equal extremes, the lanes would keep "
-                       "another than the thread");
-  // The lanes' positions order the iterations as the thread ran them.
-  if (!M.positionGrows(A))
-    return refuse(At + " records `" + M.text(A.PositionValue) +
-                  "` as the extreme's position, which does not grow with `" +
-                  L.Var->getNameAsString() + "`");
+      return refuse("the loop at " + M.where(L.S) + " finds `" +
+                    V->getNameAsString() +
+                    "`, of a type the shuffles do not carry");
+  if (std::string W = M.splitArgExtremeWhy(A, "lanes"); !W.empty())
+    return refuse(W);
   Reduced = true;
   return true;
 }
