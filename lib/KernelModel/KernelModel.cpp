@@ -153,12 +153,13 @@ bool isLoadThrough(ASTContext &Ctx, const UnaryOperator *Addr) {
 /// The math functions that read only their arguments.
 bool isPureMath(StringRef Name) {
   static constexpr StringRef Names[] = {
-      "expf",   "exp",        "__expf", "exp2f", "exp2",      "logf",
-      "log",    "__logf",     "log2f",  "log2",  "sqrtf",     "sqrt",
-      "rsqrtf", "rsqrt",      "fabsf",  "fabs",  "fmaxf",     "fmax",
-      "fminf",  "fmin",       "max",    "min",   "tanhf",     "tanh",
-      "erff",   "erf",        "fmaf",   "fma",   "powf",      "pow",
-      "__powf", "__fdividef", "abs",    "__ldg", "__fmaf_rn", "__fma_rn"};
+      "expf",    "exp",        "__expf", "exp2f", "exp2",      "logf",
+      "log",     "__logf",     "log2f",  "log2",  "sqrtf",     "sqrt",
+      "rsqrtf",  "rsqrt",      "fabsf",  "fabs",  "fmaxf",     "fmax",
+      "fminf",   "fmin",       "max",    "min",   "tanhf",     "tanh",
+      "erff",    "erf",        "fmaf",   "fma",   "powf",      "pow",
+      "__powf",  "__fdividef", "abs",    "__ldg", "__fmaf_rn", "__fma_rn",
+      "__mul24", "__umul24"};
   return llvm::is_contained(Names, Name);
 }
 
@@ -2171,9 +2172,19 @@ public:
                     " divides or shifts a value that is not constant");
       }
     }
-    if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const auto *CE = dyn_cast<CallExpr>(E)) {
+      if (isMul24(CE)) {
+        ModelValue L = compute(CE->getArg(0), Depth + 1);
+        if (!L)
+          return L;
+        ModelValue R = compute(CE->getArg(1), Depth + 1);
+        if (!R)
+          return R;
+        return wrap(Polynomial::mul(*L.Value, *R.Value), E);
+      }
       if (const Expr *R = helperReturn(Ctx, CE->getDirectCallee()))
         return call(CE, R, Depth);
+    }
     // A field of a parameter passed by value: fixed for the launch. (Also
     // through the parameter of a helper it is passed to.)
     if (const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
@@ -2200,6 +2211,19 @@ public:
   }
 
 private:
+  /// Whether \p CE is `__umul24(A, B)` or `__mul24(A, B)`, read as `A * B`:
+  /// the product of the operands' low 24 bits is the product itself when
+  /// both fit in 24 bits, as a thread's index and its block's size and
+  /// position (below 2^23 blocks) do; a kernel whose operands do not fit
+  /// computes another value, and verification compares the two.
+  static bool isMul24(const CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    return FD && FD->getIdentifier() && CE->getNumArgs() == 2 &&
+           (FD->getName() == "__umul24" || FD->getName() == "__mul24") &&
+           CE->getArg(0)->getType()->isIntegerType() &&
+           CE->getArg(1)->getType()->isIntegerType();
+  }
+
   /// The value of \p CE, a call of a transparent helper returning \p R:
   /// R with the helper's parameters bound to the arguments' values.
   ModelValue call(const CallExpr *CE, const Expr *R, unsigned Depth) {

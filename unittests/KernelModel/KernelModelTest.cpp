@@ -1366,6 +1366,55 @@ __device__ int counts(int v) { int w = v; return w; }
                               "constants] w");
 }
 
+// `__umul24(a, b)` and `__mul24(a, b)`, the 24-bit multiplies of older CUDA
+// code, are the products of their operands.
+TEST_F(KernelModelTest, TwentyFourBitMultipliesAreProducts) {
+  const char *Spellings[] = {
+      R"cu(__global__ void k(const float *A, float *B, unsigned w, unsigned h) {
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h) B[x * h + y] = A[y * w + x];
+})cu",
+      R"cu(__global__ void k(const float *A, float *B, unsigned w, unsigned h) {
+  const unsigned x = __umul24(blockIdx.x, blockDim.x) + threadIdx.x;
+  const unsigned y = __umul24(blockDim.y, blockIdx.y) + threadIdx.y;
+  if (x < w && y < h) B[__umul24(x, h) + y] = A[__umul24(y, w) + x];
+})cu",
+      R"cu(__global__ void k(const float *A, float *B, unsigned w, unsigned h) {
+  int x = __mul24(blockIdx.x, blockDim.x) + threadIdx.x;
+  int y = threadIdx.y + __mul24(blockIdx.y, blockDim.y);
+  if (y >= h || x >= w) return;
+  B[__mul24(x, h) + y] = A[__mul24(y, w) + x];
+})cu",
+  };
+  std::vector<std::string> Guards;
+  std::vector<std::vector<std::string>> Accesses;
+  for (const char *Code : Spellings) {
+    const KernelModel &M = model(Code);
+    EXPECT_EQ(M.cooperationWhy(), "");
+    Guards.push_back(guardText(M));
+    Accesses.push_back(accessText(M));
+  }
+  EXPECT_EQ(Accesses[0],
+            (std::vector<std::string>{
+                "B[blockIdx.x * blockDim.x * h + threadIdx.x * h + "
+                "blockIdx.y * blockDim.y + threadIdx.y] w",
+                "A[blockIdx.y * blockDim.y * w + threadIdx.y * w + "
+                "blockIdx.x * blockDim.x + threadIdx.x] r"}));
+  EXPECT_EQ(Accesses[1], Accesses[0]);
+  EXPECT_EQ(Accesses[2], Accesses[0]);
+  EXPECT_EQ(Guards[1], Guards[0]);
+  EXPECT_EQ(Guards[2], "blockIdx.y * blockDim.y + threadIdx.y < h && "
+                       "blockIdx.x * blockDim.x + threadIdx.x < w");
+
+  // Any other call stays opaque.
+  const KernelModel &O = model(
+      "__global__ void k(float *y) { y[__umulhi(threadIdx.x, 3u)] = 0; }");
+  EXPECT_EQ(accessText(O)[0],
+            "y[? `__umulhi(threadIdx.x, 3u)` at line 1 is not a sum of "
+            "products of indices, parameters and constants] w");
+}
+
 TEST_F(KernelModelTest, LoadHelpersAreAccesses) {
   const char *Helpers = R"cu(
 __device__ __forceinline__ float at(const float *p, int i) { return p[i]; }
