@@ -6,6 +6,7 @@
 
 // RUN: clang-autoprof optimize --dry-run --explain %s -- -std=c++17 | FileCheck %s --check-prefix=LIST
 // RUN: clang-autoprof optimize --dry-run --diff --transformations=warp-per-row,block-shape %s -- -std=c++17 | %no-checks | FileCheck %s --check-prefix=DIFF
+// RUN: clang-autoprof optimize --dry-run --diff --transformations=tile-matmul-smem %s -- -std=c++17 | %no-checks | FileCheck %s --check-prefix=TILE
 // RUN: %if nvcc %{ clang-autoprof optimize --dry-run --transformations=warp-per-row -o %t.cu %s -- -std=c++17 && %nvcc -std=c++17 -arch=sm_90 -c -o /dev/null %t.cu %}
 
 #include <cstddef>
@@ -107,16 +108,21 @@ void host(const double *x, double *o, float *m, const float *s, float *C) {
 // block, would need two texts for one.
 // LIST:      kernel row_norm2 at {{.*}}
 // LIST-NEXT:   warp-per-row: give each row
-// LIST:        split-serial-loop: not applied: its launch at line 28 is made by several instantiations of a template, which need different edits of it
+// LIST:        split-serial-loop: not applied: its launch at line 29 is made by several instantiations of a template, which need different edits of it
 // LIST:      kernel scale_rows at {{.*}}
-// LIST:        warp-per-row: not applied: its launch at line 40 lies in a template that this translation unit does not instantiate
-// LIST:        launch-block-size: not applied: its launch at line 40 lies in a template that this translation unit does not instantiate
+// LIST:        warp-per-row: not applied: its launch at line 41 lies in a template that this translation unit does not instantiate
+// LIST:        launch-block-size: not applied: its launch at line 41 lies in a template that this translation unit does not instantiate
 // Instantiated with 16 and 64: the shuffle's 16 is not the argument.
 // LIST:      kernel sq_norms at {{.*}}
 // LIST:        warp-per-row: give each row
+// Instantiated with blocks of 16 x 16 and 32 x 8: the tiles take blocks of
+// 16 x 16 in the one launch text of both.
 // LIST:      kernel mm at {{.*}}
-// LIST-NEXT:   block-shape(32x8): {{.*}}
-// LIST:        tile-matmul-smem: not applied: the launch at line 72 does not have the square constant block of 16 x 16 or 32 x 32 threads that every other launch has
+// LIST-NEXT:   tile-matmul-smem: stage the naive product {{.*}}
+// LIST:        block-shape(32x8): {{.*}}
+// TILE:      # tile-matmul-smem on kernel mm
+// TILE:      -  mm<<<grid, block>>>(A, B, C, n);
+// TILE-NEXT: +  mm<<<dim3((n + 16 - 1) / 16, (n + 16 - 1) / 16), dim3(16, 16)>>>(A, B, C, n);
 // A member of a class template launches it with its static constant.
 // LIST:      kernel col_total at {{.*}}
 // LIST-NEXT:   warp-per-row: give each row

@@ -1,6 +1,8 @@
 // tile-matmul-smem: the naive matrix product is staged through T x T
 // __shared__ tiles of A and B when every launch uses the same block
-// dim3(T, T) with T 16 or 32; not with another block, nor for another body.
+// dim3(T, T) with T 16 or 32. With other blocks, every launch gets blocks of
+// 16 x 16 and a grid written from the bounds, when each launch's grid
+// provably covers them; not otherwise, nor for another body.
 
 // RUN: cp %s %t.orig
 // RUN: clang-autoprof optimize --dry-run --transformations=tile-matmul-smem -o %t.cu %s -- -std=c++17
@@ -105,6 +107,22 @@ __global__ void smallBlock(const float *A, const float *B, float *C, int M,
   C[row * N + col] = acc;
 }
 // CHECK:      __global__ void smallBlock(const float *A, const float *B, float *C, int M,
+// CHECK:        __shared__ float As[16][16];
+// CHECK:            acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+
+// Launched with 8 x 8 blocks, a grid rounded down: not known to cover M and N.
+__global__ void roundedDown(const float *A, const float *B, float *C, int M,
+                            int N, int K) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= M || col >= N)
+    return;
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    acc += A[row * K + k] * B[k * N + col];
+  C[row * N + col] = acc;
+}
+// CHECK:      __global__ void roundedDown(const float *A, const float *B, float *C, int M,
 // CHECK-NOT:    __shared__
 // CHECK:        acc += A[row * K + k] * B[k * N + col];
 
@@ -274,6 +292,8 @@ __global__ void inPlace(float *A, const float *B, int M, int N, int K) {
 // CHECK:      __global__ void inPlace(float *A, const float *B, int M, int N, int K) {
 // CHECK-NOT:    __shared__
 // CHECK:          acc += Ab[row * K + k] * B[k * N + col];
+// CHECK:        smallBlock<<<dim3((N + 16 - 1) / 16, (M + 16 - 1) / 16), dim3(16, 16)>>>(A, B, C, M, N, K);
+// CHECK-NEXT:   roundedDown<<<dim3(N / 8, M / 8), dim3(8, 8)>>>(A, B, C, M, N, K);
 
 void run(const float *A, const float *B, float *C, const double *x,
          const double *y, double *z, int M, int N, int K) {
@@ -282,6 +302,7 @@ void run(const float *A, const float *B, float *C, const double *x,
   matmul<<<grid, block>>>(A, B, C, M, N, K);
   guarded<<<dim3((M + 31) / 32, (N + 31) / 32), dim3(32, 32)>>>(x, y, z, M, N, K);
   smallBlock<<<dim3((N + 7) / 8, (M + 7) / 8), dim3(8, 8)>>>(A, B, C, M, N, K);
+  roundedDown<<<dim3(N / 8, M / 8), dim3(8, 8)>>>(A, B, C, M, N, K);
   transposedB<<<grid, block>>>(A, B, C, M, N, K);
   transposedA<<<grid, block>>>(A, B, C, M, N, K);
   ownRowsNT<<<grid, block>>>(A, B, C, N);
@@ -296,11 +317,14 @@ void run(const float *A, const float *B, float *C, const double *x,
 // DIFF:      -  if (row >= M || col >= N)
 // DIFF-NEXT: -    return;
 // DIFF:      # tile-matmul-smem on kernel guarded
+// DIFF:      # tile-matmul-smem on kernel smallBlock
+// DIFF:      -  smallBlock<<<dim3((N + 7) / 8, (M + 7) / 8), dim3(8, 8)>>>(A, B, C, M, N, K);
+// DIFF-NEXT: +  smallBlock<<<dim3((N + 16 - 1) / 16, (M + 16 - 1) / 16), dim3(16, 16)>>>(A, B, C, M, N, K);
 // DIFF:      # tile-matmul-smem on kernel scaled
 // DIFF:      # tile-matmul-smem on kernel batched
 // DIFF-NOT:  on kernel
 
-// YAML-COUNT-7: ReplacementText: {{.*}}
+// YAML-COUNT-10: ReplacementText: {{.*}}
 // YAML-NOT:     ReplacementText
 
 // LIST:      kernel matmul at {{.*}}
@@ -310,6 +334,9 @@ void run(const float *A, const float *B, float *C, const double *x,
 // LIST-NEXT:   tile-matmul-smem: {{.*}}
 // LIST-NEXT:     trigger: {{.*}}
 // LIST-NEXT: kernel smallBlock at {{.*}}
+// LIST-NEXT:   tile-matmul-smem: {{.*}}
+// LIST-NEXT:     trigger: {{.*}}
+// LIST-NEXT: kernel roundedDown at {{.*}}
 // LIST-NEXT:   no proposal
 // LIST-NEXT: kernel transposedB at {{.*}}
 // LIST-NEXT:   tile-matmul-smem: {{.*}}
@@ -333,8 +360,8 @@ void run(const float *A, const float *B, float *C, const double *x,
 // LIST-NEXT: kernel inPlace at {{.*}}
 // LIST-NEXT:   no proposal
 
-// EXPLAIN:      kernel smallBlock at {{.*}}
-// EXPLAIN:        tile-matmul-smem: not applied: the launch at line {{[0-9]+}} does not have the square constant block of 16 x 16 or 32 x 32 threads that every other launch has
+// EXPLAIN:      kernel roundedDown at {{.*}}
+// EXPLAIN:        tile-matmul-smem: not applied: its launches neither share a square constant block of 16 x 16 or 32 x 32 threads nor can take blocks of 16 x 16: the launch at line {{[0-9]+}} has a grid that does not provably cover the bound `N` in x
 // EXPLAIN:      kernel clash at {{.*}}
 // EXPLAIN:        tile-matmul-smem: not applied: `sum` would leave the guarded block and hide a parameter
 // EXPLAIN:      kernel rowOffset at {{.*}}

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockShape.h"
+#include "CoveringLaunch.h"
 #include "IndependentThreads.h"
 #include "SameThreadsLaunch.h"
 #include "autoprof/KernelModel/KernelModel.h"
@@ -46,68 +47,6 @@ std::optional<std::pair<int64_t, int64_t>> parseShape(llvm::StringRef Variant) {
   return std::pair(BX, BY);
 }
 
-/// The 2-D per-index shape of the kernel of \p M when its launches may
-/// change: no __launch_bounds__, threads that do not cooperate but through
-/// atomic operations; else nullopt with the reason in \p Why.
-std::optional<PerIndex2DKernel> reshapable(const KernelModel &M,
-                                           std::string &Why) {
-  if (M.kernel().hasAttr<CUDALaunchBoundsAttr>()) {
-    Why = "its __launch_bounds__ fix its block size";
-    return std::nullopt;
-  }
-  if (!M.cooperationWhy(/*CountAtomics=*/false).empty()) {
-    Why = "its threads may depend on each other: " + M.cooperationWhy(false);
-    return std::nullopt;
-  }
-  return matchPerIndex2D(M, Why);
-}
-
-/// What a launch of a kernel of shape \p K is: its constant block, and its
-/// bounds as written at it.
-struct LaunchFacts {
-  Dim3 Block;
-  std::string NX, NY;
-};
-
-/// The facts of \p L: a constant block of depth 1, a grid of depth 1 with
-/// an x and a y dimension that provably cover the bounds with it (so a new
-/// grid written from the bounds runs the same index pairs), and bounds
-/// written without macros or side effects; else nullopt with the reason in
-/// \p Why.
-std::optional<LaunchFacts> launchFacts(const KernelModel &M,
-                                       const PerIndex2DKernel &K,
-                                       const KernelLaunch &L,
-                                       std::string &Why) {
-  ASTContext &Ctx = M.context();
-  std::string At = "the launch at " + M.where(L.Call);
-  auto Refuse = [&](std::string Reason) -> std::optional<LaunchFacts> {
-    Why = At + Reason;
-    return std::nullopt;
-  };
-  std::optional<Dim3> Dims = constantDims(Ctx, L.Block);
-  if (!Dims)
-    return Refuse(" has a block whose size is not a compile-time constant");
-  if ((*Dims)[2] != 1)
-    return Refuse(" has blocks of depth " + std::to_string((*Dims)[2]));
-  auto Grid = launchDimExprs(Ctx, L.Grid);
-  if (!Grid || !hasDepthOne(Ctx, L.Grid) || !(*Grid)[0] || !(*Grid)[1])
-    return Refuse(" does not give its grid an x and a y dimension (and a "
-                  "depth of one)");
-  for (unsigned D = 0; D < 2; ++D) {
-    KernelLaunch Along = L;
-    Along.Grid = (*Grid)[D];
-    const Polynomial &Bound = D == 0 ? K.BoundX : K.BoundY;
-    if (!gridCoversAtLaunch(Ctx, Along, (*Dims)[D], Bound))
-      return Refuse(" has a grid that does not provably cover the bound `" +
-                    Bound.str() + "` in " + (D == 0 ? "x" : "y"));
-  }
-  auto NX = textAtLaunch(Ctx, L, K.BoundX, K.BoundXExpr);
-  auto NY = textAtLaunch(Ctx, L, K.BoundY, K.BoundYExpr);
-  if (!NX || !NY)
-    return Refuse(" passes a bound through a macro or with side effects");
-  return LaunchFacts{*Dims, *NX, *NY};
-}
-
 /// The edits that launch the kernel of \p M with blocks of \p BX x \p BY
 /// threads at every launch, or false with the reason in \p Why.
 bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
@@ -117,7 +56,7 @@ bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
     Why = std::move(Reason);
     return false;
   };
-  std::optional<PerIndex2DKernel> K = reshapable(M, Why);
+  std::optional<PerIndex2DKernel> K = reshapableKernel(M, Why);
   if (!K)
     return false;
   const std::vector<KernelLaunch> *Launches = M.someLaunches(Why);
@@ -139,19 +78,10 @@ bool reshape(const KernelModel &M, int64_t BX, int64_t BY,
       Changed = true;
       continue;
     }
-    if (F->Block[0] == BX && F->Block[1] == BY)
-      continue;
-    auto B = replaceExpr(Ctx, L.Block, "dim3(" + SX + ", " + SY + ")");
-    auto G =
-        replaceExpr(Ctx, L.Grid,
-                    "dim3((" + F->NX + " + " + SX + " - 1) / " + SX + ", (" +
-                        F->NY + " + " + SY + " - 1) / " + SY + ")");
-    if (!B || !G)
-      return Refuse("the launch at " + M.where(L.Call) +
-                    " writes its grid or block through a macro");
-    Edits.push_back(*B);
-    Edits.push_back(*G);
-    Changed = true;
+    size_t Before = Edits.size();
+    if (!coveringLaunch(M, L, *F, BX, BY, Edits, Why))
+      return false;
+    Changed |= Edits.size() != Before;
   }
   if (!Changed)
     return Refuse("every launch already has blocks of " + SX + "x" + SY);
@@ -175,7 +105,7 @@ bool coarsen(const KernelModel &M, int64_t N,
     Why = std::move(Reason);
     return false;
   };
-  std::optional<PerIndex2DKernel> K = reshapable(M, Why);
+  std::optional<PerIndex2DKernel> K = reshapableKernel(M, Why);
   if (!K)
     return false;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(M.kernel().getBody());

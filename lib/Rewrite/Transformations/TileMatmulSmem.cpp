@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileMatmulSmem.h"
+#include "CoveringLaunch.h"
 #include "IndependentThreads.h"
 #include "autoprof/KernelModel/KernelModel.h"
 #include "autoprof/KernelModel/LaunchSites.h"
@@ -161,13 +162,34 @@ public:
   explicit MatmulTiler(const KernelModel &M)
       : M(M), Ctx(M.context()), SM(Ctx.getSourceManager()) {}
 
-  /// The edit, or the reason in Why.
+  /// The edits, or the reason in Why.
   bool run();
 
+  /// The kernel's new body.
   std::optional<tooling::Replacement> Edit;
+  /// The launches' new blocks and grids, when they change.
+  std::vector<tooling::Replacement> LaunchEdits;
   std::string Why;
 
 private:
+  /// Fills LaunchEdits with blocks of \p T x \p T at every launch and
+  /// grids that cover the kernel's bounds with them; false with the reason
+  /// in Why when a launch's grid is not known to cover its bounds, or the
+  /// kernel reads the block's size other than as blockDim.
+  bool relaunch(llvm::ArrayRef<KernelLaunch> Launches, int64_t T) {
+    std::optional<PerIndex2DKernel> K = reshapableKernel(M, Why);
+    if (!K)
+      return false;
+    for (const KernelLaunch &L : Launches) {
+      std::optional<LaunchFacts> F = launchFacts(M, *K, L, Why);
+      if (!F || !coveringLaunch(M, L, *F, T, T, LaunchEdits, Why))
+        return false;
+    }
+    if (!M.blockSizeWhy().empty())
+      return refuse(M.blockSizeWhy());
+    return true;
+  }
+
   bool refuse(std::string Reason) {
     Why = std::move(Reason);
     return false;
@@ -687,7 +709,8 @@ bool MatmulTiler::run() {
     return refuse("the guard at " + M.where(GS) +
                   " does not bound both the row and the column");
 
-  // Every launch: the same constant block (T, T) with T 16 or 32.
+  // Every launch: the same constant block (T, T) with T 16 or 32; else
+  // every launch gets blocks of 16 x 16 and a grid that covers the bounds.
   const auto &Launches = M.launches();
   if (!Launches)
     return refuse(M.launchWhy());
@@ -697,10 +720,15 @@ bool MatmulTiler::run() {
   for (const KernelLaunch &KL : *Launches) {
     auto Bl = constantDims(Ctx, KL.Block);
     if (!Bl || (*Bl)[0] != (*Bl)[1] || (*Bl)[2] != 1 ||
-        ((*Bl)[0] != 16 && (*Bl)[0] != 32) || (T && *T != (*Bl)[0]))
-      return refuse("the launch at " + M.where(KL.Call) +
-                    " does not have the square constant block of 16 x 16 or "
-                    "32 x 32 threads that every other launch has");
+        ((*Bl)[0] != 16 && (*Bl)[0] != 32) || (T && *T != (*Bl)[0])) {
+      if (!relaunch(*Launches, 16))
+        return refuse("its launches neither share a square constant block of "
+                      "16 x 16 or 32 x 32 threads nor can take blocks of "
+                      "16 x 16: " +
+                      Why);
+      T = 16;
+      break;
+    }
     T = (*Bl)[0];
   }
 
@@ -1045,7 +1073,9 @@ Error TileMatmulSmem::apply(const KernelModel &M, FileEdits &Out) const {
   MatmulTiler T(M);
   if (!T.run())
     return Error::success();
-  return addEdit(*T.Edit, Out);
+  if (Error E = addEdit(*T.Edit, Out))
+    return E;
+  return addEdits(T.LaunchEdits, Out);
 }
 
 std::string TileMatmulSmem::explain(const KernelModel &M) const {
