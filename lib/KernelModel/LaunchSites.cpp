@@ -26,6 +26,45 @@ using namespace autoprof;
 
 namespace {
 
+/// Whether \p DR, a reference to a kernel, is an argument of a CUDA runtime
+/// function that reads or sets the kernel's attributes and launches nothing
+/// (`cudaOccupancyMaxPotentialBlockSize(&g, &b, kernel)`,
+/// `cudaFuncGetAttributes(&a, (const void *)kernel)`), through casts and
+/// `&`.
+bool isAttributeQuery(ASTContext &Ctx, const DeclRefExpr *DR) {
+  static constexpr llvm::StringLiteral Queries[] = {
+      "cudaFuncGetAttributes",
+      "cudaFuncSetAttribute",
+      "cudaFuncSetCacheConfig",
+      "cudaFuncSetSharedMemConfig",
+      "cudaOccupancyAvailableDynamicSMemPerBlock",
+      "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+      "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+      "cudaOccupancyMaxPotentialBlockSize",
+      "cudaOccupancyMaxPotentialBlockSizeVariableSMem",
+      "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
+      "cudaOccupancyMaxPotentialBlockSizeWithFlags"};
+  DynTypedNode N = DynTypedNode::create(*DR);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    DynTypedNodeList Ps = Ctx.getParents(N);
+    if (Ps.size() != 1)
+      return false;
+    N = Ps[0];
+    if (const auto *Call = N.get<CallExpr>()) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      return FD && FD->getIdentifier() &&
+             llvm::is_contained(Queries, FD->getName()) &&
+             SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
+    }
+    const auto *U = N.get<UnaryOperator>();
+    if (!N.get<ParenExpr>() && !N.get<CastExpr>() &&
+        !(U && U->getOpcode() == UO_AddrOf))
+      return false;
+  }
+  return false;
+}
+
 /// The launches of one kernel and the references to it. A template's
 /// pattern is not run: a launch written there is the launches of its
 /// instantiations, which are visited, and is only noted (its location) so
@@ -751,13 +790,13 @@ autoprof::findLaunches(ASTContext &Ctx, const FunctionDecl &Kernel,
       "it is named {at} other than by a `<<<...>>>` launch (its address "
       "taken, cudaLaunchKernel)";
   for (const DeclRefExpr *DR : C.Refs)
-    if (!CalleeOfOne(DR, C.Calls))
+    if (!CalleeOfOne(DR, C.Calls) && !isAttributeQuery(Ctx, DR))
       return Fail(NotLaunch, DR);
   // A launch in a template's pattern is that of its instantiations: one
   // that no instantiation makes is a launch this translation unit does
   // not show.
   for (const DeclRefExpr *DR : C.PatternRefs)
-    if (!CalleeOfOne(DR, C.PatternCalls))
+    if (!CalleeOfOne(DR, C.PatternCalls) && !isAttributeQuery(Ctx, DR))
       return Fail(NotLaunch, DR);
   const char *Uninstantiated =
       "its launch {at} lies in a template that this translation unit does "

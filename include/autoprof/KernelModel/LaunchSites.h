@@ -53,7 +53,9 @@ struct KernelLaunch {
 /// reason in \p Why, when given) when the kernel is a template's pattern
 /// (an instantiation has its own launches), is defined in a system header,
 /// is referred to other than by a launch (its address taken,
-/// cudaLaunchKernel), or has a launch in a system header or written through
+/// cudaLaunchKernel) or by a CUDA runtime function that only reads or sets
+/// its attributes (the occupancy calculator, cudaFuncGetAttributes,
+/// cudaFuncSetAttribute), or has a launch in a system header or written through
 /// a macro. The kernel and its launches may lie in the main file or in
 /// headers it includes. A launch written in a template (a host function
 /// template launching it with `dim3 block(TX, TY)`) is one launch per
